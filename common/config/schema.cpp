@@ -1,0 +1,155 @@
+// The one declaration of every platform configuration key. docs/config.md is
+// generated from this table (`npusim --config-doc`) and a test checks that
+// the checked-in file matches, so the reference cannot drift.
+#include "config.h"
+
+namespace npu::cfg {
+
+namespace {
+
+key_decl decl(std::string key, value_kind kind, std::string def, std::string desc) {
+    key_decl d;
+    d.key = std::move(key);
+    d.kind = kind;
+    d.default_value = std::move(def);
+    d.description = std::move(desc);
+    return d;
+}
+
+// Keys shared by every memory region: l1, l2, l3.
+void add_memory(schema& s, const std::string& name, const std::string& base, const std::string& size,
+                const std::string& latency, const std::string& bandwidth, const std::string& storage,
+                const std::string& what, bool size_pow2 = false) {
+    s.add(decl(name + ".base", value_kind::address, base, "Base address of " + what + "."));
+    auto& sz = s.add(decl(name + ".size", value_kind::size, size, "Size of " + what + "."));
+    sz.nonzero = true;
+    sz.power_of_two = size_pow2;
+    auto& lat = s.add(decl(name + ".latency", value_kind::cycles, latency,
+                           "Access latency of " + what + " in cluster cycles (first word)."));
+    lat.max = 100000;
+    auto& bw = s.add(decl(name + ".bandwidth", value_kind::size, bandwidth,
+                          "Bytes per cluster cycle one port of " + what + " delivers."));
+    bw.nonzero = true;
+    auto& st = s.add(decl(name + ".storage", value_kind::choice, storage,
+                          "Host storage of " + what +
+                              ": `dense` (one allocation) or `sparse` (4 KiB pages allocated when first "
+                              "touched, so a large memory costs only what is used)."));
+    st.choices = {"dense", "sparse"};
+}
+
+schema make_platform_schema() {
+    schema s;
+    // --- SoC-wide ---------------------------------------------------------
+    auto& clk = s.add(decl("soc.cluster_clock", value_kind::frequency, "370MHz",
+                           "Clock of the cluster (cores, L1, DMA, SA). All cycle figures use it."));
+    clk.nonzero = true;
+    auto& q = s.add(decl("soc.quantum", value_kind::time, "10us",
+                         "Temporal-decoupling quantum: how far an initiator may run ahead of "
+                         "SystemC time before it synchronises. Larger is faster, smaller is more "
+                         "accurate for cross-core interaction."));
+    q.nonzero = true;
+    s.add(decl("soc.max_cycles", value_kind::cycles, "0",
+               "Watchdog: stop the run after this many cluster cycles (0 = no limit)."));
+    auto& mc = s.add(decl("soc.memcheck", value_kind::choice, "warn",
+                          "Reads of never-written bytes: `off`, `warn` (report, continue) or `error` "
+                          "(report and stop with the memcheck exit code)."));
+    mc.choices = {"off", "warn", "error"};
+    auto& obe = s.add(decl("soc.on_bus_error", value_kind::choice, "stop",
+                           "A core's bus error: `stop` the run with a bus-error report, or `trap` "
+                           "(deliver a precise access fault to the firmware's trap handler; the "
+                           "run still stops with the report if no handler is installed)."));
+    obe.choices = {"stop", "trap"};
+
+    // --- cluster ----------------------------------------------------------
+    auto& w = s.add(decl("cluster.workers", value_kind::count, "8",
+                         "Number of worker cores (harts 0..workers-1). The cluster controller is "
+                         "hart `workers`."));
+    w.nonzero = true;
+    w.max = 31;
+
+    // --- cores --------------------------------------------------------------
+    auto& mis = s.add(decl("core.misaligned", value_kind::choice, "trap",
+                           "Misaligned load/store: `trap` (address-misaligned exception) or `split` "
+                           "(performed as byte accesses, one extra cycle)."));
+    mis.choices = {"trap", "split"};
+    s.add(decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction."));
+    s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*."));
+    s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider)."));
+    s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken."));
+    s.add(decl("core.cpi_branch_taken", value_kind::cycles, "2", "Cycles of a taken branch (pipeline refill)."));
+    s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR."));
+    s.add(decl("core.cpi_load", value_kind::cycles, "1",
+               "Issue cycles of a load; the latency of the memory touched is added."));
+    s.add(decl("core.cpi_store", value_kind::cycles, "1",
+               "Issue cycles of a store; the latency of the memory touched is added."));
+    s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move."));
+    s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S."));
+    s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added."));
+    s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "1",
+               "Stall cycles charged when a core's L1 access hits a bank another core used in the "
+               "same cycle (approximation of TCDM arbitration)."));
+
+    // --- memories -----------------------------------------------------------
+    // The banked L1 interleaves words over banks: its size must be a power of two.
+    add_memory(s, "l1", "0x10000000", "128KiB", "1", "4B", "dense", "the cluster L1 (TCDM)", true);
+    auto& banks = s.add(decl("l1.banks", value_kind::count, "16",
+                             "L1 banks; consecutive bank-width words go to consecutive banks."));
+    banks.power_of_two = true;
+    banks.nonzero = true;
+    auto& bw = s.add(decl("l1.bank_width", value_kind::size, "4B", "Width of one L1 bank word."));
+    bw.power_of_two = true;
+    bw.nonzero = true;
+    add_memory(s, "l2", "0x1C000000", "1536KiB", "6", "8B", "dense", "the SoC L2");
+    add_memory(s, "l3", "0x80000000", "8MiB", "100", "4B", "sparse",
+               "the external L3 (HyperRAM-like; reachable through the DMA only)");
+
+    // --- peripherals ----------------------------------------------------------
+    s.add(decl("soc_periph.base", value_kind::address, "0x1A100000",
+               "Base of the SoC peripherals (UART, simulation control, perf counters)."));
+    auto& sp = s.add(decl("soc_periph.size", value_kind::size, "4KiB", "Size of the SoC peripheral window."));
+    sp.nonzero = true;
+    s.add(decl("soc_periph.latency", value_kind::cycles, "10", "Register access latency in cycles."));
+    s.add(decl("cluster_periph.base", value_kind::address, "0x10200000",
+               "Base of the cluster peripherals (cluster control: worker wake-up)."));
+    auto& cp = s.add(decl("cluster_periph.size", value_kind::size, "4KiB", "Size of the cluster peripheral window."));
+    cp.nonzero = true;
+    s.add(decl("cluster_periph.latency", value_kind::cycles, "2", "Register access latency in cycles."));
+
+    // --- interconnect -----------------------------------------------------------
+    s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
+               "Cycles the router adds to every transaction it forwards."));
+    s.add(decl("visibility.core", value_kind::name_list, "l1,l2,soc_periph,cluster_periph",
+               "Regions the cores can address. Anything else is an address error for them."));
+    s.add(decl("visibility.dma", value_kind::name_list, "l1,l2,l3,soc_periph",
+               "Regions the DMA engine's masters can address."));
+    s.add(decl("visibility.sa", value_kind::name_list, "l1", "Regions the systolic array's master can address."));
+    s.add(decl("visibility.loader", value_kind::name_list, "l1,l2,l3",
+               "Regions the ELF loader may write segments into."));
+    s.add(decl("alias.enable", value_kind::boolean, "false",
+               "Alias window on: reproduces silicon that mirrors a memory at a low address (PULP "
+               "aliases L1 at 0 for the cluster cores), so a NULL-based access reaches memory "
+               "instead of faulting. Off = strict: NULL is unmapped."));
+    s.add(decl("alias.base", value_kind::address, "0x0", "Base address of the alias window."));
+    s.add(decl("alias.target", value_kind::text, "l1", "Region the alias window mirrors (from its start)."));
+    s.add(decl("alias.size", value_kind::size, "0",
+               "Size of the alias window; 0 means the whole target region."));
+    s.add(decl("alias.initiators", value_kind::name_list, "core",
+               "Initiator classes that see the alias window (core, dma, sa)."));
+
+    // --- firmware layout (read by the linker-script generator) --------------------
+    auto& ss = s.add(decl("firmware.stack_size", value_kind::size, "2KiB",
+                          "Stack of each hart, placed at the top of L1."));
+    ss.nonzero = true;
+    s.add(decl("firmware.code_region", value_kind::text, "l2",
+               "Region holding .text, .rodata, .data and .bss."));
+    return s;
+}
+
+}  // namespace
+
+const schema& platform_schema() {
+    static const schema s = make_platform_schema();
+    return s;
+}
+
+}  // namespace npu::cfg

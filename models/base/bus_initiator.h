@@ -1,0 +1,113 @@
+// The one wrapper around a TLM initiator socket that every master uses.
+//
+// read/write try DMI first (a small cache of granted windows, no call into
+// the target), fall back to b_transport with a payload owned by the wrapper
+// (no allocation per access), keep the caller's local time offset, count
+// traffic per target memory, and apply memcheck on DMI accesses through the
+// shadow directory. The returned status is the TLM response status: models
+// turn TLM_ADDRESS_ERROR_RESPONSE into their own fault behaviour.
+#pragma once
+
+#include "component.h"
+#include "sim_services.h"
+#include "txn_ext.h"
+
+#include <tlm>
+
+#include <cstdint>
+#include <cstring>
+
+namespace npu::base {
+
+// A DMI window as the wrapper caches it.
+struct dmi_window {
+    unsigned char* host = nullptr;  // host pointer of `start`
+    std::uint64_t start = 0;        // first bus address
+    std::uint64_t end = 0;          // last bus address (inclusive, as in tlm_dmi)
+    sc_core::sc_time read_latency;
+    sc_core::sc_time write_latency;
+    bool readable = false;
+    bool writable = false;
+    unsigned char* shadow = nullptr;  // memcheck bytes for `host`, or null (memcheck off)
+    int traffic_id = -1;
+    bool contains(std::uint64_t a, unsigned n) const { return a >= start && a + n - 1 <= end; }
+};
+
+class bus_initiator : public tlm::tlm_bw_transport_if<> {
+public:
+    static constexpr int dmi_cache_size = 8;
+
+    bus_initiator(const char* socket_name, const initiator_id& who);
+    ~bus_initiator() override;
+    bus_initiator(const bus_initiator&) = delete;
+    bus_initiator& operator=(const bus_initiator&) = delete;
+
+    tlm::tlm_initiator_socket<32> socket;
+
+    // Generic access; `delay` is the caller's local time offset (quantum keeper).
+    tlm::tlm_response_status read(std::uint64_t addr, void* data, unsigned size, sc_core::sc_time& delay);
+    tlm::tlm_response_status write(std::uint64_t addr, const void* data, unsigned size, sc_core::sc_time& delay);
+
+    template <typename T>
+    tlm::tlm_response_status read(std::uint64_t addr, T& out, sc_core::sc_time& delay) {
+        return read(addr, &out, sizeof(T), delay);
+    }
+    template <typename T>
+    tlm::tlm_response_status write(std::uint64_t addr, const T& v, sc_core::sc_time& delay) {
+        return write(addr, &v, sizeof(T), delay);
+    }
+
+    // Debug transport (no timing, no memcheck): loaders and report readers.
+    unsigned debug_read(std::uint64_t addr, void* data, unsigned size);
+    unsigned debug_write(std::uint64_t addr, const void* data, unsigned size);
+
+    // Fast path for instruction-set simulators: the cached DMI window that
+    // covers [addr, addr+size), requesting one if none is cached. Null when
+    // the target grants no DMI there.
+    const dmi_window* dmi_for(std::uint64_t addr, unsigned size, bool write);
+
+    // The PC the report should name for the next accesses (cores set it
+    // before a slow-path access; DMA/SA set the PC that programmed them).
+    void set_pc(std::uint64_t pc) { ext_.pc = pc; ext_.has_pc = true; }
+
+    const initiator_id& who() const { return who_; }
+    traffic_counters& traffic() { return traffic_; }
+    const traffic_counters& traffic() const { return traffic_; }
+    // What the interconnect said about the last failed access.
+    const txn_ext& last_ext() const { return ext_; }
+
+    // Memcheck on a DMI access (shared with ISS fast paths).
+    void memcheck_read(const dmi_window& w, std::uint64_t addr, unsigned size) {
+        if (w.shadow) {
+            const unsigned char* s = w.shadow + (addr - w.start);
+            for (unsigned i = 0; i < size; ++i)
+                if (!s[i]) {
+                    report_uninit(addr + i, size);
+                    // Reported once: later reads of the same bytes stay quiet.
+                    std::memset(w.shadow + (addr - w.start), 1, size);
+                    return;
+                }
+        }
+    }
+    static void memcheck_write(const dmi_window& w, std::uint64_t addr, unsigned size) {
+        if (w.shadow) std::memset(w.shadow + (addr - w.start), 1, size);
+    }
+
+private:
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override;
+    void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) override;
+
+    tlm::tlm_response_status transport(tlm::tlm_command cmd, std::uint64_t addr, unsigned char* data, unsigned size,
+                                       sc_core::sc_time& delay);
+    void request_dmi(std::uint64_t addr, bool write);
+    void report_uninit(std::uint64_t addr, unsigned size);
+
+    initiator_id who_;
+    tlm::tlm_generic_payload txn_;
+    txn_ext ext_;
+    dmi_window dmi_[dmi_cache_size];
+    int dmi_count_ = 0;
+    traffic_counters traffic_;
+};
+
+}  // namespace npu::base

@@ -1,0 +1,44 @@
+#include "log.h"
+
+#include <systemc>
+
+namespace npu::base {
+
+namespace {
+log_level g_level = log_level::warn;
+const char* level_tag(log_level l) {
+    switch (l) {
+    case log_level::error: return "error";
+    case log_level::warn: return "warn";
+    case log_level::info: return "info";
+    case log_level::debug: return "debug";
+    case log_level::trace: return "trace";
+    }
+    return "?";
+}
+}  // namespace
+
+log_level global_log_level() { return g_level; }
+void set_global_log_level(log_level l) { g_level = l; }
+
+bool parse_log_level(const std::string& s, log_level& out) {
+    static const std::pair<const char*, log_level> names[] = {{"error", log_level::error},
+                                                              {"warn", log_level::warn},
+                                                              {"info", log_level::info},
+                                                              {"debug", log_level::debug},
+                                                              {"trace", log_level::trace}};
+    for (const auto& [n, l] : names)
+        if (s == n) {
+            out = l;
+            return true;
+        }
+    return false;
+}
+
+void logger::emit(log_level l, const std::string& msg) const {
+    // Logs go to stderr: stdout belongs to the firmware's UART.
+    const double us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+    fmt::print(stderr, "[{:>12.3f} us] {:<5} {}: {}\n", us, level_tag(l), name_, msg);
+}
+
+}  // namespace npu::base

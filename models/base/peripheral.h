@@ -1,0 +1,71 @@
+// A component with a bank of 32-bit memory-mapped registers: each declared
+// with offset, reset value, access rights and callbacks. An offset nobody
+// claimed is an address error; a read of a write-only register, a write to a
+// read-only one, or an access that is not one aligned 32-bit word is a
+// command error — firmware mistakes surface as bus errors, not as zeros.
+#pragma once
+
+#include "component.h"
+#include "sim_services.h"
+
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace npu::base {
+
+class peripheral : public component {
+public:
+    enum access { read_only = 1, write_only = 2, read_write = 3 };
+    using read_fn = std::function<std::uint32_t()>;
+    using write_fn = std::function<void(std::uint32_t)>;
+
+    peripheral(sc_core::sc_module_name nm, const cfg::config& cfg, std::string section);
+
+    tlm_utils::simple_target_socket<peripheral> socket;
+
+    // Declares a register. Without a read callback a read returns the stored
+    // value; the write callback sees the new value after it is stored.
+    void add_register(std::uint32_t offset, std::string name, access rights, std::uint32_t reset,
+                      read_fn on_read = nullptr, write_fn on_write = nullptr);
+
+    // Sets a register's stored value without side effects (reset values
+    // known only after elaboration, e.g. a boot address from the ELF).
+    void set_register(std::uint32_t offset, std::uint32_t value);
+
+    // The initiator of the access being served (valid inside callbacks).
+    const initiator_id* current_initiator() const { return current_; }
+    std::uint64_t current_pc() const { return current_pc_; }
+    // The initiator's local time of the access being served (SystemC time
+    // plus its temporal-decoupling offset): what a counter read must show.
+    sc_core::sc_time access_time() const { return sc_core::sc_time_stamp() + current_offset_; }
+    // Extra delay the callback wants to add to the access (e.g. a blocking
+    // write); reset before every access.
+    sc_core::sc_time& access_delay() { return access_delay_; }
+
+private:
+    struct reg {
+        std::uint32_t offset;
+        std::string name;
+        access rights;
+        std::uint32_t value;
+        read_fn on_read;
+        write_fn on_write;
+    };
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    unsigned transport_dbg(tlm::tlm_generic_payload& t);
+    reg* find(std::uint32_t offset);
+
+    std::vector<reg> regs_;
+    sc_core::sc_time latency_;
+    const initiator_id* current_ = nullptr;
+    std::uint64_t current_pc_ = 0;
+    sc_core::sc_time current_offset_;
+    sc_core::sc_time access_delay_;
+};
+
+}  // namespace npu::base

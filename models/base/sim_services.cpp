@@ -1,0 +1,65 @@
+#include "sim_services.h"
+
+#include <systemc>
+
+namespace npu::base {
+
+const char* exit_code_name(exit_code c) {
+    switch (c) {
+    case exit_code::success: return "success";
+    case exit_code::firmware_failure: return "firmware failure";
+    case exit_code::bad_input: return "bad input";
+    case exit_code::bus_error: return "bus error";
+    case exit_code::memcheck_error: return "memcheck error";
+    case exit_code::watchdog: return "watchdog";
+    case exit_code::golden_mismatch: return "golden mismatch";
+    case exit_code::unhandled_trap: return "unhandled trap";
+    case exit_code::internal_error: return "internal error";
+    }
+    return "?";
+}
+
+sim_services& sim_services::get() {
+    static sim_services s;
+    return s;
+}
+
+void sim_services::request_stop(exit_code code, const std::string& reason, int firmware_code) {
+    if (stopped_) return;  // the first cause is the one worth reporting
+    stopped_ = true;
+    code_ = code;
+    reason_ = reason;
+    firmware_code_ = firmware_code;
+    if (sc_core::sc_is_running()) sc_core::sc_stop();
+}
+
+void sim_services::bus_error(const bus_error_info& e) {
+    if (stopped_) return;
+    if (on_bus_error) on_bus_error(e);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(e.address));
+    request_stop(exit_code::bus_error,
+                 std::string("bus error: ") + (e.is_fetch ? "fetch" : e.is_write ? "store" : "load") + " at " + buf +
+                     " by " + (e.who ? e.who->name : std::string("?")));
+}
+
+void sim_services::memcheck_finding(const memcheck_info& m) {
+    if (memcheck_ == memcheck_mode::off || stopped_) return;
+    bool stop = on_memcheck ? on_memcheck(m) : memcheck_ == memcheck_mode::error;
+    if (stop) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
+        request_stop(exit_code::memcheck_error, std::string("memcheck: read of never-written memory at ") + buf +
+                                                    " by " + (m.who ? m.who->name : std::string("?")));
+    }
+}
+
+const sim_services::host_range* sim_services::find_host_range(const unsigned char* p) const {
+    for (const auto& r : ranges_)
+        if (p >= r.host && p < r.host + r.len) return &r;
+    return nullptr;
+}
+
+void sim_services::reset() { *this = sim_services(); }
+
+}  // namespace npu::base

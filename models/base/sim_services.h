@@ -1,0 +1,115 @@
+// Services the platform provides to every model: stopping the run with an
+// exit reason, describing addresses and symbols in reports, and the memcheck
+// shadow directory. Models call these; the platform installs the describers.
+// They are process-wide because a process holds one SystemC elaboration.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace npu::base {
+
+// Process exit codes of npusim. Stable: scripts and CI test them.
+enum class exit_code : int {
+    success = 0,
+    firmware_failure = 1,  // firmware called exit(n != 0) / tohost fail
+    bad_input = 2,         // config, ELF, command line
+    bus_error = 3,
+    memcheck_error = 4,
+    watchdog = 5,          // --max-cycles reached, or every hart asleep forever
+    golden_mismatch = 6,
+    unhandled_trap = 7,    // illegal instruction / fault with no firmware handler
+    internal_error = 70,
+};
+const char* exit_code_name(exit_code c);
+
+// Who performed an access, for reports. Filled once per initiator.
+struct initiator_id {
+    std::string name;   // hierarchical SystemC name, e.g. "soc.cluster.core8"
+    int cls = 0;        // npu::cfg::initiator_class
+    int hart = -1;      // -1: not a core
+    std::string role;   // "cluster controller", "worker", "dma", ...
+};
+
+struct bus_error_info {
+    const initiator_id* who = nullptr;
+    std::uint64_t pc = 0;          // core PC (or the PC that programmed a DMA/SA)
+    bool has_pc = false;
+    std::uint64_t address = 0;
+    unsigned size = 0;
+    bool is_write = false;
+    bool is_fetch = false;
+    std::string context;           // extra lines, e.g. a DMA descriptor
+};
+
+struct memcheck_info {
+    const initiator_id* who = nullptr;
+    std::uint64_t pc = 0;
+    bool has_pc = false;
+    std::uint64_t address = 0;     // first never-written byte
+    unsigned size = 0;             // access size
+};
+
+enum class memcheck_mode { off, warn, error };
+
+class sim_services {
+public:
+    static sim_services& get();
+
+    // --- run control -------------------------------------------------------
+    // First caller wins: records why the run ends and calls sc_stop().
+    void request_stop(exit_code code, const std::string& reason, int firmware_code = 0);
+    bool stop_requested() const { return stopped_; }
+    exit_code stop_code() const { return code_; }
+    const std::string& stop_reason() const { return reason_; }
+    int firmware_code() const { return firmware_code_; }
+
+    // --- reports -----------------------------------------------------------
+    // "func+0x1c (file.c:12)" for an address, or "" when unknown.
+    std::function<std::string(std::uint64_t)> symbolize;
+    // "mapped: l2 + 0x..", "unmapped (...)": what an address is to a class of initiator.
+    std::function<std::string(int cls, std::uint64_t)> describe_address;
+    // Formats and prints the bus-error report; npusim installs it.
+    std::function<void(const bus_error_info&)> on_bus_error;
+    // Records a memcheck finding; returns true if the run must stop.
+    std::function<bool(const memcheck_info&)> on_memcheck;
+
+    std::string symbol_of(std::uint64_t a) const { return symbolize ? symbolize(a) : std::string(); }
+
+    // Reports a bus error (through on_bus_error) and stops with exit_code::bus_error.
+    void bus_error(const bus_error_info& e);
+    // Reports uninitialised reads; stops when memcheck=error.
+    void memcheck_finding(const memcheck_info& m);
+
+    memcheck_mode memcheck() const { return memcheck_; }
+    void set_memcheck(memcheck_mode m) { memcheck_ = m; }
+
+    // --- memcheck shadow directory ----------------------------------------------
+    // A memory registers the host range it hands out through DMI together with
+    // its shadow bytes (non-zero = written) so an initiator can check and
+    // mark bytes it touches through a DMI pointer without calling the memory.
+    struct host_range {
+        const unsigned char* host;
+        std::uint64_t len;
+        unsigned char* shadow;
+        int traffic_id;
+    };
+    void register_host_range(const host_range& r) { ranges_.push_back(r); }
+    const host_range* find_host_range(const unsigned char* p) const;
+
+    // Test support: forget everything (each test executable elaborates once,
+    // but unit tests of the services themselves reset between cases).
+    void reset();
+
+private:
+    bool stopped_ = false;
+    exit_code code_ = exit_code::success;
+    std::string reason_;
+    int firmware_code_ = 0;
+    memcheck_mode memcheck_ = memcheck_mode::off;
+    std::vector<host_range> ranges_;
+};
+
+}  // namespace npu::base

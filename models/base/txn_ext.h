@@ -1,0 +1,32 @@
+// The one TLM extension npusim attaches to its transactions: who issued it
+// (for memcheck and error reports in the targets) and, on the way back, which
+// memory served it (for per-level traffic) and why the router refused it.
+// Each initiator owns one instance for its whole life: nothing is allocated
+// per access.
+#pragma once
+
+#include "sim_services.h"
+
+#include <tlm>
+
+#include <cstdint>
+
+namespace npu::base {
+
+struct txn_ext : tlm::tlm_extension<txn_ext> {
+    const initiator_id* who = nullptr;
+    std::uint64_t pc = 0;
+    bool has_pc = false;
+    // The address as the initiator issued it (routers rewrite the payload's
+    // address to a target offset; reports want the bus address).
+    std::uint64_t bus_address = 0;
+    // Set by the target memory that served the access (traffic_registry id).
+    int traffic_id = -1;
+    // Set by the router.
+    enum class route { ok, unmapped, not_visible } routed = route::ok;
+
+    tlm::tlm_extension_base* clone() const override { return new txn_ext(*this); }
+    void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const txn_ext&>(e); }
+};
+
+}  // namespace npu::base

@@ -1,0 +1,187 @@
+#include "memory.h"
+
+#include "base/txn_ext.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace npu::memory {
+
+using base::sim_services;
+
+memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::string& section)
+    : base::component(nm, cfg, section), socket("socket") {
+    size_ = base::param<std::uint64_t>(*this, "size");
+    latency_cycles_ = base::param<std::uint64_t>(*this, "latency");
+    bandwidth_ = base::param<std::uint64_t>(*this, "bandwidth");
+    sparse_ = base::param<std::string>(*this, "storage").get() == "sparse";
+    shadowed_ = sim_services::get().memcheck() != base::memcheck_mode::off;
+    traffic_id_ = base::traffic_registry::get().add_target(section);
+    port_free_ = sc_core::SC_ZERO_TIME;
+
+    socket.register_b_transport(this, &memory::b_transport);
+    socket.register_get_direct_mem_ptr(this, &memory::get_direct_mem_ptr);
+    socket.register_transport_dbg(this, &memory::transport_dbg);
+
+    if (sparse_) {
+        pages_.resize((size_ + page_size - 1) / page_size);
+    } else {
+        dense_.assign(size_, 0);
+        if (shadowed_) dense_shadow_.assign(size_, 0);
+        sim_services::get().register_host_range(
+            {dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
+    }
+
+    add_stat("reads", reads_, "transactions", "b_transport reads (DMI accesses are counted by initiators)");
+    add_stat("writes", writes_, "transactions", "b_transport writes");
+    add_stat("bytes_read", bytes_read_, "B", "bytes read through b_transport");
+    add_stat("bytes_written", bytes_written_, "B", "bytes written through b_transport");
+    add_stat("dmi_grants", dmi_grants_, "grants", "DMI windows handed out");
+    add_stat("pages_allocated", pages_allocated_, "pages", "sparse pages allocated on touch");
+    add_stat("uninit_reads", uninit_reads_, "reads", "b_transport reads of never-written bytes (memcheck)");
+}
+
+std::uint64_t memory::allocated_bytes() const { return sparse_ ? pages_allocated_ * page_size : size_; }
+
+unsigned char* memory::page(std::uint64_t offset, bool create, unsigned char** shadow) {
+    if (!sparse_) {
+        if (shadow) *shadow = shadowed_ ? dense_shadow_.data() + offset : nullptr;
+        return dense_.data() + offset;
+    }
+    sparse_page& p = pages_[offset / page_size];
+    if (!p.data) {
+        if (!create) {
+            if (shadow) *shadow = nullptr;
+            return nullptr;
+        }
+        p.data.reset(new unsigned char[page_size]());
+        if (shadowed_) p.shadow.reset(new unsigned char[page_size]());
+        ++pages_allocated_;
+        sim_services::get().register_host_range({p.data.get(), page_size, p.shadow.get(), traffic_id_});
+    }
+    std::uint64_t in_page = offset % page_size;
+    if (shadow) *shadow = p.shadow ? p.shadow.get() + in_page : nullptr;
+    return p.data.get() + in_page;
+}
+
+void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write) {
+    while (len) {
+        std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
+        unsigned char* shadow = nullptr;
+        // A read of an untouched sparse page reads zeros without allocating it.
+        unsigned char* host = page(offset, write, &shadow);
+        if (write) {
+            std::memcpy(host, data, chunk);
+            if (shadow) std::memset(shadow, 1, chunk);
+        } else if (host) {
+            std::memcpy(data, host, chunk);
+        } else {
+            std::memset(data, 0, chunk);
+        }
+        offset += chunk;
+        data += chunk;
+        len -= chunk;
+    }
+}
+
+std::uint64_t memory::first_unwritten(std::uint64_t offset, std::uint64_t len) const {
+    for (std::uint64_t a = offset; a < offset + len; ++a) {
+        const unsigned char* s = nullptr;
+        if (!sparse_) {
+            s = dense_shadow_.data() + a;
+        } else {
+            const sparse_page& p = pages_[a / page_size];
+            if (!p.shadow) return a;
+            s = p.shadow.get() + a % page_size;
+        }
+        if (!*s) return a;
+    }
+    return UINT64_MAX;
+}
+
+bool memory::initialized(std::uint64_t offset, std::uint64_t len) const {
+    return shadowed_ && first_unwritten(offset, len) == UINT64_MAX;
+}
+
+void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+    const std::uint64_t offset = t.get_address();
+    const std::uint64_t len = t.get_data_length();
+    if (offset >= size_ || len > size_ - offset) {
+        t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
+    if (t.get_byte_enable_ptr()) {
+        t.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+        return;
+    }
+    if (t.get_streaming_width() < len) {
+        t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    auto* ext = t.get_extension<base::txn_ext>();
+    const bool write = t.is_write();
+    if (!write && shadowed_ && sim_services::get().memcheck() != base::memcheck_mode::off) {
+        std::uint64_t bad = first_unwritten(offset, len);
+        if (bad != UINT64_MAX) {
+            ++uninit_reads_;
+            base::memcheck_info m;
+            m.who = ext ? ext->who : nullptr;
+            m.pc = ext ? ext->pc : 0;
+            m.has_pc = ext && ext->has_pc;
+            // Report the bus address: the router rewrote ours to an offset.
+            m.address = bad - offset + (ext ? ext->bus_address : offset);
+            m.size = static_cast<unsigned>(len);
+            sim_services::get().memcheck_finding(m);
+        }
+    }
+    copy(offset, t.get_data_ptr(), len, write);
+
+    // Timing: the first beat costs the latency, each further bandwidth-wide
+    // beat one cycle; the port serves one burst at a time, so a burst that
+    // arrives while the port is busy waits for it (contention).
+    const std::uint64_t beats = (len + bandwidth_ - 1) / bandwidth_;
+    const sc_core::sc_time arrive = sc_core::sc_time_stamp() + delay;
+    const sc_core::sc_time start = std::max(arrive, port_free_);
+    port_free_ = start + cycles(beats);
+    delay += (start - arrive) + cycles(latency_cycles_ + (beats ? beats - 1 : 0));
+
+    if (write) {
+        ++writes_;
+        bytes_written_ += len;
+    } else {
+        ++reads_;
+        bytes_read_ += len;
+    }
+    if (ext) ext->traffic_id = traffic_id_;
+    t.set_dmi_allowed(true);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {
+    const std::uint64_t offset = t.get_address();
+    if (offset >= size_) return false;
+    std::uint64_t start = 0, end = size_ - 1;
+    if (sparse_) {
+        start = offset - offset % page_size;
+        end = std::min(start + page_size, size_) - 1;
+    }
+    d.set_dmi_ptr(page(start, true, nullptr));
+    d.set_start_address(start);
+    d.set_end_address(end);
+    d.allow_read_write();
+    d.set_read_latency(cycles(latency_cycles_));
+    d.set_write_latency(cycles(latency_cycles_));
+    ++dmi_grants_;
+    return true;
+}
+
+unsigned memory::transport_dbg(tlm::tlm_generic_payload& t) {
+    const std::uint64_t offset = t.get_address();
+    if (offset >= size_) return 0;
+    const std::uint64_t len = std::min<std::uint64_t>(t.get_data_length(), size_ - offset);
+    // Debug writes (the ELF loader) count as initialisation for memcheck.
+    copy(offset, t.get_data_ptr(), len, t.is_write());
+    return static_cast<unsigned>(len);
+}
+
+}  // namespace npu::memory

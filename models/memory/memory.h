@@ -1,0 +1,69 @@
+// A byte-addressable TLM memory: latency and per-port bandwidth, DMI with
+// latency annotation, dense or sparse (page-on-touch) host storage, debug
+// transport, and memcheck shadow bytes. The addresses it sees are offsets:
+// the router translates bus addresses before forwarding.
+#pragma once
+
+#include "base/component.h"
+#include "base/sim_services.h"
+
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace npu::memory {
+
+class memory : public base::component {
+public:
+    static constexpr std::uint64_t page_size = 4096;
+
+    // `section` names the config section ("l1", "l2", "l3") holding size,
+    // latency, bandwidth and storage.
+    memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::string& section);
+
+    tlm_utils::simple_target_socket<memory> socket;
+
+    std::uint64_t size() const { return size_; }
+    int traffic_id() const { return traffic_id_; }
+    // Host bytes actually allocated (sparse memories grow as they are touched).
+    std::uint64_t allocated_bytes() const;
+    // Memcheck: were all of [offset, offset+len) written? (tests, reports)
+    bool initialized(std::uint64_t offset, std::uint64_t len) const;
+
+private:
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d);
+    unsigned transport_dbg(tlm::tlm_generic_payload& t);
+
+    // Host storage of the page holding `offset`, allocating it when `create`.
+    unsigned char* page(std::uint64_t offset, bool create, unsigned char** shadow);
+    // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
+    void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
+    std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
+
+    std::uint64_t size_;
+    std::uint64_t latency_cycles_;
+    std::uint64_t bandwidth_;  // bytes per cycle
+    bool sparse_;
+    bool shadowed_;
+    int traffic_id_;
+    sc_core::sc_time port_free_;  // when the port finishes its last burst
+
+    // Dense: one block. Sparse: pages allocated on first touch.
+    std::vector<unsigned char> dense_;
+    std::vector<unsigned char> dense_shadow_;
+    struct sparse_page {
+        std::unique_ptr<unsigned char[]> data;
+        std::unique_ptr<unsigned char[]> shadow;
+    };
+    std::vector<sparse_page> pages_;
+    std::uint64_t pages_allocated_ = 0;
+
+    std::uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, dmi_grants_ = 0;
+    std::uint64_t uninit_reads_ = 0;
+};
+
+}  // namespace npu::memory

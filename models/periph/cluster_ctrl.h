@@ -1,0 +1,27 @@
+// Cluster control: worker boot and wake-up (register map in
+// cluster_ctrl_regs.h). A stop-gap until the event unit: it only forwards
+// wake requests to the cores through hooks the platform connects.
+#pragma once
+
+#include "base/peripheral.h"
+
+#include <functional>
+
+namespace npu::periph {
+
+class cluster_ctrl : public base::peripheral {
+public:
+    cluster_ctrl(sc_core::sc_module_name nm, const cfg::config& cfg);
+
+    std::function<void(unsigned hart)> wake_hart;
+    std::function<void(std::uint32_t addr)> set_boot_address;
+    std::function<std::uint32_t()> awake_mask;
+
+    void set_reset_boot_address(std::uint32_t a);
+
+private:
+    unsigned harts_;
+    std::uint64_t wakes_ = 0;
+};
+
+}  // namespace npu::periph

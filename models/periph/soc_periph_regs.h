@@ -1,0 +1,26 @@
+/* Register map of the SoC peripheral block (UART, simulation control,
+ * performance counter, trace marker). Offsets from soc_periph.base.
+ * Plain C: the model (models/periph/soc_periph.cpp) and the firmware runtime
+ * include this same file, so the two cannot disagree. Documented in
+ * docs/memory-map.md. */
+#ifndef NPU_SOC_PERIPH_REGS_H
+#define NPU_SOC_PERIPH_REGS_H
+
+/* UART: a byte written to TX appears on npusim's stdout. */
+#define NPU_UART_TX 0x000u           /* W: low byte is printed */
+#define NPU_UART_STATUS 0x004u       /* R: bit0 = TX ready (always 1) */
+
+/* Simulation control. */
+#define NPU_SIMCTL_EXIT 0x100u       /* W: end the run; value = firmware exit code */
+#define NPU_SIMCTL_TRAP_CAUSE 0x104u /* W: mcause of an unhandled trap (write first) */
+#define NPU_SIMCTL_TRAP_EPC 0x108u   /* W: mepc */
+#define NPU_SIMCTL_TRAP_TVAL 0x10Cu  /* W: mtval */
+#define NPU_SIMCTL_TRAP_HART 0x110u  /* W: hart id; this write reports the trap and stops the run */
+
+/* Cycle counter of the cluster clock (64 bit, read LO first: LO latches HI). */
+#define NPU_PERF_CYCLES_LO 0x200u    /* R */
+#define NPU_PERF_CYCLES_HI 0x204u    /* R */
+
+#define NPU_SOC_PERIPH_SPAN 0x300u   /* registers end here; the rest of the window is an address error */
+
+#endif

@@ -1,0 +1,163 @@
+#include "elf_image.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
+#include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace npu::platform {
+
+namespace obj = llvm::object;
+
+struct elf_image::dwarf {
+    std::unique_ptr<llvm::MemoryBuffer> buffer;
+    std::unique_ptr<obj::ObjectFile> object;
+    std::unique_ptr<llvm::DWARFContext> context;
+};
+
+elf_image::elf_image() = default;
+elf_image::elf_image(elf_image&&) noexcept = default;
+elf_image& elf_image::operator=(elf_image&&) noexcept = default;
+elf_image::~elf_image() = default;
+
+static std::string hex(std::uint64_t v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "0x%08llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+elf_image elf_image::load(const std::string& path) {
+    auto fail = [&](const std::string& msg) -> elf_error { return elf_error(path + ": " + msg); };
+    auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!buf) throw fail("cannot read file: " + buf.getError().message());
+    llvm::StringRef data = (*buf)->getBuffer();
+
+    if (data.size() < 4 || data.substr(0, 4) != "\x7f" "ELF") throw fail("not an ELF file");
+    if (data.size() < 5 || data[4] != llvm::ELF::ELFCLASS32)
+        throw fail("not a 32-bit ELF (ELFCLASS64?): npusim runs RV32 firmware");
+    if (data.size() < 6 || data[5] != llvm::ELF::ELFDATA2LSB) throw fail("not a little-endian ELF");
+
+    auto parsed = obj::ELF32LEObjectFile::create(**buf);
+    if (!parsed) throw fail("malformed ELF: " + llvm::toString(parsed.takeError()));
+    const auto& file = parsed->getELFFile();
+    const auto& hdr = file.getHeader();
+    if (hdr.e_machine != llvm::ELF::EM_RISCV)
+        throw fail("ELF machine is " + std::to_string(hdr.e_machine) + ", not RISC-V (243)");
+    if (hdr.e_type != llvm::ELF::ET_EXEC) throw fail("not an executable ELF (e_type " + std::to_string(hdr.e_type) + ")");
+
+    elf_image img;
+    img.path_ = path;
+    img.entry_ = hdr.e_entry;
+
+    auto phdrs = file.program_headers();
+    if (!phdrs) throw fail("malformed program headers: " + llvm::toString(phdrs.takeError()));
+    int idx = -1;
+    for (const auto& ph : *phdrs) {
+        ++idx;
+        if (ph.p_type != llvm::ELF::PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_filesz > ph.p_memsz)
+            throw fail("segment " + std::to_string(idx) + ": file size exceeds memory size");
+        if (static_cast<std::uint64_t>(ph.p_offset) + ph.p_filesz > data.size())
+            throw fail("segment " + std::to_string(idx) + " [" + hex(ph.p_paddr) + ", +" + std::to_string(ph.p_filesz) +
+                       " B) reaches past the end of the file (truncated ELF?)");
+        if (static_cast<std::uint64_t>(ph.p_paddr) + ph.p_memsz > 0x100000000ull)
+            throw fail("segment " + std::to_string(idx) + " extends past the 32-bit address space");
+        elf_segment s;
+        s.index = idx;
+        s.address = ph.p_paddr;
+        s.mem_size = ph.p_memsz;
+        s.bytes.assign(data.bytes_begin() + ph.p_offset, data.bytes_begin() + ph.p_offset + ph.p_filesz);
+        s.executable = ph.p_flags & llvm::ELF::PF_X;
+        img.segments_.push_back(std::move(s));
+    }
+    if (img.segments_.empty()) throw fail("no loadable segment");
+    auto segs = img.segments_;
+    std::sort(segs.begin(), segs.end(), [](const elf_segment& a, const elf_segment& b) { return a.address < b.address; });
+    for (std::size_t i = 1; i < segs.size(); ++i)
+        if (static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size > segs[i].address)
+            throw fail("segments " + std::to_string(segs[i - 1].index) + " [" + hex(segs[i - 1].address) + ", " +
+                       hex(static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size) + ") and " +
+                       std::to_string(segs[i].index) + " [" + hex(segs[i].address) + ", ...) overlap");
+
+    for (const auto& sym : parsed->symbols()) {
+        auto name = sym.getName();
+        auto addr = sym.getAddress();
+        auto type = sym.getType();
+        if (!name || !addr || !type) {
+            llvm::consumeError(name.takeError());
+            llvm::consumeError(addr.takeError());
+            llvm::consumeError(type.takeError());
+            continue;
+        }
+        if (name->empty() || (*type != obj::SymbolRef::ST_Function && *type != obj::SymbolRef::ST_Data &&
+                              *type != obj::SymbolRef::ST_Unknown))
+            continue;
+        // Section-less and absolute helper symbols (e.g. linker-script
+        // constants) would make report names misleading.
+        auto sec = sym.getSection();
+        if (!sec) {
+            llvm::consumeError(sec.takeError());
+            continue;
+        }
+        if (*sec == parsed->section_end()) continue;
+        obj::ELFSymbolRef esym(sym);
+        img.symbols_.push_back(elf_symbol{name->str(), static_cast<std::uint32_t>(*addr),
+                                          static_cast<std::uint32_t>(esym.getSize()),
+                                          *type == obj::SymbolRef::ST_Function});
+    }
+    std::sort(img.symbols_.begin(), img.symbols_.end(), [](const elf_symbol& a, const elf_symbol& b) {
+        return a.address != b.address ? a.address < b.address : a.size > b.size;
+    });
+
+    img.dwarf_ = std::make_unique<dwarf>();
+    img.dwarf_->buffer = std::move(*buf);
+    auto objfile = obj::ObjectFile::createObjectFile(img.dwarf_->buffer->getMemBufferRef());
+    if (objfile) {
+        img.dwarf_->object = std::move(*objfile);
+        img.dwarf_->context = llvm::DWARFContext::create(*img.dwarf_->object);
+    } else {
+        llvm::consumeError(objfile.takeError());
+    }
+    return img;
+}
+
+std::optional<std::uint32_t> elf_image::symbol_address(const std::string& name) const {
+    for (const auto& s : symbols_)
+        if (s.name == name) return s.address;
+    return std::nullopt;
+}
+
+std::string elf_image::symbolize(std::uint32_t addr) const {
+    // Last symbol starting at or below addr; prefer one whose size covers it.
+    auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
+                               [](std::uint32_t a, const elf_symbol& s) { return a < s.address; });
+    const elf_symbol* best = nullptr;
+    for (auto i = it; i != symbols_.begin();) {
+        --i;
+        if (addr - i->address > 0x10000) break;
+        if (i->size && addr < i->address + i->size) {
+            best = &*i;
+            break;
+        }
+        if (!best) best = &*i;
+    }
+    if (!best) return "";
+    if (addr == best->address) return best->name;
+    char b[32];
+    std::snprintf(b, sizeof b, "+0x%x", addr - best->address);
+    return best->name + b;
+}
+
+std::string elf_image::source_line(std::uint32_t addr) const {
+    if (!dwarf_ || !dwarf_->context) return "";
+    llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
+                                   llvm::DILineInfoSpecifier::FunctionNameKind::None);
+    auto info = dwarf_->context->getLineInfoForAddress({addr, obj::SectionedAddress::UndefSection}, spec);
+    if (!info.Line || info.FileName == llvm::DILineInfo::BadString) return "";
+    return info.FileName + ":" + std::to_string(info.Line);
+}
+
+}  // namespace npu::platform

@@ -1,0 +1,65 @@
+// A firmware ELF as npusim needs it: validated loadable segments, symbols
+// for reports, and DWARF line tables for file:line. Parsed with LLVM's
+// Object library; every problem is an elf_error naming the file and what is
+// wrong, which npusim maps to the bad-input exit code.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace npu::platform {
+
+class elf_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct elf_segment {
+    int index;                   // program header index, for messages
+    std::uint32_t address;       // load address (p_paddr)
+    std::uint32_t mem_size;
+    std::vector<unsigned char> bytes;  // file contents (file_size bytes); the rest is zero-filled
+    bool executable;
+};
+
+struct elf_symbol {
+    std::string name;
+    std::uint32_t address;
+    std::uint32_t size;
+    bool function;
+};
+
+class elf_image {
+public:
+    static elf_image load(const std::string& path);  // throws elf_error
+    elf_image(elf_image&&) noexcept;
+    elf_image& operator=(elf_image&&) noexcept;
+    ~elf_image();
+
+    const std::string& path() const { return path_; }
+    std::uint32_t entry() const { return entry_; }
+    const std::vector<elf_segment>& segments() const { return segments_; }
+    const std::vector<elf_symbol>& symbols() const { return symbols_; }  // sorted by address
+    std::optional<std::uint32_t> symbol_address(const std::string& name) const;
+
+    // "name+0x1c" for the symbol covering `addr` (or the nearest one below
+    // it within 64 KiB), "" when none.
+    std::string symbolize(std::uint32_t addr) const;
+    // "file.c:12" from DWARF, "" when the ELF has no line info for addr.
+    std::string source_line(std::uint32_t addr) const;
+
+private:
+    elf_image();
+    struct dwarf;
+    std::string path_;
+    std::uint32_t entry_ = 0;
+    std::vector<elf_segment> segments_;
+    std::vector<elf_symbol> symbols_;
+    std::unique_ptr<dwarf> dwarf_;
+};
+
+}  // namespace npu::platform

@@ -1,0 +1,34 @@
+// End-of-run reporting: the bus-error block, memcheck findings, and the
+// summary table (stderr) / JSON (--stats) with cycles, per-core figures and
+// traffic per memory level and initiator.
+#pragma once
+
+#include "soc.h"
+
+#include <string>
+#include <vector>
+
+namespace npu::platform {
+
+class report {
+public:
+    // Installs the bus-error and memcheck handlers into sim_services.
+    explicit report(const cfg::config& cfg);
+
+    std::string summary(const soc& s, const run_result& r) const;
+    std::string json(const soc& s, const run_result& r) const;
+
+    const std::vector<std::string>& bus_errors() const { return bus_errors_; }
+    std::size_t memcheck_findings() const { return memcheck_count_; }
+
+private:
+    std::string format_bus_error(const base::bus_error_info& e) const;
+    std::string format_memcheck(const base::memcheck_info& m) const;
+
+    const cfg::config& cfg_;
+    std::vector<std::string> bus_errors_;
+    std::vector<std::string> memcheck_;  // first findings, formatted
+    std::size_t memcheck_count_ = 0;
+};
+
+}  // namespace npu::platform

@@ -1,0 +1,159 @@
+#include "soc.h"
+
+#include "cpu/core.h"
+#include "interconnect/router.h"
+#include "memory/memory.h"
+#include "periph/cluster_ctrl.h"
+#include "periph/soc_periph.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace npu::platform {
+
+using base::exit_code;
+using base::sim_services;
+using cfg::initiator_class;
+
+soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
+    : sc_core::sc_module(nm), cfg_(cfg), map_(cfg::memory_map::build(cfg)) {
+    const std::string& mc = cfg.choice("soc.memcheck");
+    sim_services::get().set_memcheck(mc == "off" ? base::memcheck_mode::off
+                                     : mc == "warn" ? base::memcheck_mode::warn
+                                                    : base::memcheck_mode::error);
+
+    router_ = std::make_unique<interconnect::router>("router", cfg, map_);
+    for (const auto& r : map_.regions()) {
+        if (r.kind != cfg::region_kind::memory) continue;
+        memories_.push_back(std::make_unique<memory::memory>(r.name.c_str(), cfg, r.name));
+        router_->bind_target(memories_.back()->socket, r.name);
+    }
+    soc_periph_ = std::make_unique<periph::soc_periph>("soc_periph", cfg);
+    router_->bind_target(soc_periph_->socket, "soc_periph");
+    cluster_ctrl_ = std::make_unique<periph::cluster_ctrl>("cluster_ctrl", cfg);
+    router_->bind_target(cluster_ctrl_->socket, "cluster_periph");
+
+    const unsigned workers = static_cast<unsigned>(cfg.count("cluster.workers"));
+    for (unsigned h = 0; h <= workers; ++h) {
+        const bool cc = h == workers;
+        std::string name = cc ? "cc" : fmt::format("core{}", h);
+        cores_.push_back(std::make_unique<cpu::core>(name.c_str(), cfg, h, cc));
+        router_->bind_initiator(cores_.back()->bus.socket, initiator_class::core);
+    }
+    cluster_ctrl_->wake_hart = [this](unsigned h) {
+        if (h < cores_.size()) cores_[h]->wake();
+    };
+    cluster_ctrl_->set_boot_address = [this](std::uint32_t a) {
+        for (auto& c : cores_) c->set_boot_address(a);
+    };
+    cluster_ctrl_->awake_mask = [this]() {
+        std::uint32_t m = 0;
+        for (std::size_t h = 0; h < cores_.size(); ++h)
+            if (cores_[h]->running()) m |= 1u << h;
+        return m;
+    };
+
+    loader_id_ = base::initiator_id{std::string(name()) + ".loader", static_cast<int>(initiator_class::loader), -1,
+                                    "ELF loader"};
+    loader_ = std::make_unique<base::bus_initiator>("loader", loader_id_);
+    router_->bind_initiator(loader_->socket, initiator_class::loader);
+
+    sim_services::get().describe_address = [this](int cls, std::uint64_t a) {
+        return map_.lookup(static_cast<initiator_class>(cls), a).describe();
+    };
+}
+
+soc::~soc() = default;
+
+std::vector<const base::bus_initiator*> soc::initiators() const {
+    std::vector<const base::bus_initiator*> v;
+    for (const auto& c : cores_) v.push_back(&c->bus);
+    return v;
+}
+
+const memory::memory* soc::memory_of(const std::string& region) const {
+    for (const auto& m : memories_)
+        if (m->section() == region) return m.get();
+    return nullptr;
+}
+
+void soc::load(const elf_image& image) {
+    for (const auto& s : image.segments()) {
+        const std::uint64_t first = s.address, last = static_cast<std::uint64_t>(s.address) + s.mem_size - 1;
+        const std::string seg = fmt::format("{}: segment {} [0x{:08x}, 0x{:08x}]", image.path(), s.index, first, last);
+        const auto info = map_.lookup(initiator_class::loader, first);
+        if (info.what == cfg::address_info::status::not_visible)
+            throw elf_error(seg + " falls in " + info.target->name + ", which the loader cannot write" +
+                            (info.target->kind == cfg::region_kind::peripheral ? " (a peripheral)" : ""));
+        if (info.what == cfg::address_info::status::unmapped)
+            throw elf_error(seg + " is outside every memory: " + info.describe());
+        if (last >= info.target->end())
+            throw elf_error(seg + " runs " + std::to_string(last - info.target->end() + 1) + " bytes past the end of " +
+                            info.target->name + " (" + cfg::format_size(info.target->size) + ")");
+        if (!s.bytes.empty() &&
+            loader_->debug_write(first, s.bytes.data(), static_cast<unsigned>(s.bytes.size())) != s.bytes.size())
+            throw elf_error(seg + ": the memory refused the write");
+        // .bss-like tail: zero-filled, and for memcheck that counts as written.
+        const std::vector<unsigned char> zeros(s.mem_size - s.bytes.size(), 0);
+        if (!zeros.empty() && loader_->debug_write(first + s.bytes.size(), zeros.data(),
+                                                   static_cast<unsigned>(zeros.size())) != zeros.size())
+            throw elf_error(seg + ": the memory refused the zero fill");
+    }
+    image_ = &image;
+    for (auto& c : cores_) c->set_boot_address(image.entry());
+    cluster_ctrl_->set_reset_boot_address(image.entry());
+    if (auto tohost = image.symbol_address("tohost"))
+        for (auto& c : cores_) c->set_tohost(*tohost);
+    sim_services::get().symbolize = [&image](std::uint64_t a) {
+        std::string s = image.symbolize(static_cast<std::uint32_t>(a));
+        std::string line = image.source_line(static_cast<std::uint32_t>(a));
+        if (!line.empty()) s += (s.empty() ? "" : " ") + std::string("(") + line + ")";
+        return s;
+    };
+}
+
+run_result soc::run() {
+    auto& svc = sim_services::get();
+    const std::uint64_t max_cycles = cfg_.cycles("soc.max_cycles");
+    const sc_core::sc_time period(1.0 / static_cast<double>(cfg_.frequency_hz("soc.cluster_clock")), sc_core::SC_SEC);
+    cores_.back()->start();  // the cluster controller boots; workers stay parked
+
+    const auto t0 = std::chrono::steady_clock::now();
+    if (max_cycles)
+        sc_core::sc_start(period * static_cast<double>(max_cycles));
+    else
+        sc_core::sc_start();
+    const auto t1 = std::chrono::steady_clock::now();
+
+    if (!svc.stop_requested()) {
+        std::string harts;
+        for (std::size_t h = 0; h < cores_.size(); ++h) {
+            const auto pc = cores_[h]->pc();
+            std::string sym = svc.symbol_of(pc);
+            harts += fmt::format("\n  hart {} ({}): {} pc 0x{:08x}{}", h,
+                                 h + 1 == cores_.size() ? "cluster controller" : "worker",
+                                 cores_[h]->running() ? "running" : "asleep", pc, sym.empty() ? "" : " <" + sym + ">");
+        }
+        if (max_cycles && sc_core::sc_time_stamp() >= period * static_cast<double>(max_cycles))
+            svc.request_stop(exit_code::watchdog,
+                             fmt::format("watchdog: --max-cycles={} reached without the firmware exiting", max_cycles) +
+                                 harts);
+        else
+            svc.request_stop(exit_code::watchdog,
+                             "deadlock: every hart is asleep and nothing is left that could wake one" + harts);
+    }
+    run_result r;
+    r.code = svc.stop_code();
+    r.reason = svc.stop_reason();
+    r.firmware_code = svc.firmware_code();
+    std::uint64_t cyc = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period);
+    // Cores run ahead of SystemC time by up to a quantum: the run lasted as
+    // long as the furthest of them got.
+    for (const auto& c : cores_) cyc = std::max(cyc, c->cycles());
+    r.cycles = cyc;
+    r.host_seconds = std::chrono::duration<double>(t1 - t0).count();
+    return r;
+}
+
+}  // namespace npu::platform

@@ -1,0 +1,64 @@
+// The SoC built from a config: memories, peripherals, the router with its
+// per-initiator views, the cores, and the ELF loader. Owns simulation
+// control (watchdog, deadlock detection) and feeds the end-of-run report.
+#pragma once
+
+#include "elf_image.h"
+
+#include "base/bus_initiator.h"
+#include "config/memory_map.h"
+
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npu::memory { class memory; }
+namespace npu::interconnect { class router; }
+namespace npu::periph { class soc_periph; class cluster_ctrl; }
+namespace npu::cpu { class core; }
+
+namespace npu::platform {
+
+struct run_result {
+    base::exit_code code = base::exit_code::success;
+    std::string reason;
+    int firmware_code = 0;
+    std::uint64_t cycles = 0;     // cluster cycles of simulated time
+    double host_seconds = 0;
+};
+
+class soc : public sc_core::sc_module {
+public:
+    soc(sc_core::sc_module_name nm, const cfg::config& cfg);
+    ~soc() override;
+
+    // Loads the ELF's segments through the loader's debug port; throws
+    // elf_error for segments the loader may not or cannot write.
+    void load(const elf_image& image);
+    // Runs until the firmware exits, a fault stops it, the watchdog fires or
+    // every hart sleeps with nothing left to wake it.
+    run_result run();
+
+    const cfg::memory_map& map() const { return map_; }
+    const std::vector<std::unique_ptr<cpu::core>>& cores() const { return cores_; }
+    std::vector<const base::bus_initiator*> initiators() const;
+    const memory::memory* memory_of(const std::string& region) const;
+    const periph::soc_periph& soc_periph() const { return *soc_periph_; }
+    const elf_image* image() const { return image_; }
+
+private:
+    const cfg::config& cfg_;
+    cfg::memory_map map_;
+    std::unique_ptr<interconnect::router> router_;
+    std::vector<std::unique_ptr<memory::memory>> memories_;
+    std::unique_ptr<periph::soc_periph> soc_periph_;
+    std::unique_ptr<periph::cluster_ctrl> cluster_ctrl_;
+    std::vector<std::unique_ptr<cpu::core>> cores_;
+    base::initiator_id loader_id_;
+    std::unique_ptr<base::bus_initiator> loader_;
+    const elf_image* image_ = nullptr;
+};
+
+}  // namespace npu::platform

@@ -1,0 +1,210 @@
+// The config library: units, every error class (naming key and file:line),
+// overrides, the memory map's validation and per-initiator lookup, and the
+// generated reference in docs/config.md matching the schema.
+#include "config/config.h"
+#include "config/memory_map.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace npu::cfg;
+
+namespace {
+
+std::string write_temp(const std::string& text) {
+    static int n = 0;
+    std::string path = ::testing::TempDir() + "/npu_cfg_" + std::to_string(++n) + ".cfg";
+    std::ofstream(path) << text;
+    return path;
+}
+
+// Expects load() to fail with a message containing every fragment.
+void expect_error(const std::string& file_text, const std::vector<std::string>& overrides,
+                  const std::vector<std::string>& fragments) {
+    std::string path = file_text.empty() ? "" : write_temp(file_text);
+    try {
+        auto c = config::load(path, overrides);
+        memory_map::build(c);
+        ADD_FAILURE() << "no error for: " << file_text;
+    } catch (const config_error& e) {
+        std::string msg = e.what();
+        for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+        if (!path.empty() && msg.find("<command line>") == std::string::npos && msg.find("<default>") == std::string::npos) {
+            EXPECT_NE(msg.find(path), std::string::npos) << "file not named in: " << msg;
+        }
+    }
+}
+
+}  // namespace
+
+TEST(Units, Sizes) {
+    EXPECT_EQ(parse_size("64KiB", "k"), 65536u);
+    EXPECT_EQ(parse_size("1.5MiB", "k"), 1572864u);
+    EXPECT_EQ(parse_size("4096", "k"), 4096u);
+    EXPECT_EQ(parse_size("0x1000", "k"), 4096u);
+    EXPECT_EQ(parse_size("2 GiB", "k"), 2147483648ull);
+    EXPECT_EQ(parse_size("8B", "k"), 8u);
+    EXPECT_THROW(parse_size("64kb", "k"), config_error);
+    EXPECT_THROW(parse_size("1.3B", "k"), config_error);  // not a whole byte
+    EXPECT_THROW(parse_size("abc", "k"), config_error);
+    EXPECT_THROW(parse_size("99999999999999999999", "k"), config_error);
+    EXPECT_THROW(parse_size("17179869184GiB", "k"), config_error);  // overflows 64 bits
+}
+
+TEST(Units, TimesFrequenciesCycles) {
+    EXPECT_EQ(parse_time_ps("10us", "k"), 10000000u);
+    EXPECT_EQ(parse_time_ps("2.5ns", "k"), 2500u);
+    EXPECT_EQ(parse_time_ps("1ms", "k"), 1000000000u);
+    EXPECT_THROW(parse_time_ps("10", "k"), config_error);  // a time needs a unit
+    EXPECT_THROW(parse_time_ps("10 min", "k"), config_error);
+    EXPECT_EQ(parse_frequency_hz("370MHz", "k"), 370000000u);
+    EXPECT_EQ(parse_frequency_hz("1.2GHz", "k"), 1200000000u);
+    EXPECT_EQ(parse_frequency_hz("32kHz", "k"), 32000u);
+    EXPECT_THROW(parse_frequency_hz("370mhz", "k"), config_error);
+    EXPECT_EQ(parse_integer("12", "k"), 12u);
+    EXPECT_EQ(parse_integer("12 cycles", "k"), 12u);
+    EXPECT_THROW(parse_integer("12ns", "k"), config_error);
+    EXPECT_THROW(parse_integer("1.5", "k"), config_error);
+}
+
+TEST(Config, DefaultsAreGap9) {
+    auto c = config::load("", {});
+    EXPECT_EQ(c.count("cluster.workers"), 8u);
+    EXPECT_EQ(c.size("l1.size"), 128u * 1024);
+    EXPECT_EQ(c.address("l1.base"), 0x10000000u);
+    EXPECT_EQ(c.size("l2.size"), 1536u * 1024);
+    EXPECT_EQ(c.address("l3.base"), 0x80000000u);
+    EXPECT_EQ(c.frequency_hz("soc.cluster_clock"), 370000000u);
+}
+
+TEST(Config, FileAndOverrides) {
+    std::string p = write_temp("[l1]\nsize = 64KiB\n; comment\n[cluster]\nworkers = 4\n");
+    auto c = config::load(p, {"l1.size=32KiB", "--l2.latency=9"});
+    EXPECT_EQ(c.size("l1.size"), 32u * 1024);  // command line wins
+    EXPECT_EQ(c.count("cluster.workers"), 4u);
+    EXPECT_EQ(c.cycles("l2.latency"), 9u);
+    EXPECT_EQ(c.where("cluster.workers").line, 5);
+    EXPECT_EQ(c.where("l1.size").file, "<command line>");
+}
+
+TEST(Config, ShippedConfigsLoad) {
+    for (const char* f : {"gap9.cfg", "siracusa.cfg", "gap9-alias.cfg"}) {
+        auto c = config::load(std::string(NPU_SOURCE_DIR) + "/configs/" + f, {});
+        EXPECT_NO_THROW(memory_map::build(c)) << f;
+    }
+    auto s = config::load(std::string(NPU_SOURCE_DIR) + "/configs/siracusa.cfg", {});
+    EXPECT_EQ(s.size("l1.size"), 256u * 1024);
+    EXPECT_EQ(s.size("l2.size"), 2u * 1024 * 1024);
+}
+
+TEST(ConfigErrors, UnknownKeyNamesKeyFileAndLine) {
+    expect_error("[l1]\nsize = 64KiB\nsise = 3\n", {}, {"unknown key", "l1.sise", ":3"});
+    expect_error("", {"l1.colour=red"}, {"unknown key", "l1.colour", "<command line>"});
+    expect_error("[nosuchsection]\nx = 1\n", {}, {"unknown key", "nosuchsection.x", ":2"});
+}
+
+TEST(ConfigErrors, MalformedLines) {
+    expect_error("[l1]\nsize 64KiB\n", {}, {":2", "expected 'key = value'"});
+    expect_error("[l1\nsize = 64KiB\n", {}, {":1", "malformed section header"});
+}
+
+TEST(ConfigErrors, BadUnit) {
+    expect_error("[l2]\nsize = 12 parsecs\n", {}, {"l2.size", "bad size unit", "parsecs", ":2"});
+    expect_error("[soc]\nquantum = 10\n", {}, {"soc.quantum", "bad time unit"});
+    expect_error("", {"soc.cluster_clock=fast"}, {"soc.cluster_clock", "not a number"});
+}
+
+TEST(ConfigErrors, NotPowerOfTwoWhereRequired) {
+    expect_error("", {"l1.size=3KiB"}, {"l1.size", "not a power of two"});
+    expect_error("[l1]\nbanks = 12\n", {}, {"l1.banks", "not a power of two", ":2"});
+    // L2 is not banked: 1.5 MiB is fine there.
+    EXPECT_NO_THROW(config::load("", {"l2.size=1.5MiB"}));
+}
+
+TEST(ConfigErrors, ZeroAndOverflow) {
+    expect_error("[l2]\nsize = 0\n", {}, {"l2.size", "must not be zero"});
+    expect_error("", {"l3.size=99999999999999999999999"}, {"l3.size", "overflows"});
+    expect_error("", {"cluster.workers=64"}, {"cluster.workers", "above the maximum"});
+}
+
+TEST(ConfigErrors, OverlappingRegions) {
+    expect_error("[l2]\nbase = 0x10010000\n", {}, {"overlaps", "l1", "l2"});
+}
+
+TEST(ConfigErrors, OutsideAddressSpace) {
+    expect_error("[l3]\nbase = 0x100000000\n", {}, {"l3.base", "outside the 32-bit address space"});
+    expect_error("", {"l3.base=0xF0000000", "l3.size=512MiB"}, {"l3", "past the 32-bit address space"});
+}
+
+TEST(ConfigErrors, BadChoiceAndVisibility) {
+    expect_error("", {"soc.memcheck=loud"}, {"soc.memcheck", "not one of", "off, warn, error"});
+    expect_error("", {"visibility.core=l1,l4"}, {"visibility.core", "unknown region 'l4'"});
+    expect_error("", {"visibility.loader=l1,soc_periph"}, {"visibility.loader", "peripheral"});
+    expect_error("[l1]\nsize = 64KiB\n[l1]\nsize = 32KiB\n", {}, {"l1.size"});
+}
+
+TEST(MemoryMap, VisibilityPerInitiator) {
+    auto c = config::load("", {});
+    auto m = memory_map::build(c);
+    auto l3 = m.lookup(initiator_class::core, 0x80000010);
+    EXPECT_EQ(l3.what, address_info::status::not_visible);
+    EXPECT_NE(l3.describe().find("not visible"), std::string::npos);
+    EXPECT_EQ(m.lookup(initiator_class::dma, 0x80000010).what, address_info::status::mapped);
+    EXPECT_EQ(m.lookup(initiator_class::sa, 0x1C000000).what, address_info::status::not_visible);
+    EXPECT_EQ(m.lookup(initiator_class::sa, 0x10000100).what, address_info::status::mapped);
+    auto null = m.lookup(initiator_class::core, 0x0);
+    EXPECT_EQ(null.what, address_info::status::unmapped);
+    ASSERT_NE(null.nearest, nullptr);
+    EXPECT_EQ(null.nearest->name, "l1");
+    EXPECT_EQ(null.distance, 0x10000000u);
+    auto past_l2 = m.lookup(initiator_class::core, 0x1C180004);
+    EXPECT_EQ(past_l2.what, address_info::status::unmapped);
+    EXPECT_EQ(past_l2.nearest->name, "l2");
+    EXPECT_EQ(past_l2.distance, 5u);
+    EXPECT_NE(past_l2.describe().find("above the end of l2"), std::string::npos);
+}
+
+TEST(MemoryMap, AliasWindow) {
+    auto strict = memory_map::build(config::load("", {}));
+    EXPECT_EQ(strict.lookup(initiator_class::core, 0x40).what, address_info::status::unmapped);
+    auto c = config::load("", {"alias.enable=true"});
+    auto m = memory_map::build(c);
+    auto a = m.lookup(initiator_class::core, 0x40);
+    EXPECT_EQ(a.what, address_info::status::mapped);
+    EXPECT_TRUE(a.via_alias);
+    EXPECT_EQ(a.target->name, "l1");
+    EXPECT_EQ(a.offset, 0x40u);
+    // The DMA is not in alias.initiators: NULL stays unmapped for it.
+    EXPECT_EQ(m.lookup(initiator_class::dma, 0x40).what, address_info::status::unmapped);
+    expect_error("", {"alias.enable=true", "alias.base=0x1C000000"}, {"alias", "overlaps"});
+    expect_error("", {"alias.enable=true", "alias.target=l9"}, {"alias.target", "unknown region"});
+}
+
+TEST(MemoryMap, PrintListsEveryRegionAndView) {
+    auto m = memory_map::build(config::load("", {}));
+    std::string p = m.print();
+    for (const char* s : {"l1", "l2", "l3", "soc_periph", "cluster_periph", "0x10000000", "0x1c000000", "0x80000000",
+                          "core", "dma", "l3:no", "l3:yes"})
+        EXPECT_NE(p.find(s), std::string::npos) << s;
+}
+
+TEST(ConfigDoc, CheckedInReferenceMatchesSchema) {
+    std::ifstream in(std::string(NPU_SOURCE_DIR) + "/docs/config.md");
+    ASSERT_TRUE(in) << "docs/config.md missing";
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_TRUE(ss.str() == platform_schema().markdown())
+        << "docs/config.md is stale: regenerate with `cmake --build build --target config-doc`";
+}
+
+TEST(Config, FingerprintIgnoresSpelling) {
+    auto a = config::load("", {"l1.size=64KiB"});
+    auto b = config::load("", {"l1.size=65536"});
+    auto c = config::load("", {"l1.size=32KiB"});
+    EXPECT_EQ(a.fingerprint(), b.fingerprint());
+    EXPECT_NE(a.fingerprint(), c.fingerprint());
+}

@@ -1,0 +1,213 @@
+// The memory model through a real TLM socket: data, latency, bandwidth and
+// port contention, DMI (window, latency annotation, memcheck through the
+// shadow), sparse page-on-touch storage, debug transport, memcheck modes.
+#include "memory/memory.h"
+#include "util/harness.h"
+
+#include "base/sim_services.h"
+
+using namespace npu;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+
+struct env {
+    cfg::config cfg = cfg::config::load("", {"soc.cluster_clock=1GHz", "l2.latency=6", "l2.bandwidth=8B",
+                                             "l3.size=1GiB", "l3.latency=100", "l3.storage=sparse", "soc.memcheck=warn"});
+    test::harness h{"h", {{"cpu_l2", 0, 0}, {"dma_l3", 1}}};
+    base::bus_initiator* l2_port;
+    base::bus_initiator* l3_port;
+    std::unique_ptr<memory::memory> l2, l3;
+    int findings = 0;
+    base::memcheck_info last{};
+
+    env() {
+        base::sim_services::get().set_memcheck(base::memcheck_mode::warn);
+        base::sim_services::get().on_memcheck = [this](const base::memcheck_info& m) {
+            ++findings;
+            last = m;
+            return false;
+        };
+        l2 = std::make_unique<memory::memory>("l2", cfg, "l2");
+        l3 = std::make_unique<memory::memory>("l3", cfg, "l3");
+        l2_port = &h.master(0);
+        l3_port = &h.master(1);
+        l2_port->socket.bind(l2->socket);
+        l3_port->socket.bind(l3->socket);
+    }
+};
+env* E;
+
+}  // namespace
+
+TEST(Memory, ReadBackWhatWasWritten) {
+    E->h.run_job([] {
+        sc_time d = SC_ZERO_TIME;
+        std::uint32_t v = 0xCAFEF00D, r = 0;
+        ASSERT_EQ(E->l2_port->write(0x100, v, d), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(E->l2_port->read(0x100, r, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(r, 0xCAFEF00Du);
+        std::uint8_t b = 0;
+        ASSERT_EQ(E->l2_port->read(0x101, b, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(b, 0xF0);  // little endian
+    });
+}
+
+TEST(Memory, OutOfRangeIsAddressError) {
+    E->h.run_job([] {
+        sc_time d = SC_ZERO_TIME;
+        std::uint32_t v = 0;
+        // The memory sees offsets: its size is the first invalid one.
+        EXPECT_EQ(E->l2_port->read(E->l2->size(), v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(E->l2_port->read(E->l2->size() - 2, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // straddles the end
+    });
+}
+
+TEST(Memory, LatencyAndBandwidthOnBTransport) {
+    E->h.run_job([] {
+        wait(sc_time(1, sc_core::SC_US));  // earlier tests' bursts have drained
+        // 64 bytes at 8 B/cycle: 6 cycles latency + 7 more beats = 13 ns at 1 GHz.
+        std::vector<unsigned char> buf(64, 1);
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(0x2000);
+        t.set_data_ptr(buf.data());
+        t.set_data_length(64);
+        t.set_streaming_width(64);
+        sc_time d = SC_ZERO_TIME;
+        E->l2_port->socket->b_transport(t, d);
+        ASSERT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(d, sc_time(13, SC_NS));
+        // A second burst issued at the same local time waits for the port
+        // (busy for 8 beats): contention adds 8 cycles.
+        sc_time d2 = SC_ZERO_TIME;
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        E->l2_port->socket->b_transport(t, d2);
+        EXPECT_EQ(d2, sc_time(8 + 13, SC_NS));
+        wait(sc_time(100, SC_NS));  // let the port drain for the next test
+    });
+}
+
+TEST(Memory, DmiWindowWithLatencyAndMemcheckShadow) {
+    E->h.run_job([] {
+        const base::dmi_window* w = E->l2_port->dmi_for(0x400, 4, true);
+        ASSERT_NE(w, nullptr);
+        EXPECT_EQ(w->start, 0u);
+        EXPECT_EQ(w->end, E->l2->size() - 1);
+        EXPECT_EQ(w->read_latency, sc_time(6, SC_NS));
+        ASSERT_NE(w->shadow, nullptr) << "memcheck is on: DMI must come with shadow bytes";
+        EXPECT_EQ(w->traffic_id, E->l2->traffic_id());
+        // A DMI write through the wrapper marks the shadow; b_transport sees it.
+        sc_time d = SC_ZERO_TIME;
+        std::uint32_t v = 7;
+        ASSERT_EQ(E->l2_port->write(0x400, v, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(d, sc_time(6, SC_NS));
+        EXPECT_TRUE(E->l2->initialized(0x400, 4));
+        EXPECT_FALSE(E->l2->initialized(0x404, 4));
+        const int before = E->findings;
+        std::uint32_t r;
+        ASSERT_EQ(E->l2_port->read(0x404, r, d), tlm::TLM_OK_RESPONSE);  // never written
+        EXPECT_EQ(E->findings, before + 1);
+        EXPECT_EQ(E->last.address, 0x404u);
+        ASSERT_NE(E->last.who, nullptr);
+        EXPECT_EQ(E->last.who->name, "cpu_l2");
+        // Reported once per byte range, not on every re-read.
+        ASSERT_EQ(E->l2_port->read(0x404, r, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->findings, before + 1);
+    });
+}
+
+TEST(Memory, SparseStorageCostsOnlyWhatIsTouched) {
+    E->h.run_job([] {
+        EXPECT_EQ(E->l3->size(), 1ull << 30);
+        EXPECT_EQ(E->l3->allocated_bytes(), 0u);
+        sc_time d = SC_ZERO_TIME;
+        std::uint32_t v = 0x12345678, r = 0;
+        // b_transport path (no DMI request yet): far apart addresses.
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(0x3FFFF000);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+        t.set_data_length(4);
+        t.set_streaming_width(4);
+        E->l3_port->socket->b_transport(t, d);
+        ASSERT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->l3->allocated_bytes(), memory::memory::page_size);
+        ASSERT_EQ(E->l3_port->read(0x3FFFF000, r, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(r, 0x12345678u);
+        // A debug read of an untouched page reads zeros and allocates nothing.
+        std::uint32_t z = 1;
+        EXPECT_EQ(E->l3_port->debug_read(0x20000000, &z, 4), 4u);
+        EXPECT_EQ(z, 0u);
+        EXPECT_EQ(E->l3->allocated_bytes(), memory::memory::page_size);
+        // DMI on a sparse memory is one page wide.
+        const base::dmi_window* w = E->l3_port->dmi_for(0x1000, 4, false);
+        ASSERT_NE(w, nullptr);
+        EXPECT_EQ(w->start, 0x1000u);
+        EXPECT_EQ(w->end, 0x1FFFu);
+        EXPECT_EQ(w->read_latency, sc_time(100, SC_NS));
+    });
+}
+
+TEST(Memory, DebugWriteInitialisesForMemcheck) {
+    E->h.run_job([] {
+        const unsigned char data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        EXPECT_EQ(E->l2_port->debug_write(0x800, data, 8), 8u);
+        EXPECT_TRUE(E->l2->initialized(0x800, 8));
+        unsigned char back[8] = {};
+        EXPECT_EQ(E->l2_port->debug_read(0x800, back, 8), 8u);
+        EXPECT_EQ(0, std::memcmp(data, back, 8));
+        // Debug access past the end is clipped, not an overflow.
+        unsigned char big[16];
+        EXPECT_EQ(E->l2_port->debug_read(E->l2->size() - 4, big, 16), 4u);
+    });
+}
+
+TEST(Memory, BTransportReadOfUnwrittenIsReportedWithInitiator) {
+    E->h.run_job([] {
+        std::uint32_t r;
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_READ_COMMAND);
+        t.set_address(0x5000);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&r));
+        t.set_data_length(4);
+        t.set_streaming_width(4);
+        sc_time d = SC_ZERO_TIME;
+        const int before = E->findings;
+        E->l3_port->socket->b_transport(t, d);
+        EXPECT_EQ(t.get_response_status(), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->findings, before + 1);
+    });
+}
+
+TEST(Memory, ByteEnablesAndShortStreamingAreRefused) {
+    E->h.run_job([] {
+        unsigned char buf[8] = {};
+        unsigned char be[8] = {0xFF};
+        tlm::tlm_generic_payload t;
+        t.set_command(tlm::TLM_WRITE_COMMAND);
+        t.set_address(0);
+        t.set_data_ptr(buf);
+        t.set_data_length(8);
+        t.set_streaming_width(8);
+        t.set_byte_enable_ptr(be);
+        t.set_byte_enable_length(8);
+        sc_time d = SC_ZERO_TIME;
+        E->l2_port->socket->b_transport(t, d);
+        EXPECT_EQ(t.get_response_status(), tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+        t.set_byte_enable_ptr(nullptr);
+        t.set_streaming_width(4);
+        E->l2_port->socket->b_transport(t, d);
+        EXPECT_EQ(t.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
+    });
+}
+
+int sc_main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    test::fail_on_systemc_reports();
+    env e;
+    E = &e;
+    return RUN_ALL_TESTS();
+}
