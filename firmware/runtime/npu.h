@@ -1,0 +1,115 @@
+/* npusim firmware runtime, first part: hart identity, worker dispatch,
+ * printing, exit, traps and cycle counting. See docs/firmware.md.
+ *
+ * The runtime is built once for every platform config: it reads the layout
+ * (worker count, peripheral bases, stack size) from absolute symbols the
+ * generated linker script defines, so only the link step is per config.
+ * Programs that want the layout as constants include "npu_platform.h". */
+#ifndef NPU_RUNTIME_H
+#define NPU_RUNTIME_H
+
+#include <stdint.h>
+
+#include "cluster_ctrl_regs.h"
+#include "soc_periph_regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Upper bound of harts the runtime keeps per-hart state for; the config
+ * schema allows 31 workers + the cluster controller. */
+#define NPU_MAX_HARTS 32
+
+/* Section placement: code/data default to firmware.code_region (L2). */
+#define NPU_L1_DATA __attribute__((section(".l1.data")))
+#define NPU_L1_BSS __attribute__((section(".l1.bss")))
+/* L3 is reachable only by the DMA: a core access is a bus error. */
+#define NPU_L3_DATA __attribute__((section(".l3.data")))
+
+/* Absolute symbols from the generated linker script (values, not objects). */
+extern char __npu_nb_workers[], __npu_cc_hart_id[], __npu_soc_periph_base[], __npu_cluster_periph_base[];
+
+static inline volatile uint32_t *npu_soc_reg(uint32_t offset) {
+    return (volatile uint32_t *)((uintptr_t)__npu_soc_periph_base + offset);
+}
+
+static inline volatile uint32_t *npu_cluster_reg(uint32_t offset) {
+    return (volatile uint32_t *)((uintptr_t)__npu_cluster_periph_base + offset);
+}
+
+/* --- identity ----------------------------------------------------------- */
+static inline unsigned npu_core_id(void) {
+    unsigned id;
+    __asm__ volatile("csrr %0, mhartid" : "=r"(id));
+    return id;
+}
+
+static inline unsigned npu_nb_workers(void) { return (unsigned)(uintptr_t)__npu_nb_workers; }
+
+/* The cluster controller is hart `nb_workers` (8 on gap9), not hart 0. */
+static inline int npu_is_cluster_controller(void) {
+    return npu_core_id() == (unsigned)(uintptr_t)__npu_cc_hart_id;
+}
+
+/* --- workers --------------------------------------------------------------
+ * Stop-gap dispatch until the event unit exists: the cluster controller posts
+ * fn(arg) in the worker's mailbox and wakes it; the worker runs it and sets
+ * a done flag the controller spins on. */
+static inline void npu_cluster_wake(uint32_t hart_mask) {
+    __asm__ volatile("fence" ::: "memory"); /* mailbox stores before the wake-up */
+    *npu_cluster_reg(NPU_CLUSTER_WAKE) = hart_mask;
+}
+
+/* Runs fn(arg) on worker `hart` (0..nb_workers-1). Returns 0, or -1 if
+ * `hart` is not a worker or still runs a previous job. */
+int npu_run_on_worker(unsigned hart, void (*fn)(void *), void *arg);
+/* Spins until every job posted with npu_run_on_worker has returned. */
+void npu_wait_workers(void);
+/* What a woken worker runs; the default serves the mailbox forever.
+ * A program may define its own (strong) version. */
+void npu_worker_entry(void);
+
+/* --- printing ----------------------------------------------------------------
+ * printf/puts go to the UART (npusim's stdout). Harts printing concurrently
+ * interleave characters; npu_printf holds a lock for the whole call so each
+ * call's text comes out whole. */
+int npu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef struct {
+    volatile int locked;
+} npu_spinlock_t;
+#define NPU_SPINLOCK_INIT {0}
+
+static inline void npu_spin_lock(npu_spinlock_t *l) {
+    /* amoswap.w.aq; spin on a plain load so waiters do not hammer with AMOs. */
+    while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+        while (l->locked) {
+        }
+}
+
+static inline void npu_spin_unlock(npu_spinlock_t *l) { __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE); }
+
+/* --- time ------------------------------------------------------------------- */
+/* Cluster-clock cycles since reset, from the SoC cycle counter (the same
+ * clock for every hart, unlike the per-hart mcycle CSR). */
+uint64_t npu_cycles(void);
+
+/* --- traps -------------------------------------------------------------------- */
+struct npu_trap_frame {
+    uint32_t x[32]; /* x[0] unused; x[2] is sp at the time of the trap */
+    uint32_t f[32]; /* raw f0..f31 */
+    uint32_t fcsr;
+    uint32_t mcause, mepc, mtval, mstatus;
+};
+/* Called by the trap entry with the saved context. The default (weak) reports
+ * mcause/mepc/mtval/hart to the simulation-control block, which ends the run
+ * (npusim exit code 7). An override may fix the cause and return; execution
+ * resumes at frame->mepc with the saved registers restored. */
+void npu_trap_handler(struct npu_trap_frame *frame);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
