@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every build and test dependency of npusim from Debian packages.
+# Idempotent: packages already installed are skipped, and apt is not even
+# touched when nothing is missing. Works as root or through sudo.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config python3
+  libsystemc-dev                      # SystemC 2.3.4 + TLM-2.0
+  libboost-program-options-dev libfmt-dev libgtest-dev
+  llvm-19-dev llvm-19-tools           # Object/DebugInfo for the ELF loader; lit + FileCheck
+  clang-19 lld-19                     # firmware compiler and linker (riscv32)
+  picolibc-riscv64-unknown-elf        # C library, rv32imf/ilp32f multilib
+  gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
