@@ -98,7 +98,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
     std::uint64_t total_instr = 0;
     for (std::size_t h = 0; h < s.cores().size(); ++h) {
         const auto& c = *s.cores()[h];
-        const std::uint64_t instr = c.instret(), cyc = c.cycles();
+        const std::uint64_t instr = c.instret(), cyc = c.state().cycle;
         total_instr += instr;
         o += fmt::format("  {:<6} {:<20} {:>14} {:>14} {:>6.2f}\n", h,
                          h + 1 == s.cores().size() ? "cluster controller" : "worker", instr, cyc,
@@ -133,7 +133,7 @@ std::string report::json(const soc& s, const run_result& r) const {
     for (std::size_t h = 0; h < s.cores().size(); ++h) {
         const auto& c = *s.cores()[h];
         o += fmt::format("{}\n    {{\"hart\": {}, \"role\": \"{}\", \"instructions\": {}, \"cycles\": {}}}", h ? "," : "",
-                         h, h + 1 == s.cores().size() ? "cluster controller" : "worker", c.instret(), c.cycles());
+                         h, h + 1 == s.cores().size() ? "cluster controller" : "worker", c.instret(), c.state().cycle);
     }
     o += "\n  ],\n  \"traffic\": {";
     const auto& targets = base::traffic_registry::get().targets();

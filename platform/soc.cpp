@@ -150,7 +150,7 @@ run_result soc::run() {
     std::uint64_t cyc = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period);
     // Cores run ahead of SystemC time by up to a quantum: the run lasted as
     // long as the furthest of them got.
-    for (const auto& c : cores_) cyc = std::max(cyc, c->cycles());
+    for (const auto& c : cores_) cyc = std::max(cyc, c->state().cycle);
     r.cycles = cyc;
     r.host_seconds = std::chrono::duration<double>(t1 - t0).count();
     return r;

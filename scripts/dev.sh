@@ -13,7 +13,7 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 case "${1:-}" in
   run)
-    cmake --build "$BUILD_DIR" -j "$JOBS" --target npusim fw_matmul
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target npusim matmul
     shift
     exec "$BUILD_DIR/sc_main/npusim" --config configs/gap9.cfg "$@" "$BUILD_DIR/firmware/examples/matmul.elf"
     ;;
