@@ -41,6 +41,10 @@ public:
     // every hart sleeps with nothing left to wake it.
     run_result run();
 
+    // Reads memory as the loader sees it (no timing, no memcheck): reports,
+    // result checks and tests.
+    unsigned debug_read(std::uint64_t addr, void* data, unsigned size) { return loader_->debug_read(addr, data, size); }
+
     const cfg::memory_map& map() const { return map_; }
     const std::vector<std::unique_ptr<cpu::core>>& cores() const { return cores_; }
     std::vector<const base::bus_initiator*> initiators() const;
