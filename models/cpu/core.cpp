@@ -1,0 +1,474 @@
+// SystemC core model: batches of the interpreter under a quantum keeper,
+// memory through the bus initiator (DMI fast path inline, TLM slow path).
+#include "core.h"
+
+#include "interp.h"
+
+#include "base/sim_services.h"
+#include "config/memory_map.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace npu::cpu {
+
+using base::sim_services;
+
+namespace {
+
+// One reservation set for every hart of the process (one elaboration per process).
+reservation_set& shared_reservations() {
+    static reservation_set r;
+    return r;
+}
+
+// Bank stamps shared by every hart (see core.h, cost model).
+struct l1_bank_table {
+    static constexpr unsigned ring = 1024;
+    std::vector<std::uint64_t> stamps;  // [bank][cycle % ring] = cycle << 5 | hart
+    unsigned bank_mask = 0;
+    unsigned shift = 0;
+    std::uint32_t base = 0;
+    std::uint32_t size = 0;
+    void init(std::uint32_t b, std::uint32_t s, unsigned banks, unsigned width) {
+        if (!stamps.empty()) return;
+        base = b;
+        size = s;
+        bank_mask = banks - 1;
+        shift = static_cast<unsigned>(__builtin_ctz(width));
+        stamps.assign(std::size_t(banks) * ring, ~0ull);
+    }
+};
+l1_bank_table& bank_table() {
+    static l1_bank_table t;
+    return t;
+}
+
+base::initiator_id make_id(const char* name, unsigned hart, bool cc) {
+    base::initiator_id id;
+    id.name = name;
+    id.cls = static_cast<int>(cfg::initiator_class::core);
+    id.hart = static_cast<int>(hart);
+    id.role = cc ? "cluster controller" : "worker";
+    return id;
+}
+
+std::uint8_t cpi(const cfg::config& c, const char* key) {
+    const std::uint64_t v = c.cycles(key);
+    if (v > 255) c.fail(key, "at most 255 cycles per instruction");
+    return static_cast<std::uint8_t>(v);
+}
+
+// Bytes of a 1..4-byte shadow run that are zero (never written)?
+inline bool any_unwritten(const unsigned char* s, unsigned n) {
+    for (unsigned i = 0; i < n; ++i)
+        if (!s[i]) return true;
+    return false;
+}
+
+}  // namespace
+
+// The interpreter's memory policy for a core. The inline fast path checks two
+// cached DMI windows; everything else goes through slow_access().
+struct core::bus_memory {
+    static constexpr int n_targets = base::traffic_registry::max_targets + 1;  // last: unknown target
+
+    struct window {
+        std::uint32_t start = 0;
+        std::uint64_t size = 0;  // 0 = empty entry
+        unsigned char* host = nullptr;
+        unsigned char* shadow = nullptr;
+        std::uint32_t latency = 0;  // cycles
+        bool is_l1 = false;
+        std::uint64_t* bytes = nullptr;   // traffic counter of the target
+        std::uint64_t* accesses = nullptr;
+        base::dmi_window dmi;  // for memcheck reports
+    };
+
+    core& c;
+    hart_state& h;
+    base::bus_initiator& bus;
+    window rd[2], wr[2];
+    bool split;
+    std::uint32_t tohost = 1;  // bit 0 set: matches no (addr & ~7)
+    std::uint32_t tohost_addr = 0;
+    std::uint64_t batch_start = 0;  // h.cycle when the batch began
+    std::int64_t now_offset = 0;    // global cycle = h.cycle + now_offset
+    std::uint32_t penalty = 0;
+    std::uint32_t no_dmi_pages[8] = {};
+    unsigned no_dmi_next = 0;
+    std::uint64_t loads[n_targets] = {};
+    std::uint64_t stores[n_targets] = {};
+    std::uint64_t unknown_bytes = 0;
+    std::uint64_t stall_memory = 0;
+    std::uint64_t stall_bank = 0;
+
+    bus_memory(core& owner, bool split_misaligned)
+        : c(owner), h(owner.h_), bus(owner.bus), split(split_misaligned) {
+        std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
+    }
+
+    bool split_misaligned() const { return split; }
+
+    sc_core::sc_time local_time(std::uint64_t cyc) const {
+        return c.qk_.get_local_time() + c.cycles(cyc - batch_start);
+    }
+
+    std::uint32_t to_cycles(const sc_core::sc_time& t) const {
+        return static_cast<std::uint32_t>(std::llround(t / c.clock_period()));
+    }
+
+    void bank_access(std::uint32_t a, std::uint64_t& cyc) {
+        l1_bank_table& t = bank_table();
+        const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
+        const unsigned bank = ((a - t.base) >> t.shift) & t.bank_mask;
+        std::uint64_t& s = t.stamps[bank * l1_bank_table::ring + (now & (l1_bank_table::ring - 1))];
+        if ((s >> 5) == now && (s & 31) != h.hart_id) {
+            cyc += penalty;
+            stall_bank += penalty;
+        }
+        s = (now << 5) | h.hart_id;
+    }
+
+    template <class T>
+    bool load(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+        for (window& w : rd) {
+            const std::uint64_t off = a - w.start;
+            if (off + sizeof(T) <= w.size) {
+                if (w.shadow && any_unwritten(w.shadow + off, sizeof(T))) {
+                    bus.set_pc(pc);
+                    bus.memcheck_read(w.dmi, a, sizeof(T));
+                }
+                std::memcpy(&v, w.host + off, sizeof(T));
+                cyc += w.latency;
+                stall_memory += w.latency;
+                *w.bytes += sizeof(T);
+                ++*w.accesses;
+                if (w.is_l1) bank_access(a, cyc);
+                return true;
+            }
+        }
+        return slow_access(a, &v, sizeof(T), cyc, pc, false);
+    }
+
+    template <class T>
+    bool store(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+        if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v));
+        for (window& w : wr) {
+            const std::uint64_t off = a - w.start;
+            if (off + sizeof(T) <= w.size) {
+                if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
+                std::memcpy(w.host + off, &v, sizeof(T));
+                cyc += w.latency;
+                stall_memory += w.latency;
+                *w.bytes += sizeof(T);
+                ++*w.accesses;
+                if (w.is_l1) bank_access(a, cyc);
+                return true;
+            }
+        }
+        return slow_access(a, &v, sizeof(T), cyc, pc, true);
+    }
+
+    bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
+        if (const base::dmi_window* w = bus.dmi_for(pc, 4, false)) {
+            start = w->start;
+            len = w->end - w->start + 1;
+            host = w->host;
+            return true;
+        }
+        // No DMI there: either nothing answers (a bus error, reported as a
+        // fetch fault) or a target without DMI, from which this ISS does not
+        // execute (it decodes from host memory).
+        std::uint32_t word;
+        sc_core::sc_time d = local_time(h.cycle);
+        bus.set_pc(pc);
+        if (bus.read(pc, &word, 4, d) == tlm::TLM_OK_RESPONSE)
+            NPU_LOG(c.log(), error, "hart {}: cannot execute from {:#010x}: the target grants no DMI", h.hart_id, pc);
+        return false;
+    }
+
+    void on_tohost(std::uint32_t a, std::uint32_t v) {
+        if (a != tohost_addr || !(v & 1)) return;  // fromhost / non-exit commands: ignored
+        const std::uint32_t code = v >> 1;
+        sim_services::get().request_stop(code ? base::exit_code::firmware_failure : base::exit_code::success,
+                                         fmt::format("tohost: hart {} wrote {:#x} (exit code {})", h.hart_id, v, code),
+                                         static_cast<int>(code));
+        h.cycle_limit = 0;  // end the batch at the next branch
+    }
+
+    void install(window (&cache)[2], const base::dmi_window& d, bool write) {
+        cache[1] = cache[0];
+        window& w = cache[0];
+        w.start = static_cast<std::uint32_t>(d.start);
+        w.size = d.end - d.start + 1;
+        w.host = d.host;
+        w.shadow = d.shadow;
+        w.latency = to_cycles(write ? d.write_latency : d.read_latency);
+        const l1_bank_table& t = bank_table();
+        w.is_l1 = !t.stamps.empty() && d.start >= t.base && d.end < std::uint64_t(t.base) + t.size;
+        const int tid = d.traffic_id;
+        auto& ctr = bus.traffic();
+        if (tid >= 0 && tid < base::traffic_registry::max_targets) {
+            w.bytes = write ? &ctr.write_bytes[tid] : &ctr.read_bytes[tid];
+            w.accesses = write ? &stores[tid] : &loads[tid];
+        } else {
+            w.bytes = &unknown_bytes;
+            w.accesses = write ? &stores[n_targets - 1] : &loads[n_targets - 1];
+        }
+        w.dmi = d;
+    }
+
+    void forget_windows() {
+        rd[0] = rd[1] = wr[0] = wr[1] = window{};
+    }
+
+    // DMI window lookup (installing it in the inline cache) then b_transport.
+    __attribute__((noinline)) bool slow_access(std::uint32_t a, void* p, unsigned size, std::uint64_t& cyc,
+                                               std::uint32_t pc, bool write) {
+        const std::uint32_t page = a >> 12;
+        bool known_no_dmi = false;
+        for (std::uint32_t np : no_dmi_pages) known_no_dmi |= np == page;
+        if (!known_no_dmi) {
+            if (const base::dmi_window* d = bus.dmi_for(a, size, write)) {
+                install(write ? wr : rd, *d, write);
+                if (write) {
+                    // Through the fast path now that the window is cached.
+                    switch (size) {
+                    case 1: { std::uint8_t v; std::memcpy(&v, p, 1); return store<std::uint8_t>(a, v, cyc, pc); }
+                    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return store<std::uint16_t>(a, v, cyc, pc); }
+                    default: { std::uint32_t v; std::memcpy(&v, p, 4); return store<std::uint32_t>(a, v, cyc, pc); }
+                    }
+                }
+                switch (size) {
+                case 1: return load<std::uint8_t>(a, *static_cast<std::uint8_t*>(p), cyc, pc);
+                case 2: return load<std::uint16_t>(a, *static_cast<std::uint16_t*>(p), cyc, pc);
+                default: return load<std::uint32_t>(a, *static_cast<std::uint32_t*>(p), cyc, pc);
+                }
+            }
+            no_dmi_pages[no_dmi_next++ & 7] = page;
+        }
+        sc_core::sc_time delay = local_time(cyc);
+        const sc_core::sc_time before = delay;
+        bus.set_pc(pc);
+        const auto st = write ? bus.write(a, p, size, delay) : bus.read(a, p, size, delay);
+        const std::uint32_t lat = delay > before ? to_cycles(delay - before) : 0;
+        cyc += lat;
+        stall_memory += lat;
+        if (st != tlm::TLM_OK_RESPONSE) return false;
+        const int tid = bus.last_ext().traffic_id;
+        const int slot = tid >= 0 && tid < base::traffic_registry::max_targets ? tid : n_targets - 1;
+        ++(write ? stores : loads)[slot];
+        // A peripheral may have ended the run (sim-control exit) or woken harts.
+        if (sim_services::get().stop_requested()) h.cycle_limit = 0;
+        return true;
+    }
+};
+
+core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller)
+    : component(nm, cfg, "core"),
+      bus("bus", make_id(name(), hart_id, is_cluster_controller)),
+      is_cc_(is_cluster_controller) {
+    if (hart_id >= reservation_set::max_harts) throw std::invalid_argument(fmt::format("{}: hart id {} too large", name(), hart_id));
+    h_.hart_id = hart_id;
+    h_.reservations = &shared_reservations();
+    cost_table& ct = h_.costs;
+    ct.cpi[cc_alu] = cpi(cfg, "core.cpi_alu");
+    ct.cpi[cc_mul] = cpi(cfg, "core.cpi_mul");
+    ct.cpi[cc_div] = cpi(cfg, "core.cpi_div");
+    ct.cpi[cc_branch] = cpi(cfg, "core.cpi_branch");
+    ct.cpi[cc_jump] = cpi(cfg, "core.cpi_jump");
+    ct.cpi[cc_load] = cpi(cfg, "core.cpi_load");
+    ct.cpi[cc_store] = cpi(cfg, "core.cpi_store");
+    ct.cpi[cc_fpu] = cpi(cfg, "core.cpi_fpu");
+    ct.cpi[cc_fdiv] = cpi(cfg, "core.cpi_fdiv");
+    ct.cpi[cc_amo] = cpi(cfg, "core.cpi_amo");
+    const std::uint64_t taken = cfg.cycles("core.cpi_branch_taken");
+    ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;
+    stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
+
+    bank_table().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
+                      static_cast<unsigned>(cfg.count("l1.banks")), static_cast<unsigned>(cfg.size("l1.bank_width")));
+    mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
+    mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
+
+    // time CSR: global simulated time in cycles.
+    h_.time_ctx = mem_;
+    h_.time_source = [](void* ctx, const hart_state& hs) {
+        return hs.cycle + static_cast<std::uint64_t>(static_cast<bus_memory*>(ctx)->now_offset);
+    };
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(static_cast<double>(cfg.time_ps("soc.quantum")), sc_core::SC_PS));
+
+    add_stat("instructions", h_.instret, "", "instructions retired");
+    add_stat("cycles", h_.cycle, "cycles", "cycles executing (instructions + stalls), sleep excluded");
+    add_stat("sleep_cycles", sleep_cycles_, "cycles", "cycles parked or in WFI");
+    add_stat("stall_memory", stall_memory_, "cycles", "load/store/AMO latency of the memory touched");
+    add_stat("stall_bank_conflict", stall_bank_, "cycles", "L1 bank conflicts with other harts (approximate)");
+    add_stat("stall_div", stall_div_, "cycles", "DIV/REM cycles beyond an ALU instruction");
+    add_stat("stall_fdiv", stall_fdiv_, "cycles", "FDIV/FSQRT cycles beyond an FPU instruction");
+    add_stat("stall_branch", stall_branch_, "cycles", "extra cycles of taken branches");
+
+    SC_THREAD(thread);
+}
+
+core::~core() { delete mem_; }
+
+void core::end_of_elaboration() {
+    // Memories register their traffic ids while they are built: read the names now.
+    const auto& targets = base::traffic_registry::get().targets();
+    for (std::size_t i = 0; i < targets.size() && i < std::size_t(base::traffic_registry::max_targets); ++i) {
+        add_stat("loads." + targets[i], mem_->loads[i], "", "loads (and AMO reads) served by " + targets[i]);
+        add_stat("stores." + targets[i], mem_->stores[i], "", "stores (and AMO writes) served by " + targets[i]);
+    }
+    add_stat("loads.other", mem_->loads[bus_memory::n_targets - 1], "", "loads from targets without a traffic id");
+    add_stat("stores.other", mem_->stores[bus_memory::n_targets - 1], "", "stores to targets without a traffic id");
+}
+
+void core::start() {
+    h_.pc = boot_address_;
+    if (state_ == run_state::parked) {
+        state_ = run_state::running;
+        if (sc_core::sc_is_running()) wake_event_.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+void core::wake() {
+    switch (state_) {
+    case run_state::parked:
+        h_.pc = boot_address_;
+        state_ = run_state::running;
+        if (sc_core::sc_is_running()) wake_event_.notify(sc_core::SC_ZERO_TIME);
+        break;
+    case run_state::wfi:
+        state_ = run_state::running;
+        wake_event_.notify(sc_core::SC_ZERO_TIME);
+        break;
+    case run_state::running: wake_pending_ = true; break;
+    case run_state::halted: break;
+    }
+}
+
+void core::set_irq(unsigned bit, bool level) {
+    if (bit > 31) return;
+    if (level)
+        h_.mip |= 1u << bit;
+    else
+        h_.mip &= ~(1u << bit);
+    // Ends a WFI when the line is enabled (whatever mstatus.MIE says), and
+    // cuts a running batch short so the interrupt is taken promptly.
+    if (level && (h_.mie >> bit & 1)) {
+        h_.cycle_limit = 0;
+        if (state_ == run_state::wfi) wake();
+    }
+}
+
+void core::set_tohost(std::uint32_t addr) {
+    mem_->tohost_addr = addr;
+    mem_->tohost = addr & ~7u;
+}
+
+void core::halt() {
+    state_ = run_state::halted;
+    update_stats();
+}
+
+void core::update_stats() {
+    const cost_table& ct = h_.costs;
+    stall_memory_ = mem_->stall_memory;
+    stall_bank_ = mem_->stall_bank;
+    stall_div_ = h_.div_ops * (ct.cpi[cc_div] > ct.cpi[cc_alu] ? ct.cpi[cc_div] - ct.cpi[cc_alu] : 0);
+    stall_fdiv_ = h_.fdiv_ops * (ct.cpi[cc_fdiv] > ct.cpi[cc_fpu] ? ct.cpi[cc_fdiv] - ct.cpi[cc_fpu] : 0);
+    stall_branch_ = h_.taken_branches * ct.branch_taken_extra;
+}
+
+bool core::handle_exception() {
+    auto& sim = sim_services::get();
+    const std::uint32_t cause = h_.exc_cause, tval = h_.exc_tval;
+    // No handler: mtvec still holds its reset value 0.
+    const bool no_handler = h_.mtvec == 0;
+    if (h_.exc_from_bus && (stop_on_bus_error_ || no_handler)) {
+        base::bus_error_info e;
+        e.who = &bus.who();
+        e.pc = h_.pc;
+        e.has_pc = true;
+        e.address = tval;
+        e.size = h_.exc_size;
+        e.is_write = cause == cause_store_access;
+        e.is_fetch = cause == cause_fetch_access;
+        sim.bus_error(e);
+        halt();
+        return false;
+    }
+    if (no_handler) {
+        std::string where = sim.symbol_of(h_.pc);
+        sim.request_stop(base::exit_code::unhandled_trap,
+                         describe_trap(h_, cause, h_.pc, tval) + (where.empty() ? "" : " (" + where + ")") +
+                             ", no trap handler installed (mtvec = 0)");
+        halt();
+        return false;
+    }
+    enter_trap(h_, cause, tval);
+    return true;
+}
+
+void core::thread() {
+    auto& sim = sim_services::get();
+    qk_.reset();
+    while (state_ == run_state::parked) {
+        const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+        sc_core::wait(wake_event_);
+        sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
+    }
+    qk_.reset();
+    for (;;) {
+        if (sim.stop_requested() || state_ == run_state::halted) {
+            halt();
+            return;
+        }
+        if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
+        // Run to the end of the current quantum.
+        const sc_core::sc_time remaining =
+            tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
+        std::uint64_t budget = static_cast<std::uint64_t>(remaining / clock_period());
+        if (budget == 0) budget = 1;
+        mem_->batch_start = h_.cycle;
+        mem_->now_offset = static_cast<std::int64_t>(
+                               std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
+                           static_cast<std::int64_t>(h_.cycle);
+        h_.cycle_limit = h_.cycle + budget;
+        const stop s = run(h_, *mem_, dc_);
+        qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        switch (s) {
+        case stop::limit:
+        case stop::resync: break;
+        case stop::exception:
+            if (!handle_exception()) return;
+            break;
+        case stop::wfi:
+            if (wake_pending_ || (h_.mip & h_.mie)) {
+                wake_pending_ = false;
+                break;
+            }
+            update_stats();
+            qk_.sync();
+            state_ = run_state::wfi;
+            {
+                const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+                while (state_ == run_state::wfi) sc_core::wait(wake_event_);
+                sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
+            }
+            wake_pending_ = false;
+            qk_.reset();
+            continue;
+        }
+        if (qk_.need_sync()) {
+            update_stats();
+            qk_.sync();
+        }
+    }
+}
+
+}  // namespace npu::cpu

@@ -1,0 +1,101 @@
+// The SystemC model of one RV32IMAF hart: the cluster controller or a worker.
+//
+// One SC_THREAD runs the interpreter (interp.h) in quantum-sized batches
+// under a tlm_quantumkeeper. Every load, store and fetch goes through `bus`:
+// DMI windows are the fast path (host pointer + offset, latency from the
+// window), everything else is b_transport.
+//
+// Cost model (cycles of soc.cluster_clock; all numbers are config keys):
+//  - each instruction costs core.cpi_<class> (alu, mul, div, branch, jump,
+//    load, store, fpu, fdiv, amo); a taken branch costs cpi_branch_taken.
+//  - loads/stores/AMOs add the latency of the memory touched: the DMI
+//    window's read/write latency, or the delay b_transport annotates.
+//  - L1 bank conflicts (approximation): L1 is word-interleaved over l1.banks
+//    banks of l1.bank_width bytes. Every L1 access of every hart stamps its
+//    bank with the global cycle of the access (simulation time + the hart's
+//    local offset, in cycles) and the hart id, in a ring of the last 1024
+//    cycles per bank. An access to a bank that another hart stamped with the
+//    same cycle pays core.l1_bank_conflict_penalty. With temporal decoupling
+//    harts run their quantum one after the other, so this compares global
+//    timestamps rather than arrival order; it is deterministic because
+//    SystemC's scheduling order is, and it under-counts when the quantum is
+//    longer than the 1024-cycle ring.
+// Stall statistics: memory latency, bank conflicts, div (cpi_div - cpi_alu per
+// DIV/REM), fdiv (cpi_fdiv - cpi_fpu per FDIV/FSQRT), branch (taken extra).
+#pragma once
+
+#include "decode_cache.h"
+#include "hart.h"
+
+#include "base/bus_initiator.h"
+#include "base/component.h"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <cstdint>
+
+namespace npu::cpu {
+
+class core : public base::component {
+public:
+    core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller);
+    ~core() override;
+
+    base::bus_initiator bus;
+
+    // Where the hart starts (CC at start(), workers at their first wake()).
+    void set_boot_address(std::uint32_t a) { boot_address_ = a; }
+    // Lets the hart run from the boot address at the current time (the CC at t=0).
+    void start();
+    // Starts a parked hart, or ends a WFI; remembered if the hart is running,
+    // so its next WFI returns at once.
+    void wake();
+    // Level of machine interrupt line `bit` in mip (3 MSI, 7 MTI, 11 MEI, 16..31 platform).
+    void set_irq(unsigned bit, bool level);
+    // HTIF: a store of v with v & 1 to `addr` ends the run with code v >> 1.
+    void set_tohost(std::uint32_t addr);
+
+    bool running() const { return state_ == run_state::running; }
+    bool parked() const { return state_ == run_state::parked; }
+    bool halted() const { return state_ == run_state::halted; }
+    std::uint32_t pc() const { return h_.pc; }
+    std::uint64_t instret() const { return h_.instret; }
+    unsigned hart_id() const { return h_.hart_id; }
+    bool is_cluster_controller() const { return is_cc_; }
+    // Architectural state, for tests and reports.
+    const hart_state& state() const { return h_; }
+    hart_state& state() { return h_; }
+
+    struct bus_memory;  // the interpreter's memory policy (core.cpp)
+
+private:
+    SC_HAS_PROCESS(core);
+    enum class run_state { parked, running, wfi, halted };
+
+    void thread();
+    void end_of_elaboration() override;
+    // Handles h_.exc_*: delivers the trap, or reports and halts; false = halted.
+    bool handle_exception();
+    void halt();
+    void update_stats();
+
+    hart_state h_;
+    decode_cache dc_;
+    bus_memory* mem_;
+    tlm_utils::tlm_quantumkeeper qk_;
+    sc_core::sc_event wake_event_;
+    run_state state_ = run_state::parked;
+    bool wake_pending_ = false;
+    bool is_cc_;
+    bool stop_on_bus_error_;
+    std::uint32_t boot_address_ = 0;
+
+    std::uint64_t stall_memory_ = 0;
+    std::uint64_t stall_bank_ = 0;
+    std::uint64_t stall_div_ = 0;
+    std::uint64_t stall_fdiv_ = 0;
+    std::uint64_t stall_branch_ = 0;
+    std::uint64_t sleep_cycles_ = 0;
+};
+
+}  // namespace npu::cpu

@@ -1,0 +1,71 @@
+// Decoded-instruction blocks of one hart.
+//
+// A block covers the part of a DMI code window that falls in one 1 MiB
+// aligned chunk; its slot array is calloc'ed, so untouched code costs no
+// host memory and every slot starts as op_decode (0). One extra slot past
+// the end holds op_block_end. Blocks are only dropped by flush():
+// the interpreter calls it on FENCE.I, which is what RISC-V (Zifencei)
+// requires before modified code is guaranteed to execute; stores into
+// already-decoded code are NOT snooped (that would cost a check per store).
+#pragma once
+
+#include "isa.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace npu::cpu {
+
+class decode_cache {
+public:
+    static constexpr std::uint32_t chunk = 1u << 20;
+
+    struct block {
+        std::uint32_t start = 0;
+        std::uint32_t len = 0;  // bytes, multiple of 4
+        const unsigned char* host = nullptr;  // host pointer of `start`
+        insn* slots = nullptr;
+        ~block() { std::free(slots); }
+        bool contains(std::uint32_t pc) const { return pc - start < len; }
+    };
+
+    // The block holding pc, or null if none has been created yet.
+    block* find(std::uint32_t pc) {
+        if (last_ && last_->contains(pc)) return last_;
+        for (auto& b : blocks_)
+            if (b->contains(pc)) return last_ = b.get();
+        return nullptr;
+    }
+
+    // Creates the block for pc inside the code window [win_start, win_start + win_len)
+    // whose first byte is at host pointer `win_host`.
+    block* create(std::uint32_t pc, std::uint64_t win_start, std::uint64_t win_len, const unsigned char* win_host) {
+        const std::uint64_t c0 = pc & ~std::uint64_t(chunk - 1);
+        const std::uint64_t s = win_start > c0 ? win_start : c0;
+        const std::uint64_t e = (win_start + win_len < c0 + chunk) ? win_start + win_len : c0 + chunk;
+        auto b = std::make_unique<block>();
+        b->start = static_cast<std::uint32_t>(s);
+        b->len = static_cast<std::uint32_t>((e - s) & ~std::uint64_t(3));
+        b->host = win_host + (s - win_start);
+        const std::size_t n = b->len / 4 + 1;
+        b->slots = static_cast<insn*>(std::calloc(n, sizeof(insn)));
+        if (!b->slots) throw std::bad_alloc();
+        b->slots[n - 1].op = op_block_end;
+        blocks_.push_back(std::move(b));
+        return last_ = blocks_.back().get();
+    }
+
+    void flush() {
+        blocks_.clear();
+        last_ = nullptr;
+    }
+
+private:
+    std::vector<std::unique_ptr<block>> blocks_;
+    block* last_ = nullptr;
+};
+
+}  // namespace npu::cpu

@@ -1,0 +1,646 @@
+// The RV32IMAF interpreter loop, parameterised by a memory policy so the
+// same engine runs under SystemC (core.cpp: DMI fast path + TLM slow path)
+// and in SystemC-free unit tests (a flat array).
+//
+// A memory policy `Mem` provides (all called on this hart's behalf):
+//   bool code_window(uint32_t pc, uint64_t& start, uint64_t& len, const unsigned char*& host);
+//       host memory holding pc (for decoding); false = fetch access fault
+//   template <class T> bool load(uint32_t addr, T& value, uint64_t& cycles, uint32_t pc);
+//   template <class T> bool store(uint32_t addr, T value, uint64_t& cycles, uint32_t pc);
+//       false = bus error; `cycles` gets the access latency added
+//   bool split_misaligned() const;
+// Loads and stores are inline templates, so the fast path of the policy is
+// compiled into the dispatch loop: no virtual call per access.
+//
+// run() executes until the first taken branch/jump at or after
+// h.cycle_limit, or until an event the caller must handle (see `stop`).
+// Cost accounting: each slot's base cost is charged when it is dispatched;
+// taken branches add cost_table::branch_taken_extra; memory latency comes
+// from the policy.
+#pragma once
+
+#include "decode_cache.h"
+#include "fpu.h"
+#include "hart.h"
+#include "isa.h"
+
+#include <climits>
+#include <cstring>
+
+namespace npu::cpu {
+
+enum class stop {
+    limit,      // cycle limit reached; h.pc is the next instruction
+    exception,  // h.pc = faulting instruction, h.exc_cause/exc_tval set, nothing committed
+    wfi,        // WFI executed; h.pc is the next instruction
+    resync,     // a CSR write / mret may have changed interrupt state: check and re-enter
+};
+
+namespace detail {
+
+template <class Mem>
+bool load_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc) {
+    v = 0;
+    for (unsigned k = 0; k < size; ++k) {
+        std::uint8_t b;
+        if (!mem.template load<std::uint8_t>(a + k, b, cyc, pc)) return false;
+        v |= static_cast<std::uint32_t>(b) << (8 * k);
+    }
+    ++cyc;  // the split costs one extra cycle (core.misaligned = split)
+    return true;
+}
+
+template <class Mem>
+bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
+    for (unsigned k = 0; k < size; ++k)
+        if (!mem.template store<std::uint8_t>(a + k, static_cast<std::uint8_t>(v >> (8 * k)), cyc, pc)) return false;
+    ++cyc;
+    return true;
+}
+
+inline reservation_set& fallback_reservations() {
+    static reservation_set r;
+    return r;
+}
+
+}  // namespace detail
+
+template <class Mem>
+stop run(hart_state& h, Mem& mem, decode_cache& dc) {
+    // Must list the labels in enum op order.
+    static const void* const labels[op_count] = {
+        &&L_decode, &&L_block_end,
+        &&L_lui, &&L_auipc, &&L_jal, &&L_jal_far, &&L_jalr,
+        &&L_beq, &&L_bne, &&L_blt, &&L_bge, &&L_bltu, &&L_bgeu, &&L_branch_far,
+        &&L_lb, &&L_lh, &&L_lw, &&L_lbu, &&L_lhu, &&L_sb, &&L_sh, &&L_sw,
+        &&L_addi, &&L_slti, &&L_sltiu, &&L_xori, &&L_ori, &&L_andi, &&L_slli, &&L_srli, &&L_srai,
+        &&L_add, &&L_sub, &&L_sll, &&L_slt, &&L_sltu, &&L_xor, &&L_srl, &&L_sra, &&L_or, &&L_and,
+        &&L_fence, &&L_fence_i, &&L_ecall, &&L_ebreak, &&L_mret, &&L_wfi, &&L_csr,
+        &&L_mul, &&L_mulh, &&L_mulhsu, &&L_mulhu, &&L_div, &&L_divu, &&L_rem, &&L_remu,
+        &&L_lr, &&L_sc, &&L_amoswap, &&L_amoadd, &&L_amoxor, &&L_amoand, &&L_amoor,
+        &&L_amomin, &&L_amomax, &&L_amominu, &&L_amomaxu,
+        &&L_flw, &&L_fsw, &&L_fmadd, &&L_fmsub, &&L_fnmsub, &&L_fnmadd,
+        &&L_fadd, &&L_fsub, &&L_fmul, &&L_fdiv, &&L_fsqrt,
+        &&L_fsgnj, &&L_fsgnjn, &&L_fsgnjx, &&L_fmin, &&L_fmax,
+        &&L_fcvt_w_s, &&L_fcvt_wu_s, &&L_fmv_x_w, &&L_feq, &&L_flt, &&L_fle, &&L_fclass,
+        &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,
+        &&L_illegal,
+    };
+
+    std::uint32_t* const x = h.x;
+    std::uint32_t* const f = h.f;
+    reservation_set& rs = h.reservations ? *h.reservations : detail::fallback_reservations();
+    const std::uint32_t taken_extra = h.costs.branch_taken_extra;
+    std::uint64_t cyc = h.cycle;
+    std::uint64_t n = h.instret;
+    std::uint64_t taken = 0;
+    decode_cache::block* blk = nullptr;
+    const insn* ip = nullptr;
+    stop result;
+
+#define NPU_DISPATCH()             \
+    do {                           \
+        cyc += ip->cost;           \
+        ++n;                       \
+        goto* labels[ip->op];      \
+    } while (0)
+#define NPU_NEXT() \
+    do {           \
+        ++ip;      \
+        NPU_DISPATCH(); \
+    } while (0)
+#define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 4u)
+// Synchronous exception at the current slot: it does not retire.
+#define NPU_RAISE(c, tval)              \
+    do {                                \
+        h.exc_cause = (c);              \
+        h.exc_tval = (tval);            \
+        h.exc_from_bus = false;         \
+        goto raise;                     \
+    } while (0)
+#define NPU_BUS_FAULT(c, addr, size) \
+    do {                             \
+        h.exc_cause = (c);           \
+        h.exc_tval = (addr);         \
+        h.exc_from_bus = true;       \
+        h.exc_size = (size);         \
+        goto raise;                  \
+    } while (0)
+// After a taken in-block transfer (ip already at the target).
+#define NPU_TAKEN()                                             \
+    do {                                                        \
+        if (__builtin_expect(cyc >= h.cycle_limit, 0)) {        \
+            h.pc = NPU_PC(ip);                                  \
+            result = stop::limit;                               \
+            goto out;                                           \
+        }                                                       \
+        NPU_DISPATCH();                                         \
+    } while (0)
+// After a transfer to h.pc outside the current block.
+#define NPU_FAR()                                               \
+    do {                                                        \
+        if (__builtin_expect(cyc >= h.cycle_limit, 0)) {        \
+            result = stop::limit;                               \
+            goto out;                                           \
+        }                                                       \
+        goto resolve;                                           \
+    } while (0)
+#define NPU_BRANCH(cond)                       \
+    do {                                       \
+        if (cond) {                            \
+            cyc += taken_extra;                \
+            ++taken;                           \
+            ip += ip->imm;                     \
+            NPU_TAKEN();                       \
+        }                                      \
+        NPU_NEXT();                            \
+    } while (0)
+#define NPU_LOAD(T, EXT)                                                                         \
+    do {                                                                                         \
+        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);                \
+        std::uint32_t v;                                                                         \
+        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                                          \
+            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_load, a);                    \
+            if (!detail::load_split(mem, a, sizeof(T), v, cyc, ip->aux))                         \
+                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                                  \
+            v = static_cast<std::uint32_t>(EXT(static_cast<T>(v)));                              \
+        } else {                                                                                 \
+            T t;                                                                                 \
+            if (__builtin_expect(!mem.template load<T>(a, t, cyc, ip->aux), 0))                  \
+                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                                  \
+            v = static_cast<std::uint32_t>(EXT(t));                                              \
+        }                                                                                        \
+        x[ip->rd] = v;                                                                           \
+        NPU_NEXT();                                                                              \
+    } while (0)
+#define NPU_STORE(T, VAL)                                                                        \
+    do {                                                                                         \
+        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);                \
+        const std::uint32_t v = (VAL);                                                           \
+        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                                          \
+            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_store, a);                   \
+            if (!detail::store_split(mem, a, sizeof(T), v, cyc, ip->aux))                        \
+                NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                 \
+        } else if (__builtin_expect(!mem.template store<T>(a, static_cast<T>(v), cyc, ip->aux), 0)) { \
+            NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                     \
+        }                                                                                        \
+        if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, sizeof(T));                       \
+        NPU_NEXT();                                                                              \
+    } while (0)
+#define NPU_AMO(EXPR)                                                                            \
+    do {                                                                                         \
+        const std::uint32_t a = x[ip->rs1];                                                      \
+        if (a & 3) NPU_RAISE(cause_misaligned_store, a);                                         \
+        std::uint32_t old;                                                                       \
+        if (!mem.template load<std::uint32_t>(a, old, cyc, ip->aux)) NPU_BUS_FAULT(cause_store_access, a, 4); \
+        const std::uint32_t src = x[ip->rs2];                                                    \
+        const std::uint32_t nv = (EXPR);                                                         \
+        if (!mem.template store<std::uint32_t>(a, nv, cyc, ip->aux)) NPU_BUS_FAULT(cause_store_access, a, 4); \
+        rs.on_store(a, 4);                                                                       \
+        x[ip->rd] = old;                                                                         \
+        NPU_NEXT();                                                                              \
+    } while (0)
+#define NPU_FP_ON() \
+    if (__builtin_expect(!(h.mstatus & mstatus_bits::fs), 0)) goto illegal
+#define NPU_FP_RM(var)                \
+    unsigned var = ip->rm;            \
+    if (var == 7) {                   \
+        var = h.frm;                  \
+        if (var > 4) goto illegal;    \
+    }
+#define NPU_FP_DONE(fl)                        \
+    do {                                       \
+        h.fflags |= (fl);                      \
+        h.mstatus |= mstatus_bits::fs_dirty;   \
+        NPU_NEXT();                            \
+    } while (0)
+
+resolve:
+    if (__builtin_expect(h.pc & 3, 0)) {
+        // Only reachable through mepc/mtvec values; jumps check their targets.
+        result = stop::exception;
+        h.exc_cause = cause_misaligned_fetch;
+        h.exc_tval = h.pc;
+        h.exc_from_bus = false;
+        goto out;
+    }
+    blk = dc.find(h.pc);
+    if (!blk) {
+        std::uint64_t ws, wl;
+        const unsigned char* host;
+        if (!mem.code_window(h.pc, ws, wl, host)) {
+            h.exc_cause = cause_fetch_access;
+            h.exc_tval = h.pc;
+            h.exc_from_bus = true;
+            h.exc_size = 4;
+            result = stop::exception;
+            goto out;
+        }
+        blk = dc.create(h.pc, ws, wl, host);
+    }
+    ip = blk->slots + (h.pc - blk->start) / 4;
+    NPU_DISPATCH();
+
+L_decode: {
+    --n;  // the undecoded slot is not an instruction
+    const std::uint32_t p = NPU_PC(ip);
+    std::uint32_t raw;
+    std::memcpy(&raw, blk->host + (p - blk->start), 4);
+    *const_cast<insn*>(ip) = decode(raw, p, blk->start, blk->len, h.costs);
+    NPU_DISPATCH();
+}
+L_block_end:
+    --n;
+    h.pc = NPU_PC(ip);
+    goto resolve;
+
+L_lui:
+L_auipc:
+    x[ip->rd] = ip->aux;
+    NPU_NEXT();
+L_jal:
+    x[ip->rd] = ip->aux;
+    ip += ip->imm;
+    NPU_TAKEN();
+L_jal_far: {
+    const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
+    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    x[ip->rd] = ip->aux;
+    h.pc = t;
+    NPU_FAR();
+}
+L_jalr: {
+    const std::uint32_t t = (x[ip->rs1] + static_cast<std::uint32_t>(ip->imm)) & ~1u;
+    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    x[ip->rd] = ip->aux;
+    const std::uint32_t off = t - blk->start;
+    if (off < blk->len) {
+        ip = blk->slots + off / 4;
+        NPU_TAKEN();
+    }
+    h.pc = t;
+    NPU_FAR();
+}
+L_beq: NPU_BRANCH(x[ip->rs1] == x[ip->rs2]);
+L_bne: NPU_BRANCH(x[ip->rs1] != x[ip->rs2]);
+L_blt: NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]));
+L_bge: NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) >= static_cast<std::int32_t>(x[ip->rs2]));
+L_bltu: NPU_BRANCH(x[ip->rs1] < x[ip->rs2]);
+L_bgeu: NPU_BRANCH(x[ip->rs1] >= x[ip->rs2]);
+L_branch_far: {
+    const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
+    bool c;
+    switch (ip->rs3) {
+    case 0: c = a == b; break;
+    case 1: c = a != b; break;
+    case 4: c = static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b); break;
+    case 5: c = static_cast<std::int32_t>(a) >= static_cast<std::int32_t>(b); break;
+    case 6: c = a < b; break;
+    default: c = a >= b; break;
+    }
+    if (!c) NPU_NEXT();
+    const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
+    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    cyc += taken_extra;
+    ++taken;
+    h.pc = t;
+    NPU_FAR();
+}
+
+L_lb: NPU_LOAD(std::int8_t, static_cast<std::int32_t>);
+L_lh: NPU_LOAD(std::int16_t, static_cast<std::int32_t>);
+L_lw: NPU_LOAD(std::uint32_t, static_cast<std::uint32_t>);
+L_lbu: NPU_LOAD(std::uint8_t, static_cast<std::uint32_t>);
+L_lhu: NPU_LOAD(std::uint16_t, static_cast<std::uint32_t>);
+L_sb: NPU_STORE(std::uint8_t, x[ip->rs2]);
+L_sh: NPU_STORE(std::uint16_t, x[ip->rs2]);
+L_sw: NPU_STORE(std::uint32_t, x[ip->rs2]);
+
+L_addi: x[ip->rd] = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
+L_slti: x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < ip->imm; NPU_NEXT();
+L_sltiu: x[ip->rd] = x[ip->rs1] < static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
+L_xori: x[ip->rd] = x[ip->rs1] ^ static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
+L_ori: x[ip->rd] = x[ip->rs1] | static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
+L_andi: x[ip->rd] = x[ip->rs1] & static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
+L_slli: x[ip->rd] = x[ip->rs1] << ip->imm; NPU_NEXT();
+L_srli: x[ip->rd] = x[ip->rs1] >> ip->imm; NPU_NEXT();
+L_srai: x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> ip->imm); NPU_NEXT();
+L_add: x[ip->rd] = x[ip->rs1] + x[ip->rs2]; NPU_NEXT();
+L_sub: x[ip->rd] = x[ip->rs1] - x[ip->rs2]; NPU_NEXT();
+L_sll: x[ip->rd] = x[ip->rs1] << (x[ip->rs2] & 31); NPU_NEXT();
+L_slt: x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]); NPU_NEXT();
+L_sltu: x[ip->rd] = x[ip->rs1] < x[ip->rs2]; NPU_NEXT();
+L_xor: x[ip->rd] = x[ip->rs1] ^ x[ip->rs2]; NPU_NEXT();
+L_srl: x[ip->rd] = x[ip->rs1] >> (x[ip->rs2] & 31); NPU_NEXT();
+L_sra: x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> (x[ip->rs2] & 31)); NPU_NEXT();
+L_or: x[ip->rd] = x[ip->rs1] | x[ip->rs2]; NPU_NEXT();
+L_and: x[ip->rd] = x[ip->rs1] & x[ip->rs2]; NPU_NEXT();
+
+L_fence: NPU_NEXT();
+L_fence_i:
+    h.pc = NPU_PC(ip) + 4;
+    dc.flush();
+    blk = nullptr;
+    goto resolve;
+L_ecall: NPU_RAISE(h.priv == privilege::user ? cause_ecall_u : cause_ecall_m, 0);
+L_ebreak: NPU_RAISE(cause_breakpoint, NPU_PC(ip));
+L_mret:
+    if (h.priv != privilege::machine) goto illegal;
+    exec_mret(h);
+    result = stop::resync;
+    goto out;
+L_wfi:
+    // Like Spike: WFI is M-mode only here (no S-mode, TW irrelevant).
+    if (h.priv != privilege::machine) goto illegal;
+    h.pc = NPU_PC(ip) + 4;
+    result = stop::wfi;
+    goto out;
+L_csr: {
+    // exec_csr sees the counters as retired before this instruction.
+    h.cycle = cyc;
+    h.instret = n - 1;
+    bool resync = false;
+    const bool ok = exec_csr(h, *ip, resync);
+    cyc = h.cycle;
+    n = h.instret + 1;
+    if (!ok) goto illegal;
+    if (resync) {
+        h.pc = NPU_PC(ip) + 4;
+        result = stop::resync;
+        goto out;
+    }
+    NPU_NEXT();
+}
+
+L_mul: x[ip->rd] = x[ip->rs1] * x[ip->rs2]; NPU_NEXT();
+L_mulh:
+    x[ip->rd] = static_cast<std::uint32_t>(
+        (static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) *
+         static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs2]))) >> 32);
+    NPU_NEXT();
+L_mulhsu:
+    x[ip->rd] = static_cast<std::uint32_t>(
+        (static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) * static_cast<std::int64_t>(x[ip->rs2])) >> 32);
+    NPU_NEXT();
+L_mulhu:
+    x[ip->rd] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(x[ip->rs1]) * x[ip->rs2]) >> 32);
+    NPU_NEXT();
+L_div: {
+    const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
+    ++h.div_ops;
+    x[ip->rd] = b == 0 ? 0xffffffffu : (a == INT_MIN && b == -1) ? static_cast<std::uint32_t>(a) : static_cast<std::uint32_t>(a / b);
+    NPU_NEXT();
+}
+L_divu: {
+    const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
+    ++h.div_ops;
+    x[ip->rd] = b == 0 ? 0xffffffffu : a / b;
+    NPU_NEXT();
+}
+L_rem: {
+    const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
+    ++h.div_ops;
+    x[ip->rd] = b == 0 ? static_cast<std::uint32_t>(a) : (a == INT_MIN && b == -1) ? 0u : static_cast<std::uint32_t>(a % b);
+    NPU_NEXT();
+}
+L_remu: {
+    const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
+    ++h.div_ops;
+    x[ip->rd] = b == 0 ? a : a % b;
+    NPU_NEXT();
+}
+
+L_lr: {
+    const std::uint32_t a = x[ip->rs1];
+    if (a & 3) NPU_RAISE(cause_misaligned_load, a);
+    std::uint32_t v;
+    if (!mem.template load<std::uint32_t>(a, v, cyc, ip->aux)) NPU_BUS_FAULT(cause_load_access, a, 4);
+    rs.reserve(h.hart_id, a);
+    x[ip->rd] = v;
+    NPU_NEXT();
+}
+L_sc: {
+    const std::uint32_t a = x[ip->rs1];
+    if (a & 3) NPU_RAISE(cause_misaligned_store, a);
+    if (!rs.consume(h.hart_id, a)) {
+        x[ip->rd] = 1;
+        NPU_NEXT();
+    }
+    if (!mem.template store<std::uint32_t>(a, x[ip->rs2], cyc, ip->aux)) NPU_BUS_FAULT(cause_store_access, a, 4);
+    rs.on_store(a, 4);
+    x[ip->rd] = 0;
+    NPU_NEXT();
+}
+L_amoswap: NPU_AMO(src);
+L_amoadd: NPU_AMO(old + src);
+L_amoxor: NPU_AMO(old ^ src);
+L_amoand: NPU_AMO(old & src);
+L_amoor: NPU_AMO(old | src);
+L_amomin: NPU_AMO(static_cast<std::int32_t>(old) < static_cast<std::int32_t>(src) ? old : src);
+L_amomax: NPU_AMO(static_cast<std::int32_t>(old) > static_cast<std::int32_t>(src) ? old : src);
+L_amominu: NPU_AMO(old < src ? old : src);
+L_amomaxu: NPU_AMO(old > src ? old : src);
+
+L_flw: {
+    NPU_FP_ON();
+    const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);
+    std::uint32_t v;
+    if (__builtin_expect(a & 3, 0)) {
+        if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_load, a);
+        if (!detail::load_split(mem, a, 4, v, cyc, ip->aux)) NPU_BUS_FAULT(cause_load_access, a, 4);
+    } else if (!mem.template load<std::uint32_t>(a, v, cyc, ip->aux)) {
+        NPU_BUS_FAULT(cause_load_access, a, 4);
+    }
+    f[ip->rd] = v;
+    h.mstatus |= mstatus_bits::fs_dirty;
+    NPU_NEXT();
+}
+L_fsw:
+    NPU_FP_ON();
+    NPU_STORE(std::uint32_t, f[ip->rs2]);
+L_fmadd: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::fma(f[ip->rs1], f[ip->rs2], f[ip->rs3], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fmsub: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::fma(f[ip->rs1], f[ip->rs2], f[ip->rs3] ^ 0x80000000u, rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fnmsub: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::fma(f[ip->rs1] ^ 0x80000000u, f[ip->rs2], f[ip->rs3], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fnmadd: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::fma(f[ip->rs1] ^ 0x80000000u, f[ip->rs2], f[ip->rs3] ^ 0x80000000u, rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fadd: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::add(f[ip->rs1], f[ip->rs2], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fsub: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::sub(f[ip->rs1], f[ip->rs2], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fmul: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::mul(f[ip->rs1], f[ip->rs2], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fdiv: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    ++h.fdiv_ops;
+    f[ip->rd] = fpu::div(f[ip->rs1], f[ip->rs2], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fsqrt: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    ++h.fdiv_ops;
+    f[ip->rd] = fpu::sqrt(f[ip->rs1], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fsgnj:
+    NPU_FP_ON();
+    f[ip->rd] = (f[ip->rs1] & 0x7fffffffu) | (f[ip->rs2] & 0x80000000u);
+    NPU_FP_DONE(0);
+L_fsgnjn:
+    NPU_FP_ON();
+    f[ip->rd] = (f[ip->rs1] & 0x7fffffffu) | (~f[ip->rs2] & 0x80000000u);
+    NPU_FP_DONE(0);
+L_fsgnjx:
+    NPU_FP_ON();
+    f[ip->rd] = f[ip->rs1] ^ (f[ip->rs2] & 0x80000000u);
+    NPU_FP_DONE(0);
+L_fmin: {
+    NPU_FP_ON();
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::min(f[ip->rs1], f[ip->rs2], fl);
+    NPU_FP_DONE(fl);
+}
+L_fmax: {
+    NPU_FP_ON();
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::max(f[ip->rs1], f[ip->rs2], fl);
+    NPU_FP_DONE(fl);
+}
+L_fcvt_w_s: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    x[ip->rd] = fpu::cvt_w_s(f[ip->rs1], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fcvt_wu_s: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    x[ip->rd] = fpu::cvt_wu_s(f[ip->rs1], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fmv_x_w:
+    NPU_FP_ON();
+    x[ip->rd] = f[ip->rs1];
+    NPU_FP_DONE(0);
+L_feq: {
+    NPU_FP_ON();
+    std::uint32_t fl = 0;
+    x[ip->rd] = fpu::eq(f[ip->rs1], f[ip->rs2], fl);
+    NPU_FP_DONE(fl);
+}
+L_flt: {
+    NPU_FP_ON();
+    std::uint32_t fl = 0;
+    x[ip->rd] = fpu::lt(f[ip->rs1], f[ip->rs2], fl);
+    NPU_FP_DONE(fl);
+}
+L_fle: {
+    NPU_FP_ON();
+    std::uint32_t fl = 0;
+    x[ip->rd] = fpu::le(f[ip->rs1], f[ip->rs2], fl);
+    NPU_FP_DONE(fl);
+}
+L_fclass:
+    NPU_FP_ON();
+    x[ip->rd] = fpu::classify(f[ip->rs1]);
+    NPU_FP_DONE(0);
+L_fcvt_s_w: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::cvt_s_w(x[ip->rs1], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fcvt_s_wu: {
+    NPU_FP_ON();
+    NPU_FP_RM(rm);
+    std::uint32_t fl = 0;
+    f[ip->rd] = fpu::cvt_s_wu(x[ip->rs1], rm, fl);
+    NPU_FP_DONE(fl);
+}
+L_fmv_w_x:
+    NPU_FP_ON();
+    f[ip->rd] = x[ip->rs1];
+    NPU_FP_DONE(0);
+
+L_illegal:
+illegal: {
+    // mtval = the instruction bits, re-read because slots keep other data in aux.
+    const std::uint32_t p = NPU_PC(ip);
+    std::uint32_t raw;
+    std::memcpy(&raw, blk->host + (p - blk->start), 4);
+    h.exc_cause = cause_illegal;
+    h.exc_tval = raw;
+    h.exc_from_bus = false;
+}
+raise:
+    --n;
+    h.pc = NPU_PC(ip);
+    result = stop::exception;
+out:
+    h.cycle = cyc;
+    h.instret = n;
+    h.taken_branches += taken;
+    x[0] = 0;
+    return result;
+
+#undef NPU_DISPATCH
+#undef NPU_NEXT
+#undef NPU_PC
+#undef NPU_RAISE
+#undef NPU_BUS_FAULT
+#undef NPU_TAKEN
+#undef NPU_FAR
+#undef NPU_BRANCH
+#undef NPU_LOAD
+#undef NPU_STORE
+#undef NPU_AMO
+#undef NPU_FP_ON
+#undef NPU_FP_RM
+#undef NPU_FP_DONE
+}
+
+}  // namespace npu::cpu

@@ -1,0 +1,80 @@
+// The pre-decoded instruction form of the RV32IMAF interpreter.
+//
+// Every 32-bit instruction is decoded once, the first time its address is
+// executed, into an `insn` slot of a decoded block (see decode_cache.h). The
+// interpreter dispatches on `op` with computed goto; operands are already
+// extracted, immediates sign-extended, x0 destinations redirected to a sink
+// register, and PC-relative values that only depend on the slot's address
+// (auipc results, link addresses, in-block branch distances) precomputed.
+#pragma once
+
+#include <cstdint>
+
+namespace npu::cpu {
+
+// Slot opcodes. op_decode must be 0: a freshly calloc'ed block is "all
+// undecoded" without touching its memory.
+enum op : std::uint8_t {
+    op_decode = 0,  // slot not decoded yet
+    op_block_end,   // sentinel after the last slot of a block: re-resolve the PC
+    // RV32I
+    op_lui, op_auipc, op_jal, op_jal_far, op_jalr,
+    op_beq, op_bne, op_blt, op_bge, op_bltu, op_bgeu, op_branch_far,
+    op_lb, op_lh, op_lw, op_lbu, op_lhu, op_sb, op_sh, op_sw,
+    op_addi, op_slti, op_sltiu, op_xori, op_ori, op_andi, op_slli, op_srli, op_srai,
+    op_add, op_sub, op_sll, op_slt, op_sltu, op_xor, op_srl, op_sra, op_or, op_and,
+    op_fence, op_fence_i, op_ecall, op_ebreak, op_mret, op_wfi, op_csr,
+    // M
+    op_mul, op_mulh, op_mulhsu, op_mulhu, op_div, op_divu, op_rem, op_remu,
+    // A
+    op_lr, op_sc, op_amoswap, op_amoadd, op_amoxor, op_amoand, op_amoor,
+    op_amomin, op_amomax, op_amominu, op_amomaxu,
+    // F
+    op_flw, op_fsw, op_fmadd, op_fmsub, op_fnmsub, op_fnmadd,
+    op_fadd, op_fsub, op_fmul, op_fdiv, op_fsqrt,
+    op_fsgnj, op_fsgnjn, op_fsgnjx, op_fmin, op_fmax,
+    op_fcvt_w_s, op_fcvt_wu_s, op_fmv_x_w, op_feq, op_flt, op_fle, op_fclass,
+    op_fcvt_s_w, op_fcvt_s_wu, op_fmv_w_x,
+    op_illegal,
+    op_count
+};
+
+// Cost classes: each maps to one core.cpi_* key.
+enum cost_class : std::uint8_t {
+    cc_alu, cc_mul, cc_div, cc_branch, cc_jump, cc_load, cc_store, cc_fpu, cc_fdiv, cc_amo, cc_count
+};
+
+// Cycles per cost class plus the extra cycles of a taken branch.
+struct cost_table {
+    std::uint8_t cpi[cc_count] = {1, 1, 8, 1, 2, 1, 1, 1, 10, 2};
+    std::uint32_t branch_taken_extra = 1;  // cpi_branch_taken - cpi_branch
+};
+
+// Index of the integer register that absorbs writes to x0.
+inline constexpr unsigned x_sink = 32;
+
+struct insn {
+    std::uint8_t op;    // enum op
+    std::uint8_t rd;    // integer rd (x0 -> x_sink) or float rd
+    std::uint8_t rs1;
+    std::uint8_t rs2;
+    std::uint8_t rs3;   // fused multiply-add third operand; CSR: funct3
+    std::uint8_t rm;    // F rounding-mode field (7 = dynamic)
+    std::uint8_t cost;  // base cycles (cost_table at decode time)
+    std::uint8_t cls;   // cost_class, for stall statistics
+    std::int32_t imm;   // immediate; in-block branch/jal: distance in slots; CSR: number
+    std::uint32_t aux;  // loads/stores/AMO: the slot's PC; jal/jalr: link value; lui/auipc:
+                        // result; everything else: the raw instruction bits (for mtval)
+};
+static_assert(sizeof(insn) == 16, "decoded slots are 16 bytes: 4 per cache line");
+
+// Decodes `raw` found at `pc`. The block [block_start, block_start + block_len)
+// is the decoded block holding the slot: branches and jal whose target lies
+// inside it get a slot distance, others become the *_far forms.
+insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
+            const cost_table& costs);
+
+// Mnemonic of an opcode (disassembly-free tracing and tests).
+const char* op_name(std::uint8_t o);
+
+}  // namespace npu::cpu
