@@ -79,6 +79,10 @@ const memory::memory* soc::memory_of(const std::string& region) const {
 }
 
 void soc::load(const elf_image& image) {
+    // Multi-socket bindings are completed at the end of elaboration: finish
+    // it (running no simulated time; every hart is still parked) before the
+    // loader's debug transactions go through the router.
+    if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (const auto& s : image.segments()) {
         const std::uint64_t first = s.address, last = static_cast<std::uint64_t>(s.address) + s.mem_size - 1;
         const std::string seg = fmt::format("{}: segment {} [0x{:08x}, 0x{:08x}]", image.path(), s.index, first, last);

@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -25,6 +26,10 @@ namespace po = boost::program_options;
 using npu::base::exit_code;
 
 namespace {
+
+// SystemC prints its banner when the kernel is first touched, before
+// sc_main runs; stdout belongs to the firmware's UART.
+const bool banner_off = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0; }();
 
 int code(exit_code c) { return static_cast<int>(c); }
 
