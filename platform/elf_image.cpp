@@ -102,7 +102,15 @@ elf_image elf_image::load(const std::string& path) {
             llvm::consumeError(sec.takeError());
             continue;
         }
-        if (*sec == parsed->section_end()) continue;
+        if (*sec == parsed->section_end()) {
+            img.absolute_.emplace_back(name->str(), static_cast<std::uint32_t>(*addr));
+            continue;
+        }
+        // Mapping symbols ($x, $d, $x.rv32...) mark code/data, they are not names;
+        // symbols of non-loaded sections (debug info at address 0) are not addresses.
+        if ((*name)[0] == '$' || !((*sec)->isText() || (*sec)->isData() || (*sec)->isBSS() ||
+                                   (obj::ELFSectionRef(**sec).getFlags() & llvm::ELF::SHF_ALLOC)))
+            continue;
         obj::ELFSymbolRef esym(sym);
         img.symbols_.push_back(elf_symbol{name->str(), static_cast<std::uint32_t>(*addr),
                                           static_cast<std::uint32_t>(esym.getSize()),
@@ -127,6 +135,12 @@ elf_image elf_image::load(const std::string& path) {
 std::optional<std::uint32_t> elf_image::symbol_address(const std::string& name) const {
     for (const auto& s : symbols_)
         if (s.name == name) return s.address;
+    return std::nullopt;
+}
+
+std::optional<std::uint32_t> elf_image::absolute_symbol(const std::string& name) const {
+    for (const auto& [n, v] : absolute_)
+        if (n == name) return v;
     return std::nullopt;
 }
 

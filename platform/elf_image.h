@@ -45,6 +45,9 @@ public:
     const std::vector<elf_segment>& segments() const { return segments_; }
     const std::vector<elf_symbol>& symbols() const { return symbols_; }  // sorted by address
     std::optional<std::uint32_t> symbol_address(const std::string& name) const;
+    // Absolute (section-less) symbols, e.g. the platform layout constants
+    // the linker script defines (__npu_l1_size, __npu_nb_workers, ...).
+    std::optional<std::uint32_t> absolute_symbol(const std::string& name) const;
 
     // "name+0x1c" for the symbol covering `addr` (or the nearest one below
     // it within 64 KiB), "" when none.
@@ -59,6 +62,7 @@ private:
     std::uint32_t entry_ = 0;
     std::vector<elf_segment> segments_;
     std::vector<elf_symbol> symbols_;
+    std::vector<std::pair<std::string, std::uint32_t>> absolute_;
     std::unique_ptr<dwarf> dwarf_;
 };
 

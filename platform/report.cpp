@@ -65,7 +65,8 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     std::string decode = sim_services::get().describe_address
                              ? sim_services::get().describe_address(e.who ? e.who->cls : 0, e.address)
                              : "";
-    std::string sym = sim_services::get().symbol_of(e.address);
+    // A symbol only means something for an address that is mapped.
+    std::string sym = decode.rfind("unmapped", 0) == 0 ? "" : sim_services::get().symbol_of(e.address);
     std::string out = "*** bus error ***\n";
     out += fmt::format("  initiator : {}\n", who_text(e.who));
     out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, e.size, e.address);

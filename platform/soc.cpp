@@ -117,6 +117,26 @@ void soc::load(const elf_image& image) {
     };
 }
 
+std::vector<std::string> soc::layout_mismatches(const elf_image& image) const {
+    std::vector<std::string> out;
+    auto check = [&](const std::string& sym, std::uint64_t actual, const std::string& key, bool size) {
+        auto v = image.absolute_symbol(sym);
+        if (!v || *v == actual) return;
+        out.push_back(fmt::format("linked for {} = {}, this platform has {}", key,
+                                  size ? cfg::format_size(*v) : fmt::format("0x{:x}", *v),
+                                  size ? cfg::format_size(actual) : fmt::format("0x{:x}", actual)));
+    };
+    for (const auto& r : map_.regions()) {
+        check("__npu_" + r.name + "_base", r.base, r.name + ".base", false);
+        check("__npu_" + r.name + "_size", r.size, r.name + ".size", true);
+    }
+    if (auto w = image.absolute_symbol("__npu_nb_workers"); w && *w != cfg_.count("cluster.workers"))
+        out.push_back(fmt::format("linked for cluster.workers = {}, this platform has {}", *w,
+                                  cfg_.count("cluster.workers")));
+    check("__npu_stack_size", cfg_.size("firmware.stack_size"), "firmware.stack_size", true);
+    return out;
+}
+
 run_result soc::run() {
     auto& svc = sim_services::get();
     const std::uint64_t max_cycles = cfg_.cycles("soc.max_cycles");

@@ -37,6 +37,9 @@ public:
     // Loads the ELF's segments through the loader's debug port; throws
     // elf_error for segments the loader may not or cannot write.
     void load(const elf_image& image);
+    // Where the ELF's linker script recorded a different platform layout
+    // (npu_fwgen's __npu_* constants) than this config: one line each.
+    std::vector<std::string> layout_mismatches(const elf_image& image) const;
     // Runs until the firmware exits, a fault stops it, the watchdog fires or
     // every hart sleeps with nothing left to wake it.
     run_result run();

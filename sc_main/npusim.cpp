@@ -135,6 +135,10 @@ int run(int argc, char** argv) {
     } catch (const npu::platform::elf_error& e) {
         return bad_input(e.what());
     }
+    // An ELF linked for another config usually still runs until its first
+    // stack access; say why up front.
+    for (const auto& m : top.layout_mismatches(*image))
+        fmt::print(stderr, "npusim: warning: {}: firmware {} (rebuild it for this config)\n", elf_path, m);
     const auto result = top.run();
 
     if (result.code != exit_code::success && result.code != exit_code::bus_error)

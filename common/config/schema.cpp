@@ -63,8 +63,8 @@ schema make_platform_schema() {
     // --- cluster ----------------------------------------------------------
     auto& w = s.add(decl("cluster.workers", value_kind::count, "8",
                          "Number of worker cores (harts 0..workers-1). The cluster controller is "
-                         "hart `workers`."));
-    w.nonzero = true;
+                         "hart `workers`. 0 leaves only the cluster controller, as hart 0: what "
+                         "single-hart bare-metal tests (riscv-tests) expect."));
     w.max = 31;
 
     // --- cores --------------------------------------------------------------
