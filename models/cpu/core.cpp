@@ -47,6 +47,14 @@ l1_bank_table& bank_table() {
     return t;
 }
 
+// Once elaboration is over an event may be notified; before that the thread
+// has not run yet and will see the new state when it starts.
+bool simulation_started() {
+    const auto st = sc_core::sc_get_status();
+    return st != sc_core::SC_ELABORATION && st != sc_core::SC_BEFORE_END_OF_ELABORATION &&
+           st != sc_core::SC_END_OF_ELABORATION;
+}
+
 base::initiator_id make_id(const char* name, unsigned hart, bool cc) {
     base::initiator_id id;
     id.name = name;
@@ -327,11 +335,20 @@ void core::end_of_elaboration() {
     add_stat("stores.other", mem_->stores[bus_memory::n_targets - 1], "", "stores to targets without a traffic id");
 }
 
+std::uint64_t core::stall_memory() const { return mem_->stall_memory; }
+std::uint64_t core::stall_bank_conflict() const { return mem_->stall_bank; }
+std::uint64_t core::loads(int id) const {
+    return mem_->loads[id >= 0 && id < base::traffic_registry::max_targets ? id : bus_memory::n_targets - 1];
+}
+std::uint64_t core::stores(int id) const {
+    return mem_->stores[id >= 0 && id < base::traffic_registry::max_targets ? id : bus_memory::n_targets - 1];
+}
+
 void core::start() {
     h_.pc = boot_address_;
     if (state_ == run_state::parked) {
         state_ = run_state::running;
-        if (sc_core::sc_is_running()) wake_event_.notify(sc_core::SC_ZERO_TIME);
+        if (simulation_started()) wake_event_.notify(sc_core::SC_ZERO_TIME);
     }
 }
 
@@ -340,7 +357,7 @@ void core::wake() {
     case run_state::parked:
         h_.pc = boot_address_;
         state_ = run_state::running;
-        if (sc_core::sc_is_running()) wake_event_.notify(sc_core::SC_ZERO_TIME);
+        if (simulation_started()) wake_event_.notify(sc_core::SC_ZERO_TIME);
         break;
     case run_state::wfi:
         state_ = run_state::running;
@@ -453,8 +470,10 @@ void core::thread() {
                 break;
             }
             update_stats();
-            qk_.sync();
+            // Asleep from now on: a wake() arriving while the local time is
+            // synchronised must end this WFI, not be lost.
             state_ = run_state::wfi;
+            qk_.sync();
             {
                 const sc_core::sc_time t0 = sc_core::sc_time_stamp();
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);

@@ -66,6 +66,14 @@ public:
     const hart_state& state() const { return h_; }
     hart_state& state() { return h_; }
 
+    // Statistics, as the report shows them (also for tests).
+    std::uint64_t stall_memory() const;
+    std::uint64_t stall_bank_conflict() const;
+    std::uint64_t sleep_cycles() const { return sleep_cycles_; }
+    // Loads / stores served by traffic target `id` (-1: targets without an id).
+    std::uint64_t loads(int traffic_id) const;
+    std::uint64_t stores(int traffic_id) const;
+
     struct bus_memory;  // the interpreter's memory policy (core.cpp)
 
 private:
