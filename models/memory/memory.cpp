@@ -18,6 +18,11 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     shadowed_ = sim_services::get().memcheck() != base::memcheck_mode::off;
     traffic_id_ = base::traffic_registry::get().add_target(section);
     port_free_ = sc_core::SC_ZERO_TIME;
+    if (cfg::platform_schema().find(section + ".banks")) {
+        banks_ = base::param<std::uint64_t>(*this, "banks");
+        bank_width_ = base::param<std::uint64_t>(*this, "bank_width");
+        bank_free_.assign(banks_, sc_core::SC_ZERO_TIME);
+    }
 
     socket.register_b_transport(this, &memory::b_transport);
     socket.register_get_direct_mem_ptr(this, &memory::get_direct_mem_ptr);
@@ -38,6 +43,10 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     add_stat("bytes_written", bytes_written_, "B", "bytes written through b_transport");
     add_stat("dmi_grants", dmi_grants_, "grants", "DMI windows handed out");
     add_stat("pages_allocated", pages_allocated_, "pages", "sparse pages allocated on touch");
+    if (banks_) {
+        add_stat("bank_conflicts", bank_conflicts_, "words", "words of b_transport bursts that waited for a busy bank");
+        add_stat("bank_stall_cycles", bank_stall_cycles_, "cycles", "cycles words waited for busy banks");
+    }
     add_stat("uninit_reads", uninit_reads_, "reads", "b_transport reads of never-written bytes (memcheck)");
 }
 
@@ -136,14 +145,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     }
     copy(offset, t.get_data_ptr(), len, write);
 
-    // Timing: the first beat costs the latency, each further bandwidth-wide
-    // beat one cycle; the port serves one burst at a time, so a burst that
-    // arrives while the port is busy waits for it (contention).
-    const std::uint64_t beats = (len + bandwidth_ - 1) / bandwidth_;
-    const sc_core::sc_time arrive = sc_core::sc_time_stamp() + delay;
-    const sc_core::sc_time start = std::max(arrive, port_free_);
-    port_free_ = start + cycles(beats);
-    delay += (start - arrive) + cycles(latency_cycles_ + (beats ? beats - 1 : 0));
+    delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay);
 
     if (write) {
         ++writes_;
@@ -155,6 +157,39 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     if (ext) ext->traffic_id = traffic_id_;
     t.set_dmi_allowed(true);
     t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive) {
+    // An uncontended access of one beat costs the latency; each further beat
+    // one cycle.
+    const sc_core::sc_time extra_latency = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
+    if (!banks_) {
+        // One port, one burst at a time: a burst arriving while the port is
+        // busy waits for it (contention), then streams at the bandwidth.
+        const std::uint64_t beats = (len + bandwidth_ - 1) / bandwidth_;
+        const sc_core::sc_time start = std::max(arrive, port_free_);
+        port_free_ = start + cycles(beats);
+        return (port_free_ - arrive) + extra_latency;
+    }
+    // Banked: the port issues bandwidth/bank_width words per cycle; word i
+    // goes to bank (address / bank_width) % banks, which serves one word per
+    // cycle. The burst ends when its last word has been served.
+    const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, bandwidth_ / bank_width_);
+    const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
+    sc_core::sc_time end = arrive;
+    for (std::uint64_t w = first; w <= last; ++w) {
+        const sc_core::sc_time issue = arrive + cycles((w - first) / words_per_cycle);
+        sc_core::sc_time& bank = bank_free_[w % banks_];
+        sc_core::sc_time start = issue;
+        if (bank > issue) {
+            ++bank_conflicts_;
+            bank_stall_cycles_ += static_cast<std::uint64_t>((bank - issue) / clock_period());
+            start = bank;
+        }
+        bank = start + clock_period();
+        end = std::max(end, bank);
+    }
+    return (end - arrive) + extra_latency;
 }
 
 bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {

@@ -27,6 +27,7 @@ public:
     tlm_utils::simple_target_socket<memory> socket;
 
     std::uint64_t size() const { return size_; }
+    std::uint64_t banks() const { return banks_; }
     int traffic_id() const { return traffic_id_; }
     // Host bytes actually allocated (sparse memories grow as they are touched).
     std::uint64_t allocated_bytes() const;
@@ -44,6 +45,10 @@ private:
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
 
+    // Timing of one b_transport burst arriving at `arrive`: the extra delay
+    // beyond the arrival (latency, beats, contention).
+    sc_core::sc_time burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive);
+
     std::uint64_t size_;
     std::uint64_t latency_cycles_;
     std::uint64_t bandwidth_;  // bytes per cycle
@@ -51,6 +56,11 @@ private:
     bool shadowed_;
     int traffic_id_;
     sc_core::sc_time port_free_;  // when the port finishes its last burst
+    // Banked (L1/TCDM): words interleave over banks; each bank serves one
+    // word per cycle, so bursts that hit the same bank at once serialise.
+    std::uint64_t banks_ = 0, bank_width_ = 0;
+    std::vector<sc_core::sc_time> bank_free_;
+    std::uint64_t bank_conflicts_ = 0, bank_stall_cycles_ = 0;
 
     // Dense: one block. Sparse: pages allocated on first touch.
     std::vector<unsigned char> dense_;
