@@ -82,6 +82,16 @@ elf_image elf_image::load(const std::string& path) {
                        hex(static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size) + ") and " +
                        std::to_string(segs[i].index) + " [" + hex(segs[i].address) + ", ...) overlap");
 
+    for (const auto& sec : parsed->sections()) {
+        auto name = sec.getName();
+        if (!name) {
+            llvm::consumeError(name.takeError());
+            continue;
+        }
+        if (sec.isBSS() && name->contains("noinit") && sec.getSize())
+            img.noinit_.push_back({static_cast<std::uint32_t>(sec.getAddress()), static_cast<std::uint32_t>(sec.getSize())});
+    }
+
     for (const auto& sym : parsed->symbols()) {
         auto name = sym.getName();
         auto addr = sym.getAddress();

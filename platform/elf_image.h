@@ -45,6 +45,14 @@ public:
     const std::vector<elf_segment>& segments() const { return segments_; }
     const std::vector<elf_symbol>& symbols() const { return symbols_; }  // sorted by address
     std::optional<std::uint32_t> symbol_address(const std::string& name) const;
+    // Address ranges of `*noinit*` NOBITS sections: inside a segment's
+    // zero-filled tail, but left untouched by the loader so that memcheck
+    // still sees them as never written (buffers a DMA fills at run time).
+    struct range {
+        std::uint32_t address, size;
+    };
+    const std::vector<range>& noinit() const { return noinit_; }
+
     // Absolute (section-less) symbols, e.g. the platform layout constants
     // the linker script defines (__npu_l1_size, __npu_nb_workers, ...).
     std::optional<std::uint32_t> absolute_symbol(const std::string& name) const;
@@ -62,6 +70,7 @@ private:
     std::uint32_t entry_ = 0;
     std::vector<elf_segment> segments_;
     std::vector<elf_symbol> symbols_;
+    std::vector<range> noinit_;
     std::vector<std::pair<std::string, std::uint32_t>> absolute_;
     std::unique_ptr<dwarf> dwarf_;
 };

@@ -98,11 +98,24 @@ void soc::load(const elf_image& image) {
         if (!s.bytes.empty() &&
             loader_->debug_write(first, s.bytes.data(), static_cast<unsigned>(s.bytes.size())) != s.bytes.size())
             throw elf_error(seg + ": the memory refused the write");
-        // .bss-like tail: zero-filled, and for memcheck that counts as written.
-        const std::vector<unsigned char> zeros(s.mem_size - s.bytes.size(), 0);
-        if (!zeros.empty() && loader_->debug_write(first + s.bytes.size(), zeros.data(),
-                                                   static_cast<unsigned>(zeros.size())) != zeros.size())
-            throw elf_error(seg + ": the memory refused the zero fill");
+        // .bss-like tail: zero-filled, and for memcheck that counts as
+        // written — except `noinit` sections, which stay never-written.
+        std::uint64_t a = first + s.bytes.size();
+        const std::uint64_t end = last + 1;
+        while (a < end) {
+            std::uint64_t stop = end, next = end;
+            for (const auto& r : image.noinit())
+                if (r.address + static_cast<std::uint64_t>(r.size) > a && r.address < stop) {
+                    stop = std::max<std::uint64_t>(a, r.address);
+                    next = r.address + static_cast<std::uint64_t>(r.size);
+                }
+            if (stop > a) {
+                const std::vector<unsigned char> zeros(stop - a, 0);
+                if (loader_->debug_write(a, zeros.data(), static_cast<unsigned>(zeros.size())) != zeros.size())
+                    throw elf_error(seg + ": the memory refused the zero fill");
+            }
+            a = std::max(stop, next);
+        }
     }
     image_ = &image;
     for (auto& c : cores_) c->set_boot_address(image.entry());

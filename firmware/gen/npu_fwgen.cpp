@@ -234,6 +234,14 @@ std::string linker_script_text(const layout& l) {
     __npu_tls_end = .;
   } >)" << code_mem << R"(
 
+  /* Buffers whose contents arrive at run time (DMA, I/O): neither loaded nor
+   * zeroed, so memcheck reports a read before the data arrived (NPU_NOINIT). */
+  .noinit (NOLOAD) : ALIGN(8) {
+    *(.noinit .noinit.*)
+    . = ALIGN(8);
+    __noinit_end = .;
+  } >)" << code_mem << R"(
+
   /* L1 data the program asks for explicitly (NPU_L1_DATA / NPU_L1_BSS). */
   .l1.data : ALIGN(8) {
     __l1_data_start = .;
@@ -248,6 +256,11 @@ std::string linker_script_text(const layout& l) {
     . = ALIGN(8);
     __l1_bss_end = .;
   } >L1
+  .l1.noinit (NOLOAD) : ALIGN(8) {
+    *(.l1.noinit .l1.noinit.*)
+    . = ALIGN(8);
+    __l1_noinit_end = .;
+  } >L1
 
 )";
     if (l.l3 && l.l3 != l.code)
@@ -261,9 +274,9 @@ std::string linker_script_text(const layout& l) {
 )";
     // The heap takes what the code region leaves; in L1 it stops at the stacks.
     if (code_in_l1)
-        o << "  __heap_start = __l1_bss_end;\n  __heap_end = __stacks_bottom;\n\n";
+        o << "  __heap_start = __l1_noinit_end;\n  __heap_end = __stacks_bottom;\n\n";
     else
-        o << "  __heap_start = __npu_tls_end;\n  __heap_end = ORIGIN(CODE) + LENGTH(CODE);\n\n";
+        o << "  __heap_start = __noinit_end;\n  __heap_end = ORIGIN(CODE) + LENGTH(CODE);\n\n";
     o << R"(  /DISCARD/ : {
     *(.note .note.*)
     *(.eh_frame .eh_frame.*)
@@ -275,7 +288,7 @@ std::string linker_script_text(const layout& l) {
   }
 }
 
-ASSERT(__l1_bss_end <= __stacks_bottom, "L1 data/bss overlaps the hart stacks at the top of L1")
+ASSERT(__l1_noinit_end <= __stacks_bottom, "L1 data/bss/noinit overlaps the hart stacks at the top of L1")
 ASSERT(__heap_start <= __heap_end, "the program does not fit in firmware.code_region")
 ASSERT(__data_source == __data_start, "npusim loads .data in place: LMA must equal VMA")
 )";

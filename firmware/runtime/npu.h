@@ -24,6 +24,10 @@ extern "C" {
 /* Section placement: code/data default to firmware.code_region (L2). */
 #define NPU_L1_DATA __attribute__((section(".l1.data")))
 #define NPU_L1_BSS __attribute__((section(".l1.bss")))
+/* Neither loaded nor zeroed: for buffers a DMA or device fills at run time.
+ * Reading one before it was written is a memcheck finding. */
+#define NPU_NOINIT __attribute__((section(".noinit")))
+#define NPU_L1_NOINIT __attribute__((section(".l1.noinit")))
 /* L3 is reachable only by the DMA: a core access is a bus error. */
 #define NPU_L3_DATA __attribute__((section(".l3.data")))
 

@@ -12,6 +12,17 @@
 
 #define TESTNUM gp
 
+/* Upstream riscv-tests park every hart but hart 0. Built with
+ * NPU_RVTEST_UPSTREAM_HART_CHECK the test keeps that check, and runs on
+ * npusim with --cluster.workers=0 (the cluster controller is then hart 0). */
+#ifdef NPU_RVTEST_UPSTREAM_HART_CHECK
+#define RVTEST_MULTICORE_DISABLE \
+    csrr a0, mhartid;            \
+    1: bnez a0, 1b
+#else
+#define RVTEST_MULTICORE_DISABLE
+#endif
+
 #define MSTATUS_MPP 0x00001800
 #define MSTATUS_FS 0x00006000
 #define CAUSE_USER_ECALL 8
@@ -38,6 +49,7 @@ write_tohost:                                                    \
     sw TESTNUM, tohost, t5;                                      \
     j write_tohost;                                              \
 reset_vector:                                                    \
+    RVTEST_MULTICORE_DISABLE;                                    \
     li TESTNUM, 0;                                               \
     la t0, 1f;                                                   \
     csrw mtvec, t0;                                              \
