@@ -13,6 +13,7 @@
 #include "txn_ext.h"
 
 #include <tlm>
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <cstdint>
 #include <cstring>
@@ -55,6 +56,18 @@ public:
     template <typename T>
     tlm::tlm_response_status write(std::uint64_t addr, const T& v, sc_core::sc_time& delay) {
         return write(addr, &v, sizeof(T), delay);
+    }
+
+    // The same with a quantum keeper: the access is timed from the keeper's
+    // local time, which it then advances, and the caller yields to SystemC
+    // when the quantum is used up (temporal decoupling kept).
+    template <typename T>
+    tlm::tlm_response_status read(std::uint64_t addr, T& out, tlm_utils::tlm_quantumkeeper& qk) {
+        return keep(qk, read(addr, &out, sizeof(T), local_ = qk.get_local_time()));
+    }
+    template <typename T>
+    tlm::tlm_response_status write(std::uint64_t addr, const T& v, tlm_utils::tlm_quantumkeeper& qk) {
+        return keep(qk, write(addr, &v, sizeof(T), local_ = qk.get_local_time()));
     }
 
     // Debug transport (no timing, no memcheck): loaders and report readers.
@@ -100,6 +113,12 @@ private:
     tlm::tlm_response_status transport(tlm::tlm_command cmd, std::uint64_t addr, unsigned char* data, unsigned size,
                                        sc_core::sc_time& delay);
     void request_dmi(std::uint64_t addr, bool write);
+    tlm::tlm_response_status keep(tlm_utils::tlm_quantumkeeper& qk, tlm::tlm_response_status st) {
+        qk.set(local_);
+        if (qk.need_sync()) qk.sync();
+        return st;
+    }
+    sc_core::sc_time local_;
     void report_uninit(std::uint64_t addr, unsigned size);
 
     initiator_id who_;

@@ -215,6 +215,26 @@ TEST(Memory, ByteEnablesAndShortStreamingAreRefused) {
     });
 }
 
+TEST(BusInitiator, QuantumKeeperAdvancesAndSyncs) {
+    E->h.run_job([] {
+        tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(20, SC_NS));
+        tlm_utils::tlm_quantumkeeper qk;
+        qk.reset();
+        const sc_time t0 = sc_core::sc_time_stamp();
+        std::uint32_t v = 5;
+        // DMI writes into L2 cost 6 cycles each: local time grows, SystemC time stays...
+        ASSERT_EQ(E->l2_port->write(0x40, v, qk), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(E->l2_port->write(0x44, v, qk), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(E->l2_port->write(0x48, v, qk), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(sc_core::sc_time_stamp(), t0);
+        EXPECT_GE(qk.get_local_time(), sc_time(18, SC_NS));
+        // ... until the quantum (20 ns) is used up: then the keeper yields.
+        ASSERT_EQ(E->l2_port->write(0x4C, v, qk), tlm::TLM_OK_RESPONSE);
+        EXPECT_GE(sc_core::sc_time_stamp(), t0 + sc_time(20, SC_NS));
+        EXPECT_EQ(qk.get_local_time(), SC_ZERO_TIME);
+    });
+}
+
 namespace {
 sc_time burst(int master, std::uint64_t addr, unsigned len, bool write) {
     static std::vector<unsigned char> buf(4096, 1);
