@@ -146,10 +146,7 @@ struct core::bus_memory {
         for (window& w : rd) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
-                if (w.shadow && any_unwritten(w.shadow + off, sizeof(T))) {
-                    bus.set_pc(pc);
-                    bus.memcheck_read(w.dmi, a, sizeof(T));
-                }
+                if (w.shadow && any_unwritten(w.shadow + off, sizeof(T))) uninitialised_read(w, a, sizeof(T), pc);
                 std::memcpy(&v, w.host + off, sizeof(T));
                 cyc += w.latency;
                 stall_memory += w.latency;
@@ -179,6 +176,13 @@ struct core::bus_memory {
             }
         }
         return slow_access(a, &v, sizeof(T), cyc, pc, true);
+    }
+
+    // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
+    __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size, std::uint32_t pc) {
+        bus.set_pc(pc);
+        bus.memcheck_read(w.dmi, a, size);
+        if (sim_services::get().stop_requested()) h.cycle_limit = 0;
     }
 
     bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
@@ -427,6 +431,7 @@ bool core::handle_exception() {
         halt();
         return false;
     }
+    NPU_LOG(log(), debug, "{}, trap to {:#010x}", describe_trap(h_, cause, h_.pc, tval), h_.mtvec);
     enter_trap(h_, cause, tval);
     return true;
 }
