@@ -356,16 +356,16 @@ void core::start() {
     }
 }
 
-void core::wake() {
+void core::wake(const sc_core::sc_time& delay) {
     switch (state_) {
     case run_state::parked:
         h_.pc = boot_address_;
         state_ = run_state::running;
-        if (simulation_started()) wake_event_.notify(sc_core::SC_ZERO_TIME);
+        if (simulation_started()) wake_event_.notify(delay);
         break;
     case run_state::wfi:
         state_ = run_state::running;
-        wake_event_.notify(sc_core::SC_ZERO_TIME);
+        wake_event_.notify(delay);
         break;
     case run_state::running: wake_pending_ = true; break;
     case run_state::halted: break;

@@ -48,8 +48,10 @@ public:
     // Lets the hart run from the boot address at the current time (the CC at t=0).
     void start();
     // Starts a parked hart, or ends a WFI; remembered if the hart is running,
-    // so its next WFI returns at once.
-    void wake();
+    // so its next WFI returns at once. `delay`: the caller's local time offset
+    // (a waker under temporal decoupling), so the hart starts when the
+    // wake-up was issued rather than at the waker's quantum start.
+    void wake(const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
     // Level of machine interrupt line `bit` in mip (3 MSI, 7 MTI, 11 MEI, 16..31 platform).
     void set_irq(unsigned bit, bool level);
     // HTIF: a store of v with v & 1 to `addr` ends the run with code v >> 1.

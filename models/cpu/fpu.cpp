@@ -31,8 +31,6 @@ std::uint64_t as_u64(double d) {
     return b;
 }
 
-constexpr unsigned mx_flags = 0x3f;
-constexpr unsigned mx_rc_mask = 0x6000;
 
 // MXCSR rounding control for a RISC-V mode (RMM handled separately).
 unsigned mx_rc(unsigned rm) {
@@ -59,9 +57,12 @@ std::uint32_t from_mx(unsigned s) {
 // cleared, returns the raised fflags. The empty asm statements pin the
 // operands and the result between the MXCSR writes: without them the
 // compiler could move the arithmetic across _mm_setcsr.
+// The operation runs with every exception masked, FTZ and DAZ off (IEEE
+// subnormals whatever the host process set) and the given rounding.
+constexpr unsigned mx_ieee = 0x1f80;
 struct host_scope {
     unsigned saved;
-    explicit host_scope(unsigned rc) : saved(_mm_getcsr()) { _mm_setcsr((saved & ~(mx_flags | mx_rc_mask)) | rc); }
+    explicit host_scope(unsigned rc) : saved(_mm_getcsr()) { _mm_setcsr(mx_ieee | rc); }
     std::uint32_t finish() {
         const unsigned s = _mm_getcsr();
         _mm_setcsr(saved);
