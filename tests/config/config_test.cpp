@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -16,8 +17,9 @@ using namespace npu::cfg;
 namespace {
 
 std::string write_temp(const std::string& text) {
+    // ctest runs test cases in parallel processes: names must not collide.
     static int n = 0;
-    std::string path = ::testing::TempDir() + "/npu_cfg_" + std::to_string(++n) + ".cfg";
+    std::string path = ::testing::TempDir() + "/npu_cfg_" + std::to_string(getpid()) + "_" + std::to_string(++n) + ".cfg";
     std::ofstream(path) << text;
     return path;
 }

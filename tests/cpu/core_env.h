@@ -1,7 +1,7 @@
 // SystemC environment for core-model tests: a few cores on a test bus with
 // RAM and a small L1 (both DMI-capable, with latencies), a device region
 // reachable only through b_transport (a scratch register and a wake
-// register), and address errors everywhere else.
+// register, an interrupt-line register), and address errors everywhere else.
 #pragma once
 
 #include "rv_asm.h"
@@ -28,6 +28,7 @@ struct bus_backing {
     std::vector<unsigned char> l1 = std::vector<unsigned char>(l1_size);
     std::uint32_t scratch = 0;
     std::function<void(std::uint32_t)> on_wake;
+    std::function<void(std::uint32_t)> on_irq;  // device offset 8: drive an interrupt line
     sc_core::sc_time period;
     int ram_tid = -1, l1_tid = -1;
     unsigned device_accesses = 0;
@@ -95,6 +96,9 @@ private:
             case 4:
                 if (t.is_write() && b_.on_wake) b_.on_wake(v);
                 break;
+            case 8:
+                if (t.is_write() && b_.on_irq) b_.on_irq(v);
+                break;
             default:
                 t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
                 return;
@@ -144,6 +148,8 @@ struct core_env {
             buses.push_back(std::make_unique<test_bus>(("bus" + std::to_string(h)).c_str(), mem));
             cores.back()->bus.socket.bind(buses.back()->socket);
         }
+        // The machine external interrupt line of the cluster controller.
+        mem.on_irq = [this](std::uint32_t level) { cc().set_irq(11, level & 1); };
         mem.on_wake = [this](std::uint32_t mask) {
             for (unsigned h = 0; h < cores.size(); ++h)
                 if (mask >> h & 1) cores[h]->wake();

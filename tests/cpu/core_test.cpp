@@ -17,6 +17,7 @@ constexpr u32 ram = bus_backing::ram_base;
 constexpr u32 flags = ram + 0x8000;
 constexpr u32 tohost = ram + 0x9000;
 constexpr u32 worker_entry = ram + 0x1000;
+constexpr u32 cc_handler = ram + 0x600;
 
 std::vector<u32> cc_program() {
     std::vector<u32> p;
@@ -37,6 +38,17 @@ std::vector<u32> cc_program() {
     p.push_back(beq(6, 0, -4));
     p.push_back(csrr(8, mhartid));
     p.push_back(sw(8, 5, 12));
+    // Machine external interrupt raised through the device (set_irq), taken
+    // by the handler at cc_handler, which lowers the line and records mcause.
+    li(p, 12, cc_handler);
+    p.push_back(csrw(mtvec, 12));
+    li(p, 13, 1u << 11);
+    p.push_back(csrw(mie, 13));
+    p.push_back(csrrsi(0, mstatus, 8));
+    p.push_back(addi(14, 0, 1));
+    p.push_back(sw(14, 1, 8));
+    p.push_back(lw(15, 5, 16));
+    p.push_back(beq(15, 0, -4));
     li(p, 10, tohost);
     p.push_back(addi(9, 0, 7));  // exit code 3: (3 << 1) | 1
     p.push_back(sw(9, 10, 0));
@@ -75,6 +87,7 @@ struct run_once {
     run_once() {
         E->mem.load(ram, cc_program());
         E->mem.load(worker_entry, worker_program());
+        E->mem.load(cc_handler, {csrr(20, mcause), sw(20, 5, 16), sw(0, 1, 8), mret()});
         for (unsigned h = 0; h < 2; ++h) E->cores[h]->set_boot_address(worker_entry);
         E->cc().set_boot_address(ram);
         for (auto& c : E->cores) c->set_tohost(tohost);
@@ -101,8 +114,8 @@ TEST(Core, DeviceAccessGoesThroughTransport) {
     EXPECT_EQ(E->mem.word(flags), 0x1234u);
     EXPECT_GE(E->mem.device_accesses, 4u);
     EXPECT_EQ(E->cc().loads(-1), 1u);
-    EXPECT_EQ(E->cc().stores(-1), 3u);
-    EXPECT_GE(E->cc().stall_memory(), 40u);  // four device accesses of 10 cycles
+    EXPECT_EQ(E->cc().stores(-1), 5u);        // scratch, 2 wakes, raise and lower the line
+    EXPECT_GE(E->cc().stall_memory(), 60u);  // six device accesses of 10 cycles
 }
 
 TEST(Core, WorkersBootParkedAndWakeOnRequest) {
@@ -121,6 +134,12 @@ TEST(Core, ClusterControllerIsHartWorkers) {
     EXPECT_TRUE(E->cc().is_cluster_controller());
     EXPECT_EQ(E->cc().bus.who().role, "cluster controller");
     EXPECT_EQ(E->cores[0]->bus.who().role, "worker");
+}
+
+TEST(Core, InterruptLineRaisesMachineExternalInterrupt) {
+    ensure_ran();
+    EXPECT_EQ(E->mem.word(flags + 16), 0x8000000bu);
+    EXPECT_EQ(E->cc().state().mip & (1u << 11), 0u);  // lowered by the handler
 }
 
 TEST(Core, WfiSleepsInsteadOfPolling) {

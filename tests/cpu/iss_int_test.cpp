@@ -360,3 +360,15 @@ TEST(Decode, IllegalEncodingsTrapWithInstructionBits) {
         EXPECT_EQ(m.h.instret, 0u);
     }
 }
+
+TEST(Trace, HookSeesEveryExecutedInstructionInOrder) {
+    iss_machine m;
+    m.trace = true;
+    m.program({addi(1, 0, 2), addi(1, 1, -1), bne(1, 0, -4), ebreak()});
+    ASSERT_EQ(m.run(), brk_cause);
+    const u32 b = iss_machine::ram_base;
+    // the trapping ebreak is traced too (it was about to execute)
+    const std::vector<u32> want = {b, b + 4, b + 8, b + 4, b + 8, b + 12};
+    EXPECT_EQ(m.mem.traced_pcs, want);
+    EXPECT_EQ(m.h.instret, 5u);
+}

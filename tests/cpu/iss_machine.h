@@ -48,6 +48,9 @@ struct flat_memory {
         ++accesses;
         return true;
     }
+    std::vector<std::uint32_t> traced_pcs;
+    void trace(std::uint32_t pc, const cpu::insn&, const cpu::hart_state&) { traced_pcs.push_back(pc); }
+
     std::uint32_t word(std::uint32_t a) const {
         std::uint32_t v;
         std::memcpy(&v, &ram[a - base], 4);
@@ -78,11 +81,13 @@ struct iss_machine {
 
     // Runs until a trap with mtvec == 0 (returns its mcause; h.pc = the
     // trapping instruction), a WFI with nothing pending, or max_cycles.
+    bool trace = false;  // use the tracing instantiation (flat_memory::traced_pcs)
+
     std::uint32_t run(std::uint64_t max_cycles = 1000000, std::uint64_t batch = 1000) {
         for (;;) {
             if (const std::uint32_t irq = cpu::pending_interrupt(h)) cpu::enter_trap(h, irq, 0);
             h.cycle_limit = h.cycle + batch;
-            const cpu::stop s = cpu::run(h, mem, dc);
+            const cpu::stop s = trace ? cpu::run<flat_memory, true>(h, mem, dc) : cpu::run(h, mem, dc);
             if (s == cpu::stop::exception) {
                 if (h.mtvec == 0) return h.exc_cause;
                 exc_pcs.push_back(h.pc);

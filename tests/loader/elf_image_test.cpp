@@ -5,13 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 using npu::platform::elf_error;
 using npu::platform::elf_image;
 using npu::test::elf_writer;
 
 namespace {
 
-std::string tmp(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string tmp(const std::string& name) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + name; }
 
 elf_writer good() {
     elf_writer w;

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 using npu::platform::elf_error;
 using npu::platform::elf_image;
 using npu::test::elf_writer;
@@ -18,7 +20,7 @@ namespace {
 npu::cfg::config* C;
 npu::platform::soc* S;
 
-std::string tmp(const std::string& n) { return ::testing::TempDir() + "/" + n; }
+std::string tmp(const std::string& n) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + n; }
 
 void expect_load_error(elf_writer w, const std::string& name, const std::vector<std::string>& fragments) {
     w.entry = 0x1C000000;
