@@ -178,6 +178,12 @@ struct core::bus_memory {
         return slow_access(a, &v, sizeof(T), cyc, pc, true);
     }
 
+    // --log-level=trace: one line per instruction (before it executes).
+    void trace(std::uint32_t pc, const insn& i, const hart_state& hs) {
+        NPU_LOG(c.log(), trace, "{:#010x}: {:<10} rd={} rs1={}({:#x}) rs2={}({:#x}) imm={}", pc, op_name(i.op), i.rd,
+                i.rs1, hs.x[i.rs1], i.rs2, hs.x[i.rs2], i.imm);
+    }
+
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
     __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size, std::uint32_t pc) {
         bus.set_pc(pc);
@@ -461,7 +467,8 @@ void core::thread() {
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
                            static_cast<std::int64_t>(h_.cycle);
         h_.cycle_limit = h_.cycle + budget;
-        const stop s = run(h_, *mem_, dc_);
+        const stop s = log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
+                                                              : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
         switch (s) {
         case stop::limit:

@@ -9,6 +9,7 @@
 //   template <class T> bool store(uint32_t addr, T value, uint64_t& cycles, uint32_t pc);
 //       false = bus error; `cycles` gets the access latency added
 //   bool split_misaligned() const;
+//   void trace(uint32_t pc, const insn&, const hart_state&);   (only for run<Mem, true>)
 // Loads and stores are inline templates, so the fast path of the policy is
 // compiled into the dispatch loop: no virtual call per access.
 //
@@ -65,7 +66,9 @@ inline reservation_set& fallback_reservations() {
 
 }  // namespace detail
 
-template <class Mem>
+// Trace = true calls mem.trace() before every instruction; it is a separate
+// instantiation so the normal loop carries no test for it.
+template <class Mem, bool Trace = false>
 stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     // Must list the labels in enum op order.
     static const void* const labels[op_count] = {
@@ -98,11 +101,13 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     const insn* ip = nullptr;
     stop result;
 
-#define NPU_DISPATCH()             \
-    do {                           \
-        cyc += ip->cost;           \
-        ++n;                       \
-        goto* labels[ip->op];      \
+#define NPU_DISPATCH()                                                   \
+    do {                                                                 \
+        if constexpr (Trace)                                             \
+            if (ip->op > op_block_end) mem.trace(NPU_PC(ip), *ip, h);    \
+        cyc += ip->cost;                                                 \
+        ++n;                                                             \
+        goto* labels[ip->op];                                            \
     } while (0)
 #define NPU_NEXT() \
     do {           \
