@@ -458,9 +458,11 @@ void core::thread() {
         }
         if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
         // Run to the end of the current quantum.
-        const sc_core::sc_time remaining =
-            tlm::tlm_global_quantum::instance().compute_local_quantum() - qk_.get_local_time();
-        std::uint64_t budget = static_cast<std::uint64_t>(remaining / clock_period());
+        // (sc_time is unsigned: a local time already past the boundary gives the minimum batch.)
+        const sc_core::sc_time to_boundary = tlm::tlm_global_quantum::instance().compute_local_quantum();
+        const sc_core::sc_time local = qk_.get_local_time();
+        std::uint64_t budget =
+            to_boundary > local ? static_cast<std::uint64_t>((to_boundary - local) / clock_period()) : 0;
         if (budget == 0) budget = 1;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
