@@ -41,8 +41,8 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         cores_.push_back(std::make_unique<cpu::core>(name.c_str(), cfg, h, cc));
         router_->bind_initiator(cores_.back()->bus.socket, initiator_class::core);
     }
-    cluster_ctrl_->wake_hart = [this](unsigned h) {
-        if (h < cores_.size()) cores_[h]->wake();
+    cluster_ctrl_->wake_hart = [this](unsigned h, const sc_core::sc_time& delay) {
+        if (h < cores_.size()) cores_[h]->wake(delay);
     };
     cluster_ctrl_->set_boot_address = [this](std::uint32_t a) {
         for (auto& c : cores_) c->set_boot_address(a);

@@ -13,7 +13,9 @@ class cluster_ctrl : public base::peripheral {
 public:
     cluster_ctrl(sc_core::sc_module_name nm, const cfg::config& cfg);
 
-    std::function<void(unsigned hart)> wake_hart;
+    // `delay`: the waker's local-time offset, so the hart wakes when the
+    // WAKE store happened under temporal decoupling.
+    std::function<void(unsigned hart, const sc_core::sc_time& delay)> wake_hart;
     std::function<void(std::uint32_t addr)> set_boot_address;
     std::function<std::uint32_t()> awake_mask;
 
