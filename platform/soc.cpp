@@ -34,6 +34,16 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
     cluster_ctrl_ = std::make_unique<periph::cluster_ctrl>("cluster_ctrl", cfg);
     router_->bind_target(cluster_ctrl_->socket, "cluster_periph");
 
+    // --- event unit (models/cluster) ---
+    stubs_.push_back(std::make_unique<base::peripheral>("event_unit", cfg, "event_unit"));
+    router_->bind_target(stubs_.back()->socket, "event_unit");
+    // --- DMA engine (models/dma) ---
+    stubs_.push_back(std::make_unique<base::peripheral>("dma", cfg, "dma_ctrl"));
+    router_->bind_target(stubs_.back()->socket, "dma_ctrl");
+    // --- systolic array (models/accel) ---
+    stubs_.push_back(std::make_unique<base::peripheral>("sa", cfg, "sa_ctrl"));
+    router_->bind_target(stubs_.back()->socket, "sa_ctrl");
+
     const unsigned workers = static_cast<unsigned>(cfg.count("cluster.workers"));
     for (unsigned h = 0; h <= workers; ++h) {
         const bool cc = h == workers;

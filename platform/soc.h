@@ -6,6 +6,7 @@
 #include "elf_image.h"
 
 #include "base/bus_initiator.h"
+#include "base/peripheral.h"
 #include "config/memory_map.h"
 
 #include <systemc>
@@ -62,6 +63,9 @@ private:
     std::vector<std::unique_ptr<memory::memory>> memories_;
     std::unique_ptr<periph::soc_periph> soc_periph_;
     std::unique_ptr<periph::cluster_ctrl> cluster_ctrl_;
+    // Register windows whose model is not built yet answer every access with
+    // an address error (bound, never left dangling).
+    std::vector<std::unique_ptr<base::peripheral>> stubs_;
     std::vector<std::unique_ptr<cpu::core>> cores_;
     base::initiator_id loader_id_;
     std::unique_ptr<base::bus_initiator> loader_;

@@ -39,10 +39,12 @@ std::string address_info::describe() const {
 
 memory_map memory_map::build(const config& c) {
     memory_map m;
-    const char* regions[] = {"l1", "l2", "l3", "soc_periph", "cluster_periph"};
+    const char* regions[] = {"l1",         "l2",       "l3",      "soc_periph",
+                             "cluster_periph", "event_unit", "dma_ctrl", "sa_ctrl"};
     for (const char* r : regions) {
         std::string n = r;
-        region g{n, n.find("periph") == std::string::npos ? region_kind::memory : region_kind::peripheral,
+        const bool is_memory = n == "l1" || n == "l2" || n == "l3";
+        region g{n, is_memory ? region_kind::memory : region_kind::peripheral,
                  c.address(n + ".base"), c.size(n + ".size")};
         if (g.end() > 0x100000000ull)
             c.fail(n + ".size", n + " [" + hex(g.base) + ", +" + format_size(g.size) +

@@ -104,21 +104,35 @@ schema make_platform_schema() {
                "the external L3 (HyperRAM-like; reachable through the DMA only)");
 
     // --- peripherals ----------------------------------------------------------
-    s.add(decl("soc_periph.base", value_kind::address, "0x1A100000",
-               "Base of the SoC peripherals (UART, simulation control, perf counters)."));
-    auto& sp = s.add(decl("soc_periph.size", value_kind::size, "4KiB", "Size of the SoC peripheral window."));
-    sp.nonzero = true;
-    s.add(decl("soc_periph.latency", value_kind::cycles, "10", "Register access latency in cycles."));
-    s.add(decl("cluster_periph.base", value_kind::address, "0x10200000",
-               "Base of the cluster peripherals (cluster control: worker wake-up)."));
-    auto& cp = s.add(decl("cluster_periph.size", value_kind::size, "4KiB", "Size of the cluster peripheral window."));
-    cp.nonzero = true;
-    s.add(decl("cluster_periph.latency", value_kind::cycles, "2", "Register access latency in cycles."));
+    // Each register block is a region of its own, so the map, visibility and
+    // reports name it (an access to a DMA register the cores may not touch
+    // reads "dma_ctrl", not "periph + 0x2004").
+    struct periph_decl {
+        const char* name;
+        const char* base;
+        const char* latency;
+        const char* what;
+    };
+    const periph_decl periphs[] = {
+        {"soc_periph", "0x1A100000", "10", "SoC peripherals (UART, simulation control, cycle counter, trace markers)"},
+        {"cluster_periph", "0x10200000", "2", "cluster control (worker boot and wake-up)"},
+        {"event_unit", "0x10201000", "2", "event unit (events, hardware barrier, fork/join dispatch)"},
+        {"dma_ctrl", "0x10202000", "2", "DMA engine registers"},
+        {"sa_ctrl", "0x10203000", "2", "systolic array registers"},
+    };
+    for (const auto& p : periphs) {
+        const std::string n = p.name;
+        s.add(decl(n + ".base", value_kind::address, p.base, std::string("Base of the ") + p.what + "."));
+        auto& sz = s.add(decl(n + ".size", value_kind::size, "4KiB", std::string("Size of the ") + p.what + " window."));
+        sz.nonzero = true;
+        s.add(decl(n + ".latency", value_kind::cycles, p.latency,
+                   std::string("Register access latency of the ") + p.what + " in cycles."));
+    }
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
                "Cycles the router adds to every transaction it forwards."));
-    s.add(decl("visibility.core", value_kind::name_list, "l1,l2,soc_periph,cluster_periph",
+    s.add(decl("visibility.core", value_kind::name_list, "l1,l2,soc_periph,cluster_periph,event_unit,dma_ctrl,sa_ctrl",
                "Regions the cores can address. Anything else is an address error for them."));
     s.add(decl("visibility.dma", value_kind::name_list, "l1,l2,l3,soc_periph",
                "Regions the DMA engine's masters can address."));
