@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "cpu/core.h"
+#include "periph/soc_periph.h"
 
 #include "base/component.h"
 #include "base/sim_services.h"
@@ -120,6 +121,23 @@ std::string report::summary(const soc& s, const run_result& r) const {
             o += fmt::format(" {:>23}", fmt::format("{} / {}", i->traffic().read_bytes[t], i->traffic().write_bytes[t]));
         o += "\n";
     }
+    // Accelerators and engines report busy cycles; utilisation is against the run.
+    std::string util;
+    for (const auto& g : base::stats_registry::get().groups())
+        for (const auto& v : g.values)
+            if (v.name == "busy_cycles" && r.cycles)
+                util += fmt::format("  {:<24} {:>12} busy cycles  {:6.2f} %\n", g.owner, *v.value,
+                                    100.0 * static_cast<double>(*v.value) / static_cast<double>(r.cycles));
+    if (!util.empty()) o += "\nutilisation\n" + util;
+
+    const auto& regions = s.soc_periph().regions();
+    if (!regions.empty()) {
+        o += "\nmarked regions (trace markers)\n";
+        o += fmt::format("  {:<32} {:>5} {:>8} {:>14}\n", "region", "hart", "count", "cycles");
+        for (const auto& g : regions)
+            o += fmt::format("  {:<32} {:>5} {:>8} {:>14}{}\n", g.name, g.hart, g.count, g.cycles,
+                             g.open ? " (still open at the end)" : "");
+    }
     o += fmt::format("\nbus errors: {}   memcheck findings: {}\n", bus_errors_.size(), memcheck_count_);
     return o;
 }
@@ -156,7 +174,13 @@ std::string report::json(const soc& s, const run_result& r) const {
             o += fmt::format("{}\"{}\": {}", k ? ", " : "", g.values[k].name, *g.values[k].value);
         o += "}";
     }
-    o += "\n  },\n  \"bus_errors\": [";
+    o += "\n  },\n  \"regions\": [";
+    const auto& regions = s.soc_periph().regions();
+    for (std::size_t k = 0; k < regions.size(); ++k)
+        o += fmt::format("{}\n    {{\"name\": \"{}\", \"hart\": {}, \"count\": {}, \"cycles\": {}, \"open\": {}}}",
+                         k ? "," : "", json_escape(regions[k].name), regions[k].hart, regions[k].count,
+                         regions[k].cycles, regions[k].open);
+    o += "\n  ],\n  \"bus_errors\": [";
     for (std::size_t k = 0; k < bus_errors_.size(); ++k)
         o += fmt::format("{}\n    \"{}\"", k ? "," : "", json_escape(bus_errors_[k]));
     o += "\n  ],\n  \"memcheck_findings\": " + std::to_string(memcheck_count_) + ",\n  \"memcheck\": [";

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstring>
 
 namespace npu::platform {
 
@@ -68,6 +69,13 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
                                     "ELF loader"};
     loader_ = std::make_unique<base::bus_initiator>("loader", loader_id_);
     router_->bind_initiator(loader_->socket, initiator_class::loader);
+
+    soc_periph_->read_string = [this](std::uint32_t addr) {
+        char buf[64] = {};
+        const unsigned n = loader_->debug_read(addr, buf, sizeof buf - 1);
+        std::string s(buf, std::min<std::size_t>(n, std::strlen(buf)));
+        return s.empty() ? fmt::format("0x{:08x}", addr) : s;
+    };
 
     sim_services::get().describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
@@ -199,6 +207,7 @@ run_result soc::run() {
     // long as the furthest of them got.
     for (const auto& c : cores_) cyc = std::max(cyc, c->state().cycle);
     r.cycles = cyc;
+    soc_periph_->close_open_regions(cyc);
     r.host_seconds = std::chrono::duration<double>(t1 - t0).count();
     return r;
 }

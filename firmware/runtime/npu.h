@@ -99,6 +99,33 @@ static inline void npu_spin_unlock(npu_spinlock_t *l) { __atomic_store_n(&l->loc
  * clock for every hart, unlike the per-hart mcycle CSR). */
 uint64_t npu_cycles(void);
 
+/* --- trace markers ---------------------------------------------------------
+ * Name a region of the run (e.g. a layer); npusim's report lists the cycles
+ * spent in each region per hart. Regions nest; `name` must stay valid until
+ * the matching end (a string literal is the usual choice). */
+static inline void npu_trace_begin(const char *name) { *npu_soc_reg(NPU_TRACE_BEGIN) = (uint32_t)(uintptr_t)name; }
+static inline void npu_trace_end(const char *name) { *npu_soc_reg(NPU_TRACE_END) = (uint32_t)(uintptr_t)name; }
+
+/* --- memory allocation -------------------------------------------------------
+ * L1 (between the program's L1 data and the hart stacks) and L2 (the code
+ * region's heap). Both return NULL when the request cannot be served: check
+ * it. Build a program with -DNPU_ALLOC_ABORT_ON_FAIL and a failing call
+ * instead ends the run there, printing the request and file:line, with
+ * firmware exit code NPU_ALLOC_FAILED_EXIT — a safety net. */
+#include <stddef.h>
+#define NPU_ALLOC_FAILED_EXIT 99
+void *npu_l1_malloc(size_t size);
+void npu_l1_free(void *p);
+size_t npu_l1_free_bytes(void); /* largest block npu_l1_malloc can return now */
+void *npu_l2_malloc(size_t size);
+void npu_l2_free(void *p);
+void *npu_l1_malloc_or_abort(size_t size, const char *file, int line);
+void *npu_l2_malloc_or_abort(size_t size, const char *file, int line);
+#ifdef NPU_ALLOC_ABORT_ON_FAIL
+#define npu_l1_malloc(size) npu_l1_malloc_or_abort((size), __FILE__, __LINE__)
+#define npu_l2_malloc(size) npu_l2_malloc_or_abort((size), __FILE__, __LINE__)
+#endif
+
 /* --- traps -------------------------------------------------------------------- */
 struct npu_trap_frame {
     uint32_t x[32]; /* x[0] unused; x[2] is sp at the time of the trap */

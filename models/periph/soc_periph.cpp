@@ -43,8 +43,10 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     add_register(NPU_SIMCTL_TRAP_EPC, "trap_epc", write_only, 0, nullptr, [this](std::uint32_t v) { trap_epc_ = v; });
     add_register(NPU_SIMCTL_TRAP_TVAL, "trap_tval", write_only, 0, nullptr, [this](std::uint32_t v) { trap_tval_ = v; });
     add_register(NPU_SIMCTL_TRAP_HART, "trap_hart", write_only, 0, nullptr, [this](std::uint32_t v) { report_trap(v); });
+    add_register(NPU_TRACE_BEGIN, "trace_begin", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, true); });
+    add_register(NPU_TRACE_END, "trace_end", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, false); });
     add_register(NPU_PERF_CYCLES_LO, "perf_cycles_lo", read_only, 0, [this]() {
-        const auto c = static_cast<std::uint64_t>(access_time() / clock_period());
+        const auto c = now_cycles();
         cycles_hi_latch_ = static_cast<std::uint32_t>(c >> 32);
         return static_cast<std::uint32_t>(c);
     });
@@ -72,6 +74,44 @@ void soc_periph::uart_tx(std::uint32_t v) {
             std::fflush(stdout);
         }
         line_.clear();
+    }
+}
+
+std::uint64_t soc_periph::now_cycles() const {
+    return static_cast<std::uint64_t>(access_time() / clock_period());
+}
+
+void soc_periph::trace(std::uint32_t name_addr, bool begin) {
+    const int hart = current_initiator() ? current_initiator()->hart : -1;
+    const std::string name = read_string ? read_string(name_addr) : fmt::format("0x{:08x}", name_addr);
+    const std::size_t slot = static_cast<std::size_t>(hart + 1);  // hart -1 (not a core) gets slot 0
+    if (open_.size() <= slot) open_.resize(slot + 1);
+    auto& stack = open_[slot];
+    if (begin) {
+        std::size_t idx = regions_.size();
+        for (std::size_t i = 0; i < regions_.size(); ++i)
+            if (regions_[i].name == name && regions_[i].hart == hart) idx = i;
+        if (idx == regions_.size()) regions_.push_back(region_stats{name, hart});
+        ++regions_[idx].open;
+        stack.push_back(open_region{idx, now_cycles()});
+        return;
+    }
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+        region_stats& r = regions_[it->index];
+        if (r.name != name) continue;
+        r.cycles += now_cycles() - it->start;
+        ++r.count;
+        --r.open;
+        stack.erase(std::next(it).base());
+        return;
+    }
+    NPU_LOG(log(), warn, "hart {}: trace end of '{}' without a matching begin", hart, name);
+}
+
+void soc_periph::close_open_regions(std::uint64_t end_cycle) {
+    for (auto& stack : open_) {
+        for (const auto& o : stack) regions_[o.index].cycles += end_cycle - o.start;
+        stack.clear();
     }
 }
 

@@ -5,7 +5,9 @@
 
 #include "base/peripheral.h"
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace npu::periph {
 
@@ -14,6 +16,22 @@ public:
     soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg);
     ~soc_periph() override;
 
+    // Reads a NUL-terminated string from memory (trace-marker names); the
+    // platform connects it to a debug port.
+    std::function<std::string(std::uint32_t addr)> read_string;
+
+    // Cycles per named region (trace markers), in order of first use.
+    struct region_stats {
+        std::string name;
+        int hart;
+        std::uint64_t count = 0;
+        std::uint64_t cycles = 0;
+        std::uint64_t open = 0;  // regions begun and not ended
+    };
+    const std::vector<region_stats>& regions() const { return regions_; }
+    // Closes regions still open at the end of the run at `end_cycle`.
+    void close_open_regions(std::uint64_t end_cycle);
+
     // Everything the firmware printed (also written to stdout as it comes).
     const std::string& uart_output() const { return uart_log_; }
     void set_echo(bool on) { echo_ = on; }
@@ -21,6 +39,15 @@ public:
 private:
     void uart_tx(std::uint32_t v);
     void report_trap(std::uint32_t hart);
+    void trace(std::uint32_t name_addr, bool begin);
+    std::uint64_t now_cycles() const;
+
+    struct open_region {
+        std::size_t index;  // into regions_
+        std::uint64_t start;
+    };
+    std::vector<region_stats> regions_;
+    std::vector<std::vector<open_region>> open_;  // per hart: a stack
 
     std::string uart_log_;
     std::string line_;

@@ -1,5 +1,5 @@
 /* Register map of the SoC peripheral block (UART, simulation control,
- * performance counter, trace marker). Offsets from soc_periph.base.
+ * performance counter, trace markers). Offsets from soc_periph.base.
  * Plain C: the model (models/periph/soc_periph.cpp) and the firmware runtime
  * include this same file, so the two cannot disagree. Documented in
  * docs/memory-map.md. */
@@ -21,6 +21,13 @@
 #define NPU_PERF_CYCLES_LO 0x200u    /* R */
 #define NPU_PERF_CYCLES_HI 0x204u    /* R */
 
-#define NPU_SOC_PERIPH_SPAN 0x300u   /* registers end here; the rest of the window is an address error */
+/* Trace markers: name regions of the run (e.g. one per layer); the report
+ * lists cycles per region. The value written is the address of a
+ * NUL-terminated name (at most 63 characters); regions nest per hart and an
+ * END closes the innermost open region of that name on the writing hart. */
+#define NPU_TRACE_BEGIN 0x300u       /* W: address of the region's name */
+#define NPU_TRACE_END 0x304u         /* W: address of the same name */
+
+#define NPU_SOC_PERIPH_SPAN 0x308u   /* registers end here; the rest of the window is an address error */
 
 #endif
