@@ -1,5 +1,6 @@
 #include "soc.h"
 
+#include "cluster/event_unit.h"
 #include "cpu/core.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
@@ -36,8 +37,16 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
     router_->bind_target(cluster_ctrl_->socket, "cluster_periph");
 
     // --- event unit (models/cluster) ---
-    stubs_.push_back(std::make_unique<base::peripheral>("event_unit", cfg, "event_unit"));
-    router_->bind_target(stubs_.back()->socket, "event_unit");
+    event_unit_ = std::make_unique<cluster::event_unit>("event_unit", cfg);
+    router_->bind_target(event_unit_->socket, "event_unit");
+    // An event ends a WFI of a running hart; parked workers are started only
+    // by cluster_ctrl WAKE (fetch enable), never by an event.
+    event_unit_->wake_hart = [this](unsigned h, const sc_core::sc_time& delay) {
+        if (h < cores_.size() && !cores_[h]->parked()) cores_[h]->wake(delay);
+    };
+    event_unit_->set_irq = [this](unsigned h, unsigned bit, bool level) {
+        if (h < cores_.size()) cores_[h]->set_irq(bit, level);
+    };
     // --- DMA engine (models/dma) ---
     stubs_.push_back(std::make_unique<base::peripheral>("dma", cfg, "dma_ctrl"));
     router_->bind_target(stubs_.back()->socket, "dma_ctrl");
@@ -188,7 +197,10 @@ run_result soc::run() {
             std::string sym = svc.symbol_of(pc);
             harts += fmt::format("\n  hart {} ({}): {} pc 0x{:08x}{}", h,
                                  h + 1 == cores_.size() ? "cluster controller" : "worker",
-                                 cores_[h]->running() ? "running" : "asleep", pc, sym.empty() ? "" : " <" + sym + ">");
+                                 !cores_[h]->running()          ? "asleep"
+                                 : cores_[h]->in_bus_access() ? "asleep in a blocking register"
+                                                              : "running",
+                                 pc, sym.empty() ? "" : " <" + sym + ">");
         }
         if (max_cycles && sc_core::sc_time_stamp() >= period * static_cast<double>(max_cycles))
             svc.request_stop(exit_code::watchdog,

@@ -1,62 +1,77 @@
-/* Stop-gap fork/join between the cluster controller and the workers, until
- * the event unit (issue 4) provides hardware events and barriers.
- *
- * One mailbox per hart in L1 (fast to poll, zeroed by crt0). The controller
- * fills it, then wakes the worker; the worker runs the job and raises `done`.
- * A WAKE write can race with the worker going to sleep (it checked an empty
- * mailbox, then the controller posted and woke it, then it executed wfi), so
- * npu_wait_workers re-sends the wake-up to workers that are not done yet: a
- * wake-up to a hart that is awake costs one spurious mailbox check. */
+/* Fork/join and events on the cluster event unit (models/cluster,
+ * event_unit_regs.h). The hardware queues each job per worker, wakes the
+ * worker asleep on DISPATCH_POP, and lets the forking hart sleep on
+ * DISPATCH_JOIN until every job reported DONE: nobody polls. */
 #include "npu.h"
 
-struct npu_mailbox {
-    void (*volatile fn)(void *);
-    void *volatile arg;
-    volatile uint32_t done;
-    uint32_t pad; /* 16 bytes: one mailbox per 4 L1 banks */
-};
-
-static NPU_L1_BSS struct npu_mailbox mailboxes[NPU_MAX_HARTS];
-/* Workers with a posted job not yet joined; touched by the controller only. */
+/* Workers already started through cluster_ctrl WAKE; touched by the
+ * cluster controller only (the one hart that forks). */
+static uint32_t started_workers;
+/* Workers with a job from npu_run_on_worker not joined yet. */
 static uint32_t posted_mask;
 
-int npu_run_on_worker(unsigned hart, void (*fn)(void *), void *arg) {
-    if (hart >= npu_nb_workers() || (posted_mask >> hart) & 1u) return -1;
-    struct npu_mailbox *mb = &mailboxes[hart];
-    mb->done = 0;
-    mb->arg = arg;
-    mb->fn = fn;
-    posted_mask |= 1u << hart;
-    npu_cluster_wake(1u << hart);
-    return 0;
+static uint32_t all_workers(void) {
+    unsigned n = npu_nb_workers();
+    return n >= 32 ? ~0u : (1u << n) - 1u;
 }
 
-void npu_wait_workers(void) {
-    unsigned polls = 0;
-    while (posted_mask) {
-        uint32_t pending = 0;
-        for (unsigned h = 0; h < NPU_MAX_HARTS; ++h) {
-            if (!((posted_mask >> h) & 1u)) continue;
-            if (__atomic_load_n(&mailboxes[h].done, __ATOMIC_ACQUIRE)) posted_mask &= ~(1u << h);
-            else pending |= 1u << h;
-        }
-        /* Re-wake rarely: often enough to recover a lost wake-up quickly,
-         * rarely enough not to flood the cluster peripheral bus. */
-        if (pending && (++polls & 63u) == 0) npu_cluster_wake(pending);
+void npu_cluster_fork_mask(uint32_t team_mask, npu_job_fn fn, void *arg) {
+    /* Job data written before the fork must be visible to the team. */
+    __asm__ volatile("fence" ::: "memory");
+    *npu_eu_reg(NPU_EU_DISPATCH_FN) = (uint32_t)(uintptr_t)fn;
+    *npu_eu_reg(NPU_EU_DISPATCH_ARG) = (uint32_t)(uintptr_t)arg;
+    /* Queued before the workers start: a worker that boots later finds its
+     * job waiting in the dispatcher. */
+    *npu_eu_reg(NPU_EU_DISPATCH_FORK) = team_mask;
+    uint32_t boot = team_mask & ~started_workers;
+    if (boot) {
+        started_workers |= boot;
+        npu_cluster_wake(boot);
     }
 }
 
+void npu_cluster_fork(unsigned nb_workers, npu_job_fn fn, void *arg) {
+    uint32_t team = all_workers();
+    if (nb_workers && nb_workers < npu_nb_workers()) team = (1u << nb_workers) - 1u;
+    npu_cluster_fork_mask(team, fn, arg);
+}
+
+void npu_cluster_join(void) {
+    (void)*npu_eu_reg(NPU_EU_DISPATCH_JOIN);
+    __asm__ volatile("fence" ::: "memory");
+    posted_mask = 0;
+}
+
+void npu_cluster_run(unsigned nb_workers, npu_job_fn fn, void *arg) {
+    npu_cluster_fork(nb_workers, fn, arg);
+    npu_cluster_join();
+}
+
+uint32_t npu_evt_wait(uint32_t mask) {
+    volatile uint32_t *m = npu_eu_reg(NPU_EU_EVT_MASK);
+    uint32_t old = *m;
+    *m = mask;
+    uint32_t got = *npu_eu_reg(NPU_EU_EVT_WAIT_CLEAR);
+    *m = old;
+    return got;
+}
+
+int npu_run_on_worker(unsigned hart, npu_job_fn fn, void *arg) {
+    if (hart >= npu_nb_workers() || (posted_mask >> hart) & 1u) return -1;
+    posted_mask |= 1u << hart;
+    npu_cluster_fork_mask(1u << hart, fn, arg);
+    return 0;
+}
+
+void npu_wait_workers(void) { npu_cluster_join(); }
+
 __attribute__((weak)) void npu_worker_entry(void) {
-    struct npu_mailbox *mb = &mailboxes[npu_core_id()];
     for (;;) {
-        void (*fn)(void *) = mb->fn;
-        if (!fn) {
-            __asm__ volatile("wfi");
-            continue;
-        }
-        void *arg = mb->arg;
-        mb->fn = 0;
+        /* Sleeps in the event unit until a job is dispatched to this hart. */
+        npu_job_fn fn = (npu_job_fn)(uintptr_t)*npu_eu_reg(NPU_EU_DISPATCH_POP);
+        void *arg = (void *)(uintptr_t)*npu_eu_reg(NPU_EU_DISPATCH_POP_ARG);
         fn(arg);
-        __atomic_store_n(&mb->done, 1, __ATOMIC_RELEASE);
+        __asm__ volatile("fence" ::: "memory");
+        *npu_eu_reg(NPU_EU_DISPATCH_DONE) = 1;
     }
 }

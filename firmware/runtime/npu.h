@@ -1,5 +1,6 @@
-/* npusim firmware runtime, first part: hart identity, worker dispatch,
- * printing, exit, traps and cycle counting. See docs/firmware.md.
+/* npusim firmware runtime: hart identity, fork/join and barriers (event
+ * unit), printing, exit, traps, allocation and cycle counting. See
+ * docs/firmware.md.
  *
  * The runtime is built once for every platform config: it reads the layout
  * (worker count, peripheral bases, stack size) from absolute symbols the
@@ -11,6 +12,7 @@
 #include <stdint.h>
 
 #include "cluster_ctrl_regs.h"
+#include "event_unit_regs.h"
 #include "soc_periph_regs.h"
 
 #ifdef __cplusplus
@@ -32,7 +34,8 @@ extern "C" {
 #define NPU_L3_DATA __attribute__((section(".l3.data")))
 
 /* Absolute symbols from the generated linker script (values, not objects). */
-extern char __npu_nb_workers[], __npu_cc_hart_id[], __npu_soc_periph_base[], __npu_cluster_periph_base[];
+extern char __npu_nb_workers[], __npu_cc_hart_id[], __npu_soc_periph_base[], __npu_cluster_periph_base[],
+    __npu_event_unit_base[];
 
 static inline volatile uint32_t *npu_soc_reg(uint32_t offset) {
     return (volatile uint32_t *)((uintptr_t)__npu_soc_periph_base + offset);
@@ -40,6 +43,11 @@ static inline volatile uint32_t *npu_soc_reg(uint32_t offset) {
 
 static inline volatile uint32_t *npu_cluster_reg(uint32_t offset) {
     return (volatile uint32_t *)((uintptr_t)__npu_cluster_periph_base + offset);
+}
+
+/* The event unit's per-hart view (event_unit_regs.h). */
+static inline volatile uint32_t *npu_eu_reg(uint32_t offset) {
+    return (volatile uint32_t *)((uintptr_t)__npu_event_unit_base + offset);
 }
 
 /* --- identity ----------------------------------------------------------- */
@@ -56,21 +64,53 @@ static inline int npu_is_cluster_controller(void) {
     return npu_core_id() == (unsigned)(uintptr_t)__npu_cc_hart_id;
 }
 
-/* --- workers --------------------------------------------------------------
- * Stop-gap dispatch until the event unit exists: the cluster controller posts
- * fn(arg) in the worker's mailbox and wakes it; the worker runs it and sets
- * a done flag the controller spins on. */
+/* --- fork / join / barrier (event unit) ------------------------------------
+ * The cluster controller forks fn(arg) onto a team of workers and joins.
+ * Workers run npu_worker_entry(): a loop asleep on the event unit's dispatch
+ * register (no polling), which runs each job it receives. Workers are started
+ * (cluster_ctrl WAKE, "fetch enable") the first time a fork names them.
+ * Fork again only after the join (or when no worker of the previous team can
+ * still be inside npu_barrier()). */
+typedef void (*npu_job_fn)(void *);
+
+/* fn(arg) on workers 0..nb_workers-1 (0 = all workers, more = all). Returns
+ * at once; npu_cluster_join() waits for them. */
+void npu_cluster_fork(unsigned nb_workers, npu_job_fn fn, void *arg);
+/* The same on any set of workers (bit i = worker i). */
+void npu_cluster_fork_mask(uint32_t team_mask, npu_job_fn fn, void *arg);
+/* Sleeps until every job this hart forked has returned. */
+void npu_cluster_join(void);
+/* Fork, then join: fn(arg) on workers 0..nb_workers-1 (0 = all). */
+void npu_cluster_run(unsigned nb_workers, npu_job_fn fn, void *arg);
+
+/* Inside a job: the team's hart mask and size (a worker's index in a
+ * count-based team is npu_core_id()). */
+static inline uint32_t npu_team_mask(void) { return *npu_eu_reg(NPU_EU_DISPATCH_TEAM); }
+static inline unsigned npu_team_size(void) { return (unsigned)__builtin_popcount(npu_team_mask()); }
+
+/* Hardware barrier across the current fork's team (barrier 0): every member
+ * sleeps until the last one arrives. Only team members may call it. */
+static inline void npu_barrier(void) { (void)*npu_eu_reg(NPU_EU_BARRIER(0) + NPU_EU_BARRIER_WAIT); }
+
+/* Sleeps until one of the events in `mask` (NPU_EVT_* line bits) is pending;
+ * returns the pending ones among them and clears them. */
+uint32_t npu_evt_wait(uint32_t mask);
+/* Raises software event n (0..7) in the harts of `hart_mask`. */
+static inline void npu_evt_trigger(unsigned n, uint32_t hart_mask) { *npu_eu_reg(NPU_EU_SW_EVENT(n)) = hart_mask; }
+
+/* Starts parked harts, or ends a WFI (cluster_ctrl WAKE). */
 static inline void npu_cluster_wake(uint32_t hart_mask) {
-    __asm__ volatile("fence" ::: "memory"); /* mailbox stores before the wake-up */
+    __asm__ volatile("fence" ::: "memory");
     *npu_cluster_reg(NPU_CLUSTER_WAKE) = hart_mask;
 }
 
-/* Runs fn(arg) on worker `hart` (0..nb_workers-1). Returns 0, or -1 if
- * `hart` is not a worker or still runs a previous job. */
-int npu_run_on_worker(unsigned hart, void (*fn)(void *), void *arg);
-/* Spins until every job posted with npu_run_on_worker has returned. */
+/* Earlier single-worker interface, kept on top of the dispatcher:
+ * fn(arg) on worker `hart`; -1 if it is not a worker or still has a job
+ * posted this way that npu_wait_workers() has not joined. */
+int npu_run_on_worker(unsigned hart, npu_job_fn fn, void *arg);
+/* Joins every job posted with npu_run_on_worker (and any other fork). */
 void npu_wait_workers(void);
-/* What a woken worker runs; the default serves the mailbox forever.
+/* What a started worker runs; the default serves the dispatcher forever.
  * A program may define its own (strong) version. */
 void npu_worker_entry(void);
 

@@ -1,6 +1,7 @@
-/* Many fork/join rounds through the stop-gap dispatcher: between rounds the
- * workers go back to wfi, so every round races a wake-up against a worker
- * falling asleep. Each job adds to its worker's own counter; the controller
+/* Many fork/join rounds through npu_run_on_worker / npu_wait_workers (one
+ * single-worker fork per worker on the event unit's dispatcher): between
+ * rounds the workers sleep on the dispatch register, so every round races a
+ * dispatch against a worker going back to sleep. Each job adds to its worker's own counter; the controller
  * checks every counter after every join. A lost job or a job run twice is a
  * wrong count (exit 1); a lost wake-up that is never recovered hangs and is
  * caught by the test's --max-cycles watchdog. */

@@ -3,6 +3,7 @@
 #include "txn_ext.h"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace npu::base {
 
@@ -45,19 +46,58 @@ void peripheral::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& dela
         return;
     }
     auto* ext = t.get_extension<txn_ext>();
-    current_ = ext ? ext->who : nullptr;
-    current_pc_ = ext ? ext->pc : 0;
-    access_delay_ = sc_core::SC_ZERO_TIME;
-    current_offset_ = delay;
+    access_ctx ctx;
+    ctx.who = ext ? ext->who : nullptr;
+    ctx.pc = ext ? ext->pc : 0;
+    ctx.offset = delay;
+    ctx_ = &ctx;
+    std::uint32_t v = 0;
     if (write) {
-        std::memcpy(&r->value, t.get_data_ptr(), 4);
-        if (r->on_write) r->on_write(r->value);
+        std::memcpy(&v, t.get_data_ptr(), 4);
+        // Stored before the callback, as documented; a rejected write is undone.
+        const std::uint32_t old = r->value;
+        r->value = v;
+        if (r->on_write) r->on_write(v);
+        if (ctx.rejected) r->value = old;
     } else {
-        std::uint32_t v = r->on_read ? r->on_read() : r->value;
+        v = r->on_read ? r->on_read() : r->value;
         std::memcpy(t.get_data_ptr(), &v, 4);
     }
-    delay += latency_ + access_delay_;
+    // A callback that blocked re-installed its own context when it resumed;
+    // between accesses nothing may point into this stack frame.
+    ctx_ = &idle_ctx_;
+    if (ctx.rejected) {
+        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+    }
+    delay = ctx.offset + latency_ + ctx.extra;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+namespace {
+bool in_thread() {
+    return sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_;
+}
+}  // namespace
+
+void peripheral::synchronise_access() {
+    // An initiator calling from an SC_METHOD cannot wait: its offset stays
+    // in the returned delay (it is then only as ordered as its caller).
+    if (ctx_->offset == sc_core::SC_ZERO_TIME || !in_thread()) return;
+    access_ctx* const mine = ctx_;
+    const sc_core::sc_time d = mine->offset;
+    mine->offset = sc_core::SC_ZERO_TIME;
+    sc_core::wait(d);
+    ctx_ = mine;
+}
+
+void peripheral::wait_in_access(const sc_core::sc_event& e) {
+    if (!in_thread())
+        throw std::logic_error(std::string(name()) + ": a blocking register was accessed from a process that cannot wait");
+    synchronise_access();
+    access_ctx* const mine = ctx_;
+    sc_core::wait(e);
+    ctx_ = mine;
 }
 
 unsigned peripheral::transport_dbg(tlm::tlm_generic_payload& t) {

@@ -38,14 +38,28 @@ public:
     void set_register(std::uint32_t offset, std::uint32_t value);
 
     // The initiator of the access being served (valid inside callbacks).
-    const initiator_id* current_initiator() const { return current_; }
-    std::uint64_t current_pc() const { return current_pc_; }
+    const initiator_id* current_initiator() const { return ctx_->who; }
+    std::uint64_t current_pc() const { return ctx_->pc; }
     // The initiator's local time of the access being served (SystemC time
     // plus its temporal-decoupling offset): what a counter read must show.
-    sc_core::sc_time access_time() const { return sc_core::sc_time_stamp() + current_offset_; }
+    sc_core::sc_time access_time() const { return sc_core::sc_time_stamp() + ctx_->offset; }
     // Extra delay the callback wants to add to the access (e.g. a blocking
     // write); reset before every access.
-    sc_core::sc_time& access_delay() { return access_delay_; }
+    sc_core::sc_time& access_delay() { return ctx_->extra; }
+
+    // Blocking registers (inside a callback, initiator in an SC_THREAD):
+    // synchronise_access() waits until SystemC time reaches the access's
+    // local time, so that state changes made by initiators running
+    // decoupled happen in true time order; the access then returns with
+    // only the register latency as its delay. wait_in_access(e) also
+    // synchronises, then sleeps until `e` (the caller loops on its
+    // condition); the callback's access context survives other accesses
+    // served meanwhile.
+    void synchronise_access();
+    void wait_in_access(const sc_core::sc_event& e);
+    // Inside a callback: answer with TLM_COMMAND_ERROR_RESPONSE (a register
+    // used in a way its state forbids, e.g. a join while nothing can end it).
+    void reject_access() { ctx_->rejected = true; }
 
 private:
     struct reg {
@@ -60,12 +74,20 @@ private:
     unsigned transport_dbg(tlm::tlm_generic_payload& t);
     reg* find(std::uint32_t offset);
 
+    // Per-access state: lives on b_transport's stack, so a callback that
+    // blocks keeps its own while other initiators' accesses are served.
+    struct access_ctx {
+        const initiator_id* who = nullptr;
+        std::uint64_t pc = 0;
+        sc_core::sc_time offset;  // the initiator's local-time offset (0 once synchronised)
+        sc_core::sc_time extra;
+        bool rejected = false;
+    };
+
     std::vector<reg> regs_;
     sc_core::sc_time latency_;
-    const initiator_id* current_ = nullptr;
-    std::uint64_t current_pc_ = 0;
-    sc_core::sc_time current_offset_;
-    sc_core::sc_time access_delay_;
+    access_ctx idle_ctx_;
+    access_ctx* ctx_ = &idle_ctx_;
 };
 
 }  // namespace npu::base

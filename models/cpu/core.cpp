@@ -244,6 +244,34 @@ struct core::bus_memory {
         rd[0] = rd[1] = wr[0] = wr[1] = window{};
     }
 
+    // The target waited inside b_transport (a blocking register, or one that
+    // synchronises the initiator): SystemC time moved from `stamp` to now and
+    // the hart is `delay` past now. The hart's time from before the call
+    // (stamp + before) up to now is sleep (clock-gated, as PULP's event unit
+    // does: not counted in mcycle); what the target returned beyond that is
+    // access latency. The batch then restarts its time base at this point:
+    // the quantum keeper holds the new local offset, and the cycle limit is
+    // recomputed for the quantum now current.
+    __attribute__((noinline)) void rebase(const sc_core::sc_time& stamp, const sc_core::sc_time& before,
+                                          const sc_core::sc_time& delay, std::uint64_t& cyc) {
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        const sc_core::sc_time start = stamp + before;  // the hart's time when it issued the access
+        const sc_core::sc_time end = std::max(now + delay, start);  // never back in time
+        const sc_core::sc_time asleep = now > start ? now - start : sc_core::SC_ZERO_TIME;
+        const std::uint32_t lat = to_cycles(end - start - asleep);
+        cyc += lat;
+        stall_memory += lat;
+        const std::uint64_t slept = to_cycles(asleep);
+        c.sleep_cycles_ += slept;
+        c.event_wait_cycles_ += slept;
+        const sc_core::sc_time local = end - now;
+        c.qk_.set(local);
+        batch_start = cyc;
+        now_offset = static_cast<std::int64_t>(std::llround(end / c.clock_period())) - static_cast<std::int64_t>(cyc);
+        // 0 means "stop at the next branch" (an interrupt or a stop arrived): keep it.
+        if (h.cycle_limit != 0) h.cycle_limit = cyc + c.batch_budget();
+    }
+
     // DMI window lookup (installing it in the inline cache) then b_transport.
     __attribute__((noinline)) bool slow_access(std::uint32_t a, void* p, unsigned size, std::uint64_t& cyc,
                                                std::uint32_t pc, bool write) {
@@ -271,11 +299,19 @@ struct core::bus_memory {
         }
         sc_core::sc_time delay = local_time(cyc);
         const sc_core::sc_time before = delay;
+        const sc_core::sc_time stamp = sc_core::sc_time_stamp();
         bus.set_pc(pc);
+        h.pc = pc;  // what a deadlock report shows if the target blocks for good
+        c.in_bus_access_ = true;
         const auto st = write ? bus.write(a, p, size, delay) : bus.read(a, p, size, delay);
-        const std::uint32_t lat = delay > before ? to_cycles(delay - before) : 0;
-        cyc += lat;
-        stall_memory += lat;
+        c.in_bus_access_ = false;
+        if (__builtin_expect(sc_core::sc_time_stamp() != stamp, 0)) {
+            rebase(stamp, before, delay, cyc);
+        } else {
+            const std::uint32_t lat = delay > before ? to_cycles(delay - before) : 0;
+            cyc += lat;
+            stall_memory += lat;
+        }
         if (st != tlm::TLM_OK_RESPONSE) return false;
         const int tid = bus.last_ext().traffic_id;
         const int slot = tid >= 0 && tid < base::traffic_registry::max_targets ? tid : n_targets - 1;
@@ -323,6 +359,8 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     add_stat("instructions", h_.instret, "", "instructions retired");
     add_stat("cycles", h_.cycle, "cycles", "cycles executing (instructions + stalls), sleep excluded");
     add_stat("sleep_cycles", sleep_cycles_, "cycles", "cycles parked or in WFI");
+    add_stat("event_wait_cycles", event_wait_cycles_, "cycles",
+             "part of sleep_cycles spent blocked in a bus access (event unit wait, barrier, join)");
     add_stat("stall_memory", stall_memory_, "cycles", "load/store/AMO latency of the memory touched");
     add_stat("stall_bank_conflict", stall_bank_, "cycles", "L1 bank conflicts with other harts (approximate)");
     add_stat("stall_div", stall_div_, "cycles", "DIV/REM cycles beyond an ALU instruction");
@@ -442,6 +480,16 @@ bool core::handle_exception() {
     return true;
 }
 
+std::uint64_t core::batch_budget() const {
+    // Cycles to the end of the current quantum (sc_time is unsigned: a local
+    // time already past the boundary gives the minimum batch).
+    const sc_core::sc_time to_boundary = tlm::tlm_global_quantum::instance().compute_local_quantum();
+    const sc_core::sc_time local = qk_.get_local_time();
+    const std::uint64_t budget =
+        to_boundary > local ? static_cast<std::uint64_t>((to_boundary - local) / clock_period()) : 0;
+    return budget ? budget : 1;
+}
+
 void core::thread() {
     auto& sim = sim_services::get();
     qk_.reset();
@@ -458,12 +506,7 @@ void core::thread() {
         }
         if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
         // Run to the end of the current quantum.
-        // (sc_time is unsigned: a local time already past the boundary gives the minimum batch.)
-        const sc_core::sc_time to_boundary = tlm::tlm_global_quantum::instance().compute_local_quantum();
-        const sc_core::sc_time local = qk_.get_local_time();
-        std::uint64_t budget =
-            to_boundary > local ? static_cast<std::uint64_t>((to_boundary - local) / clock_period()) : 0;
-        if (budget == 0) budget = 1;
+        const std::uint64_t budget = batch_budget();
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -

@@ -22,6 +22,14 @@
 //    longer than the 1024-cycle ring.
 // Stall statistics: memory latency, bank conflicts, div (cpi_div - cpi_alu per
 // DIV/REM), fdiv (cpi_fdiv - cpi_fpu per FDIV/FSQRT), branch (taken extra).
+//
+// Blocking targets: a target may wait() inside b_transport (the event unit's
+// wait/barrier/dispatch/join registers, which also first synchronise the
+// access to the hart's local time). The hart then re-bases its batch on the
+// new SystemC time: the time it spent blocked counts as sleep
+// (sleep_cycles, event_wait_cycles), not in mcycle, like a clock-gated PULP
+// core; only the returned delay counts as access latency. Nothing of this is
+// on the DMI fast path.
 #pragma once
 
 #include "decode_cache.h"
@@ -72,6 +80,12 @@ public:
     std::uint64_t stall_memory() const;
     std::uint64_t stall_bank_conflict() const;
     std::uint64_t sleep_cycles() const { return sleep_cycles_; }
+    // Part of sleep_cycles spent blocked inside a bus access (a target that
+    // wait()s in b_transport: event-unit wait, barrier, dispatch, join).
+    std::uint64_t event_wait_cycles() const { return event_wait_cycles_; }
+    // Inside a slow-path (non-DMI) access right now: with a blocking target,
+    // the hart is asleep there (deadlock reports).
+    bool in_bus_access() const { return in_bus_access_; }
     // Loads / stores served by traffic target `id` (-1: targets without an id).
     std::uint64_t loads(int traffic_id) const;
     std::uint64_t stores(int traffic_id) const;
@@ -88,6 +102,7 @@ private:
     bool handle_exception();
     void halt();
     void update_stats();
+    std::uint64_t batch_budget() const;
 
     hart_state h_;
     decode_cache dc_;
@@ -106,6 +121,8 @@ private:
     std::uint64_t stall_fdiv_ = 0;
     std::uint64_t stall_branch_ = 0;
     std::uint64_t sleep_cycles_ = 0;
+    std::uint64_t event_wait_cycles_ = 0;
+    bool in_bus_access_ = false;
 };
 
 }  // namespace npu::cpu
