@@ -29,6 +29,9 @@ struct bus_backing {
     std::uint32_t scratch = 0;
     std::function<void(std::uint32_t)> on_wake;
     std::function<void(std::uint32_t)> on_irq;  // device offset 8: drive an interrupt line
+    // Device offset 12: a target that wait()s inside b_transport (like the
+    // event unit's blocking registers); it sets the returned delay itself.
+    std::function<void(sc_core::sc_time&)> on_block;
     sc_core::sc_time period;
     int ram_tid = -1, l1_tid = -1;
     unsigned device_accesses = 0;
@@ -85,6 +88,16 @@ private:
         }
         if (a >= b_.dev_base && a + n <= std::uint64_t(b_.dev_base) + b_.dev_size && n == 4) {
             ++b_.device_accesses;
+            if (a - b_.dev_base == 12) {
+                // Receives the initiator's local time unchanged: waits it, then blocks.
+                if (!b_.on_block) {
+                    t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+                    return;
+                }
+                b_.on_block(delay);
+                t.set_response_status(tlm::TLM_OK_RESPONSE);
+                return;
+            }
             delay += b_.period * 10;
             std::uint32_t v = 0;
             if (t.is_write()) std::memcpy(&v, t.get_data_ptr(), 4);
