@@ -1,6 +1,7 @@
 // Cluster control: worker boot and wake-up (register map in
-// cluster_ctrl_regs.h). A stop-gap until the event unit: it only forwards
-// wake requests to the cores through hooks the platform connects.
+// cluster_ctrl_regs.h). It only forwards start/wake requests to the cores
+// through hooks the platform connects; events, barriers and fork/join are
+// the event unit's (models/cluster).
 #pragma once
 
 #include "base/peripheral.h"

@@ -1,7 +1,8 @@
 /* Register map of the cluster control block (worker boot and wake-up).
  * Offsets from cluster_periph.base. Plain C, shared by model and firmware.
- * A simple mechanism until the event unit exists: workers boot parked; the
- * cluster controller writes a hart mask to WAKE to start or resume them. */
+ * Workers boot parked; the cluster controller writes a hart mask to WAKE to
+ * start them (PULP's "fetch enable"). Events, barriers and fork/join are the
+ * event unit's (models/cluster/event_unit_regs.h). */
 #ifndef NPU_CLUSTER_CTRL_REGS_H
 #define NPU_CLUSTER_CTRL_REGS_H
 
