@@ -249,9 +249,8 @@ struct core::bus_memory {
     // the hart is `delay` past now. The hart's time from before the call
     // (stamp + before) up to now is sleep (clock-gated, as PULP's event unit
     // does: not counted in mcycle); what the target returned beyond that is
-    // access latency. The batch then restarts its time base at this point:
-    // the quantum keeper holds the new local offset, and the cycle limit is
-    // recomputed for the quantum now current.
+    // access latency. The batch restarts its time base at this point (the
+    // quantum keeper holds the new local offset) and ends soon after.
     __attribute__((noinline)) void rebase(const sc_core::sc_time& stamp, const sc_core::sc_time& before,
                                           const sc_core::sc_time& delay, std::uint64_t& cyc) {
         const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -268,8 +267,11 @@ struct core::bus_memory {
         c.qk_.set(local);
         batch_start = cyc;
         now_offset = static_cast<std::int64_t>(std::llround(end / c.clock_period())) - static_cast<std::int64_t>(cyc);
-        // 0 means "stop at the next branch" (an interrupt or a stop arrived): keep it.
-        if (h.cycle_limit != 0) h.cycle_limit = cyc + c.batch_budget();
+        // End the batch at the next taken branch: the thread then writes back
+        // the interpreter's counters (a hart that stays blocked until the run
+        // ends would otherwise report those of a batch begun long ago) and
+        // sizes the next batch from the quantum now current.
+        h.cycle_limit = 0;
     }
 
     // DMI window lookup (installing it in the inline cache) then b_transport.

@@ -1,0 +1,27 @@
+/* Event-unit misuse must stop at the access, not hang silently:
+ *  EU_CC_BARRIER: the cluster controller enters the workers' barrier (it is
+ *    no team member): the event unit answers with a command error, which is
+ *    a bus error naming the PC in npu_barrier's caller.
+ *  EU_WAIT_FOREVER: the controller waits for a software event nobody
+ *    raises: every hart sleeps, so the run ends as a deadlock whose report
+ *    shows the controller asleep in the event unit. */
+#include <stdio.h>
+
+#include "npu.h"
+
+static void nothing(void *arg) { (void)arg; }
+
+__attribute__((noinline)) static void controller_joins_the_barrier(void) { npu_barrier(); }
+
+int main(void) {
+    npu_cluster_run(0, nothing, 0); /* barrier 0's team = every worker */
+#if defined(EU_CC_BARRIER)
+    puts("controller enters the workers' barrier");
+    controller_joins_the_barrier();
+#elif defined(EU_WAIT_FOREVER)
+    puts("controller waits for software event 3");
+    npu_evt_wait(1u << (NPU_EVT_SW0 + 3));
+#endif
+    puts("not reached");
+    return 0;
+}
