@@ -2,6 +2,7 @@
 
 #include "cluster/event_unit.h"
 #include "cpu/core.h"
+#include "dma/dma.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
 #include "periph/cluster_ctrl.h"
@@ -48,8 +49,10 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         if (h < cores_.size()) cores_[h]->set_irq(bit, level);
     };
     // --- DMA engine (models/dma) ---
-    stubs_.push_back(std::make_unique<base::peripheral>("dma", cfg, "dma_ctrl"));
-    router_->bind_target(stubs_.back()->socket, "dma_ctrl");
+    dma_ = std::make_unique<dma::dma>("dma", cfg);
+    router_->bind_target(dma_->socket, "dma_ctrl");
+    for (unsigned c = 0; c < dma_->channels(); ++c)
+        router_->bind_initiator(dma_->master(c).socket, initiator_class::dma);
     // --- systolic array (models/accel) ---
     stubs_.push_back(std::make_unique<base::peripheral>("sa", cfg, "sa_ctrl"));
     router_->bind_target(stubs_.back()->socket, "sa_ctrl");

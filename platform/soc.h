@@ -19,6 +19,7 @@ namespace npu::memory { class memory; }
 namespace npu::interconnect { class router; }
 namespace npu::periph { class soc_periph; class cluster_ctrl; }
 namespace npu::cpu { class core; }
+namespace npu::dma { class dma; }
 namespace npu::cluster { class event_unit; }
 
 namespace npu::platform {
@@ -55,6 +56,8 @@ public:
     std::vector<const base::bus_initiator*> initiators() const;
     const memory::memory* memory_of(const std::string& region) const;
     const periph::soc_periph& soc_periph() const { return *soc_periph_; }
+    // on_done / on_error hooks (event lines), channel masters, busy cycles.
+    dma::dma& dma_engine() { return *dma_; }
     // DMA/SA completion hooks raise their lines here (event_unit_regs.h).
     cluster::event_unit& event_unit() { return *event_unit_; }
     const elf_image* image() const { return image_; }
@@ -66,6 +69,7 @@ private:
     std::vector<std::unique_ptr<memory::memory>> memories_;
     std::unique_ptr<periph::soc_periph> soc_periph_;
     std::unique_ptr<periph::cluster_ctrl> cluster_ctrl_;
+    std::unique_ptr<dma::dma> dma_;
     std::unique_ptr<cluster::event_unit> event_unit_;
     // Register windows whose model is not built yet answer every access with
     // an address error (bound, never left dangling).

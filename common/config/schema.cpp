@@ -129,6 +129,29 @@ schema make_platform_schema() {
                    std::string("Register access latency of the ") + p.what + " in cycles."));
     }
 
+    // --- DMA engine (models/dma) -------------------------------------------------
+    auto& dch = s.add(decl("dma.channels", value_kind::count, "8",
+                           "DMA channels = transfer ids that can be outstanding at once (each its own "
+                           "master, progressing concurrently). A push with all of them busy waits."));
+    dch.nonzero = true;
+    dch.max = 32;
+    auto& dbs = s.add(decl("dma.burst_size", value_kind::size, "256B",
+                           "Largest DMA burst: each row is moved in bursts of at most this many bytes "
+                           "(one read + one write b_transport each)."));
+    dbs.nonzero = true;
+    dbs.max = 65536;
+    s.add(decl("dma.burst_latency", value_kind::cycles, "4",
+               "DMA overhead cycles before each burst's read is issued (on top of the memories' "
+               "own latency, bandwidth and port contention)."));
+    s.add(decl("dma.allow_l3_l1", value_kind::boolean, "false",
+               "Whether the DMA may copy between L3 and L1 directly. false (GAP9-like): such a "
+               "transfer is refused at push time with an error; stage it through L2."));
+    auto& doe = s.add(decl("dma.on_error", value_kind::choice, "stop",
+                           "A DMA error (error response, refused push): `stop` the run with a bus-error "
+                           "report naming the descriptor and who programmed it, or `report` (log it, "
+                           "set the error status and event; the firmware handles it)."));
+    doe.choices = {"stop", "report"};
+
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
                "Cycles the router adds to every transaction it forwards."));

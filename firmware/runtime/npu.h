@@ -15,6 +15,9 @@
 #include "event_unit_regs.h"
 #include "soc_periph_regs.h"
 
+/* The DMA HAL: npu_dma_copy_1d/2d/3d, npu_dma_wait, npu_dma_status, ... */
+#include "npu_dma.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

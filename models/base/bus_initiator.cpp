@@ -83,7 +83,7 @@ tlm::tlm_response_status bus_initiator::transport(tlm::tlm_command cmd, std::uin
         auto& ctr = cmd == tlm::TLM_READ_COMMAND ? traffic_.read_bytes : traffic_.write_bytes;
         ctr[ext_.traffic_id] += size;
     }
-    if (txn_.is_dmi_allowed()) request_dmi(addr, cmd == tlm::TLM_WRITE_COMMAND);
+    if (dmi_enabled_ && txn_.is_dmi_allowed()) request_dmi(addr, cmd == tlm::TLM_WRITE_COMMAND);
     return st;
 }
 

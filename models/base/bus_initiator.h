@@ -83,6 +83,14 @@ public:
     // before a slow-path access; DMA/SA set the PC that programmed them).
     void set_pc(std::uint64_t pc) { ext_.pc = pc; ext_.has_pc = true; }
 
+    // Off: every access is a b_transport and no DMI window is requested, so
+    // the target's timing (port contention, banks) applies to each burst —
+    // what a DMA or accelerator master needs. On by default (cores).
+    void set_dmi_enabled(bool on) {
+        dmi_enabled_ = on;
+        if (!on) dmi_count_ = 0;
+    }
+
     const initiator_id& who() const { return who_; }
     traffic_counters& traffic() { return traffic_; }
     const traffic_counters& traffic() const { return traffic_; }
@@ -126,6 +134,7 @@ private:
     txn_ext ext_;
     dmi_window dmi_[dmi_cache_size];
     int dmi_count_ = 0;
+    bool dmi_enabled_ = true;
     traffic_counters traffic_;
 };
 

@@ -1,0 +1,379 @@
+// DMA engine model.
+//
+// Concurrency: one SC_THREAD per channel (transfer id). A PUSH hands the
+// descriptor to a free channel, whose thread starts at the pusher's local
+// time. Channels share nothing but the memories, so two transfers on the
+// same port interleave burst by burst and contend exactly like two masters.
+//
+// Timing of one transfer (cycles of the cluster clock), burst by burst:
+//   - a burst is at most dma.burst_size bytes and never crosses a row;
+//   - read k is issued dma.burst_latency cycles after the previous read
+//     returned (the first: after the start); it completes when the source's
+//     b_transport says (hop + port wait + ceil(n / bandwidth) + latency - 1);
+//   - write k is issued when read k returned and the previous write finished,
+//     and completes when the destination's b_transport says;
+//   - reads run ahead of writes by at most two bursts (the engine's buffer),
+//     so a slow destination throttles the source;
+//   - the transfer ends when its last write completes.
+// So an uncontended transfer of n bursts takes
+//   n * (burst_latency + read) + write        (when write <= burst_latency + read)
+// i.e. per-burst latency plus the bytes at the slower port's bandwidth.
+// Each access is issued at its own SystemC time (the thread waits until
+// then), so the memories see channels and other masters in time order and
+// their busy-until port model yields the contention.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "dma.h"
+
+#include "dma_regs.h"
+
+#include "base/txn_ext.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace npu::dma {
+
+using base::sim_services;
+using sc_core::sc_time;
+
+struct dma::channel {
+    unsigned index = 0;
+    base::initiator_id id;
+    std::unique_ptr<base::bus_initiator> bus;
+    descriptor desc;
+    sc_core::sc_event start, done;
+    // Who pushed the current transfer: copied at push time because the
+    // peripheral's current initiator changes with every register access.
+    std::string by_name, by_role;
+    int by_hart = -1;
+    std::uint64_t pc = 0;
+    bool has_pc = false;
+    int route = -1;  // route_bytes_ slot, -1: not between two memories
+};
+
+namespace {
+constexpr std::size_t write_buffer_bursts = 2;
+
+void wait_until(const sc_time& t) {
+    if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
+}
+
+const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
+}  // namespace
+
+dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
+    : base::peripheral(nm, cfg, "dma_ctrl"),
+      map_(cfg::memory_map::build(cfg)),
+      burst_size_(cfg.size("dma.burst_size")),
+      burst_latency_(cfg.cycles("dma.burst_latency")),
+      allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
+      stop_on_error_(cfg.choice("dma.on_error") == "stop") {
+    l1_ = map_.region_index("l1");
+    l3_ = map_.region_index("l3");
+    for (std::size_t i = 0; i < map_.regions().size(); ++i)
+        if (map_.regions()[i].kind == cfg::region_kind::memory) memories_.push_back(static_cast<int>(i));
+
+    engine_id_ = base::initiator_id{name(), static_cast<int>(cfg::initiator_class::dma), -1, "DMA engine"};
+    const unsigned n = static_cast<unsigned>(cfg.count("dma.channels"));
+    for (unsigned c = 0; c < n; ++c) {
+        auto ch = std::make_unique<channel>();
+        ch->index = c;
+        ch->id = base::initiator_id{fmt::format("{}.ch{}", name(), c), static_cast<int>(cfg::initiator_class::dma), -1,
+                                    fmt::format("DMA channel {}", c)};
+        ch->bus = std::make_unique<base::bus_initiator>(fmt::format("ch{}", c).c_str(), ch->id);
+        // Bursts must see the memories' port and bank timing: no DMI.
+        ch->bus->set_dmi_enabled(false);
+        chans_.push_back(std::move(ch));
+        sc_core::sc_spawn_options opts;
+        sc_core::sc_spawn([this, c] { channel_thread(c); }, fmt::format("ch{}_thread", c).c_str(), &opts);
+    }
+
+    // Descriptor registers: stored as usual, mirrored into regs_ for PUSH.
+    auto rw = [this](std::uint32_t off, const char* nm, std::uint32_t& field) {
+        add_register(off, nm, read_write, field, nullptr, [&field](std::uint32_t v) { field = v; });
+    };
+    rw(NPU_DMA_SRC, "src", regs_.src);
+    rw(NPU_DMA_DST, "dst", regs_.dst);
+    rw(NPU_DMA_LEN, "len", regs_.len);
+    rw(NPU_DMA_SRC_STRIDE_2D, "src_stride_2d", regs_.src_stride_2d);
+    rw(NPU_DMA_DST_STRIDE_2D, "dst_stride_2d", regs_.dst_stride_2d);
+    rw(NPU_DMA_COUNT_2D, "count_2d", regs_.count_2d);
+    rw(NPU_DMA_SRC_STRIDE_3D, "src_stride_3d", regs_.src_stride_3d);
+    rw(NPU_DMA_DST_STRIDE_3D, "dst_stride_3d", regs_.dst_stride_3d);
+    rw(NPU_DMA_COUNT_3D, "count_3d", regs_.count_3d);
+    add_register(NPU_DMA_PUSH_1D, "push_1d", read_only, 0, [this] { return push(1); });
+    add_register(NPU_DMA_PUSH_2D, "push_2d", read_only, 0, [this] { return push(2); });
+    add_register(NPU_DMA_PUSH_3D, "push_3d", read_only, 0, [this] { return push(3); });
+    add_register(NPU_DMA_STATUS, "status", read_only, 0, [this] { return busy_mask_; });
+    add_register(NPU_DMA_WAIT, "wait", write_only, 0, nullptr, [this](std::uint32_t id) { wait_for(id); });
+    add_register(NPU_DMA_ERROR, "error", read_write, 0, [this] { return error_mask_; },
+                 [this](std::uint32_t v) { error_mask_ &= ~v; });
+    add_register(NPU_DMA_ERROR_ADDR, "error_addr", read_only, 0, [this] { return error_addr_; });
+    add_register(NPU_DMA_ERROR_INFO, "error_info", read_only, 0, [this] { return error_info_; });
+    add_register(NPU_DMA_CHANNELS, "channels", read_only, n);
+
+    add_stat("transfers", transfers_, "transfers", "transfers pushed and accepted");
+    add_stat("bytes", bytes_, "B", "bytes written to destinations");
+    add_stat("bursts", bursts_, "bursts", "bursts completed (one read + one write each)");
+    add_stat("busy_cycles", busy_stat_, "cycles", "cycles with at least one transfer in flight (DMA utilisation)");
+    add_stat("errors", errors_, "transfers", "transfers aborted by an error response");
+    add_stat("refused", refused_, "pushes", "pushes refused (route not allowed, bad descriptor)");
+    route_bytes_.assign(memories_.size() * memories_.size(), 0);
+    for (std::size_t s = 0; s < memories_.size(); ++s)
+        for (std::size_t d = 0; d < memories_.size(); ++d) {
+            const auto& rs = map_.regions()[static_cast<std::size_t>(memories_[s])].name;
+            const auto& rd = map_.regions()[static_cast<std::size_t>(memories_[d])].name;
+            add_stat(fmt::format("bytes_{}_to_{}", rs, rd), route_bytes_[s * memories_.size() + d], "B",
+                     fmt::format("bytes moved {} -> {}", rs, rd));
+        }
+}
+
+dma::~dma() = default;
+
+base::bus_initiator& dma::master(unsigned c) { return *chans_.at(c)->bus; }
+
+std::uint64_t dma::busy_cycles() const {
+    sc_time t = busy_time_;
+    if (active_) t += sc_core::sc_time_stamp() - busy_since_;
+    return static_cast<std::uint64_t>(t / clock_period());
+}
+
+int dma::route_index(std::uint64_t addr) const {
+    const auto info = map_.lookup(cfg::initiator_class::dma, addr);
+    if (info.what != cfg::address_info::status::mapped) return -1;
+    const int r = static_cast<int>(info.target - map_.regions().data());
+    for (std::size_t i = 0; i < memories_.size(); ++i)
+        if (memories_[i] == r) return static_cast<int>(i);
+    return -1;
+}
+
+std::string dma::describe(const descriptor& d) const {
+    std::string s = fmt::format("src 0x{:08x} -> dst 0x{:08x}, {} B per row", d.src, d.dst, d.len);
+    if (d.dims >= 2)
+        s += fmt::format(", {} rows (src stride {}, dst stride {})", d.count_2d, d.src_stride_2d, d.dst_stride_2d);
+    if (d.dims >= 3)
+        s += fmt::format(", {} planes (src stride {}, dst stride {})", d.count_3d, d.src_stride_3d, d.dst_stride_3d);
+    return s;
+}
+
+std::string dma::programmer_text(const channel& ch) const {
+    if (ch.by_hart >= 0) return fmt::format("hart {} ({}, {})", ch.by_hart, ch.by_role, ch.by_name);
+    return ch.by_name.empty() ? std::string("unknown initiator") : fmt::format("{} ({})", ch.by_name, ch.by_role);
+}
+
+void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
+    ++refused_;
+    error_addr_ = d.src;
+    error_info_ = NPU_DMA_ERR_ID(0xFFu) | (NPU_DMA_SIDE_NONE << 8) | (cause << 12);
+    NPU_LOG(log(), warn, "push refused: {} ({})", why, describe(d));
+    if (!stop_on_error_) return;
+    base::bus_error_info e;
+    e.who = &engine_id_;
+    e.pc = current_pc();
+    e.has_pc = current_initiator() != nullptr;
+    e.address = d.src;
+    e.size = d.len;
+    e.is_write = false;
+    const auto* by = current_initiator();
+    e.context = fmt::format("  dma       : {} transfer refused at push: {}\n", dims_name(d.dims), why) +
+                fmt::format("  descriptor: {}\n", describe(d)) +
+                fmt::format("  pushed by : {}",
+                            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name)
+                                                : by->name)
+                               : std::string("unknown initiator"));
+    sim_services::get().bus_error(e);
+}
+
+std::uint32_t dma::push(unsigned dims) {
+    descriptor d = regs_;
+    d.dims = dims;
+    if (dims < 2) d.count_2d = 1, d.src_stride_2d = d.dst_stride_2d = 0;
+    if (dims < 3) d.count_3d = 1, d.src_stride_3d = d.dst_stride_3d = 0;
+    if (d.count_2d == 0 || d.count_3d == 0) {
+        refuse(d, NPU_DMA_CAUSE_DESC, fmt::format("a zero {} count", d.count_2d == 0 ? "COUNT_2D" : "COUNT_3D"));
+        return NPU_DMA_REFUSED;
+    }
+    const auto src = map_.lookup(cfg::initiator_class::dma, d.src);
+    const auto dst = map_.lookup(cfg::initiator_class::dma, d.dst);
+    auto region = [](const cfg::address_info& a) {
+        return a.what == cfg::address_info::status::mapped ? a.target : nullptr;
+    };
+    if (!allow_l3_l1_ && l1_ >= 0 && l3_ >= 0 && region(src) && region(dst)) {
+        const auto* r1 = &map_.regions()[static_cast<std::size_t>(l1_)];
+        const auto* r3 = &map_.regions()[static_cast<std::size_t>(l3_)];
+        if ((region(src) == r3 && region(dst) == r1) || (region(src) == r1 && region(dst) == r3)) {
+            refuse(d, NPU_DMA_CAUSE_ROUTE,
+                   fmt::format("{} -> {} direct transfers are not allowed (dma.allow_l3_l1 = false); "
+                               "stage through l2",
+                               region(src)->name, region(dst)->name));
+            return NPU_DMA_REFUSED;
+        }
+    }
+
+    // Who pushed, captured before any wait (the peripheral's current
+    // initiator belongs to whatever access it serves next).
+    const base::initiator_id* by = current_initiator();
+    const std::uint64_t pc = current_pc();
+
+    // Every channel busy: the push blocks until one frees (MCHAN stalls a
+    // full command queue the same way); the pusher sleeps in the access.
+    channel* ch = nullptr;
+    for (;;) {
+        for (auto& c : chans_)
+            if (!(busy_mask_ >> c->index & 1u)) {
+                ch = c.get();
+                break;
+            }
+        if (ch) break;
+        wait_in_access(channel_freed_);
+    }
+    const sc_time offset = access_time() - sc_core::sc_time_stamp();
+    ch->desc = d;
+    ch->by_name = by ? by->name : std::string();
+    ch->by_role = by ? by->role : std::string();
+    ch->by_hart = by ? by->hart : -1;
+    ch->pc = pc;
+    ch->has_pc = by != nullptr && by->hart >= 0;
+    const int rs = route_index(d.src), rd = route_index(d.dst);
+    ch->route = rs >= 0 && rd >= 0 ? rs * static_cast<int>(memories_.size()) + rd : -1;
+    busy_mask_ |= 1u << ch->index;
+    error_mask_ &= ~(1u << ch->index);
+    ++transfers_;
+    NPU_LOG(log(), debug, "push id {} by {}: {} {}", ch->index, ch->by_name, dims_name(dims), describe(d));
+    // The transfer starts at the pusher's local time.
+    ch->start.notify(offset);
+    return ch->index;
+}
+
+void dma::wait_for(std::uint32_t id) {
+    // Waiting for an id that cannot exist is a firmware bug, not a no-op.
+    if (id >= chans_.size()) {
+        reject_access();
+        return;
+    }
+    // The waiter is first synchronised to its local time, then sleeps in the
+    // access until the transfer finished (the core counts it as sleep).
+    while (busy_mask_ >> id & 1u) wait_in_access(chans_[id]->done);
+}
+
+void dma::channel_thread(unsigned c) {
+    channel& ch = *chans_[c];
+    for (;;) {
+        sc_core::wait(ch.start);
+        if (active_++ == 0) busy_since_ = sc_core::sc_time_stamp();
+        const bool ok = run_transfer(ch);
+        if (--active_ == 0) {
+            busy_time_ += sc_core::sc_time_stamp() - busy_since_;
+            busy_stat_ = static_cast<std::uint64_t>(busy_time_ / clock_period());
+        }
+        busy_mask_ &= ~(1u << c);
+        ch.done.notify();
+        channel_freed_.notify();
+        NPU_LOG(log(), debug, "id {} {}", c, ok ? "done" : "failed");
+        if (ok) {
+            if (on_done) on_done(c, sc_core::SC_ZERO_TIME);
+        } else if (on_error) {
+            on_error(c, sc_core::SC_ZERO_TIME);
+        }
+    }
+}
+
+bool dma::run_transfer(channel& ch) {
+    const descriptor& d = ch.desc;
+    base::bus_initiator& bus = *ch.bus;
+    // Memcheck and bus reports name the PC that programmed the transfer.
+    if (ch.has_pc) bus.set_pc(ch.pc);
+
+    // Burst generator: plane p, row r, byte offset o inside the row.
+    std::uint32_t p = 0, r = 0, o = 0;
+    bool more = d.len != 0;
+    struct pending {
+        std::uint64_t dst;
+        unsigned n;
+        std::vector<unsigned char> data;
+        sc_time ready;
+        std::uint32_t p, r, o;
+    };
+    std::deque<pending> writes;
+    sc_time read_free = sc_core::sc_time_stamp(), write_free = read_free;
+    const sc_time never = sc_core::sc_max_time();
+    const sc_time burst_latency = cycles(burst_latency_);
+
+    while (more || !writes.empty()) {
+        const bool can_read = more && writes.size() < write_buffer_bursts;
+        const sc_time tr = can_read ? std::max(read_free + burst_latency, sc_core::sc_time_stamp()) : never;
+        const sc_time tw = writes.empty() ? never : std::max(writes.front().ready, write_free);
+        if (tw <= tr) {
+            pending& w = writes.front();
+            wait_until(tw);
+            sc_time delay = sc_core::SC_ZERO_TIME;
+            if (bus.write(w.dst, w.data.data(), w.n, delay) != tlm::TLM_OK_RESPONSE) {
+                fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
+                return false;
+            }
+            write_free = sc_core::sc_time_stamp() + delay;
+            bytes_ += w.n;
+            ++bursts_;
+            if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
+            writes.pop_front();
+        } else {
+            wait_until(tr);
+            const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
+            const std::uint64_t src = std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d +
+                                      std::uint64_t{r} * d.src_stride_2d + o;
+            const std::uint64_t dst = std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d +
+                                      std::uint64_t{r} * d.dst_stride_2d + o;
+            pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
+            sc_time delay = sc_core::SC_ZERO_TIME;
+            if (bus.read(src & 0xFFFFFFFFu, w.data.data(), n, delay) != tlm::TLM_OK_RESPONSE) {
+                fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
+                return false;
+            }
+            read_free = sc_core::sc_time_stamp() + delay;
+            w.ready = read_free;
+            writes.push_back(std::move(w));
+            // Next burst: rest of the row, else next row, else next plane.
+            o += n;
+            if (o >= d.len) {
+                o = 0;
+                if (++r >= d.count_2d) {
+                    r = 0;
+                    if (++p >= d.count_3d) more = false;
+                }
+            }
+        }
+    }
+    wait_until(write_free);
+    return true;
+}
+
+void dma::fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where) {
+    ++errors_;
+    error_mask_ |= 1u << ch.index;
+    error_addr_ = static_cast<std::uint32_t>(addr);
+    error_info_ = ch.index | ((dst_side ? NPU_DMA_SIDE_DST : NPU_DMA_SIDE_SRC) << 8) | (NPU_DMA_CAUSE_BUS << 12);
+    auto& svc = sim_services::get();
+    const std::string decoded = svc.describe_address ? svc.describe_address(ch.id.cls, addr) : std::string();
+    NPU_LOG(log(), warn, "id {} aborted: {} 0x{:08x} failed ({})", ch.index, dst_side ? "write to" : "read from", addr,
+            decoded);
+    if (!stop_on_error_) return;
+    base::bus_error_info e;
+    e.who = &ch.id;
+    e.pc = ch.pc;
+    e.has_pc = ch.has_pc;
+    e.address = addr;
+    e.size = size;
+    e.is_write = dst_side;
+    std::string pc_text = fmt::format("0x{:08x}", ch.pc);
+    if (const std::string sym = svc.symbol_of(ch.pc); !sym.empty()) pc_text += " <" + sym + ">";
+    e.context = fmt::format("  dma       : transfer id {} ({}) aborted: the {} side faulted\n", ch.index,
+                            dims_name(ch.desc.dims), dst_side ? "destination (write)" : "source (read)") +
+                fmt::format("  descriptor: {}\n", describe(ch.desc)) +
+                fmt::format("  faulted at: {} 0x{:08x} ({} B burst, {})\n", dst_side ? "dst" : "src", addr, size,
+                            where) +
+                fmt::format("  programmed: by {}{}", programmer_text(ch), ch.has_pc ? " at pc " + pc_text : "");
+    svc.bus_error(e);
+}
+
+}  // namespace npu::dma

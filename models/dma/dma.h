@@ -1,0 +1,82 @@
+// The cluster DMA engine (MCHAN-style): memory-mapped descriptors for 1-D,
+// 2-D and 3-D strided copies, one transfer id per channel, per-id wait, and
+// one TLM master per channel so channels contend for memory ports exactly as
+// independent masters do. Register map: dma_regs.h; timing and error model:
+// docs/dma.md (summarised in dma.cpp).
+#pragma once
+
+#include "base/bus_initiator.h"
+#include "base/peripheral.h"
+
+#include "config/memory_map.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npu::dma {
+
+class dma : public base::peripheral {
+public:
+    dma(sc_core::sc_module_name nm, const cfg::config& cfg);
+    ~dma() override;
+
+    unsigned channels() const { return static_cast<unsigned>(chans_.size()); }
+    // Channel c's master; the platform binds every one to the router as an
+    // initiator of class dma.
+    base::bus_initiator& master(unsigned c);
+
+    // Event hooks (the platform wires them to the event unit). Called in the
+    // channel's thread at the SystemC time the transfer finished; `delay` is
+    // the offset to that time (zero today, kept for decoupled callers).
+    std::function<void(unsigned id, const sc_core::sc_time& delay)> on_done;
+    std::function<void(unsigned id, const sc_core::sc_time& delay)> on_error;
+
+    // Busy time so far: cycles in which at least one transfer was in flight.
+    std::uint64_t busy_cycles() const;
+
+private:
+    struct descriptor {
+        std::uint32_t src = 0, dst = 0, len = 0;
+        std::uint32_t src_stride_2d = 0, dst_stride_2d = 0, count_2d = 1;
+        std::uint32_t src_stride_3d = 0, dst_stride_3d = 0, count_3d = 1;
+        unsigned dims = 1;
+    };
+    struct channel;
+
+    std::uint32_t push(unsigned dims);
+    void refuse(const descriptor& d, unsigned cause, const std::string& why);
+    void wait_for(std::uint32_t id);
+    void channel_thread(unsigned c);
+    bool run_transfer(channel& ch);
+    void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
+    std::string describe(const descriptor& d) const;
+    std::string programmer_text(const channel& ch) const;
+    int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
+
+    descriptor regs_;                          // the descriptor registers as programmed
+    cfg::memory_map map_;
+    std::uint64_t burst_size_;
+    std::uint64_t burst_latency_;
+    bool allow_l3_l1_;
+    bool stop_on_error_;
+    int l1_ = -1, l3_ = -1;                    // region indices for the route permission
+    std::vector<int> memories_;                // region indices of memories (route stats)
+
+    base::initiator_id engine_id_;             // reports about refused pushes
+    std::vector<std::unique_ptr<channel>> chans_;
+    std::uint32_t busy_mask_ = 0, error_mask_ = 0;
+    std::uint32_t error_addr_ = 0, error_info_ = 0;
+    sc_core::sc_event channel_freed_;
+
+    unsigned active_ = 0;
+    sc_core::sc_time busy_since_, busy_time_;
+
+    std::uint64_t transfers_ = 0, bytes_ = 0, bursts_ = 0, errors_ = 0, refused_ = 0, busy_stat_ = 0;
+    std::deque<std::uint64_t> route_bytes_;    // [src region slot * n + dst region slot]
+};
+
+}  // namespace npu::dma
