@@ -1,6 +1,8 @@
 #include "soc.h"
 
+#include "accel/systolic_array.h"
 #include "cluster/event_unit.h"
+#include "cluster/event_unit_regs.h"
 #include "cpu/core.h"
 #include "dma/dma.h"
 #include "interconnect/router.h"
@@ -54,8 +56,15 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
     for (unsigned c = 0; c < dma_->channels(); ++c)
         router_->bind_initiator(dma_->master(c).socket, initiator_class::dma);
     // --- systolic array (models/accel) ---
-    stubs_.push_back(std::make_unique<base::peripheral>("sa", cfg, "sa_ctrl"));
-    router_->bind_target(stubs_.back()->socket, "sa_ctrl");
+    // Registers on the core-visible sa_ctrl window; its master reaches only
+    // what visibility.sa allows (L1), so an L2/L3/NULL operand is a bus error.
+    sa_ = std::make_unique<accel::systolic_array>("sa", cfg);
+    router_->bind_target(sa_->socket, "sa_ctrl");
+    router_->bind_initiator(sa_->bus.socket, initiator_class::sa);
+    // Job end and abort are events in every hart's buffer, at their time;
+    // each hart's event mask decides whether it sleeps on them.
+    sa_->on_done = [this](const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_SA_DONE, ~0u, d); };
+    sa_->on_error = [this](const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_SA_ERROR, ~0u, d); };
 
     const unsigned workers = static_cast<unsigned>(cfg.count("cluster.workers"));
     for (unsigned h = 0; h <= workers; ++h) {

@@ -21,6 +21,7 @@ namespace npu::periph { class soc_periph; class cluster_ctrl; }
 namespace npu::cpu { class core; }
 namespace npu::dma { class dma; }
 namespace npu::cluster { class event_unit; }
+namespace npu::accel { class systolic_array; }
 
 namespace npu::platform {
 
@@ -71,6 +72,7 @@ private:
     std::unique_ptr<periph::cluster_ctrl> cluster_ctrl_;
     std::unique_ptr<dma::dma> dma_;
     std::unique_ptr<cluster::event_unit> event_unit_;
+    std::unique_ptr<accel::systolic_array> sa_;
     // Register windows whose model is not built yet answer every access with
     // an address error (bound, never left dangling).
     std::vector<std::unique_ptr<base::peripheral>> stubs_;

@@ -152,6 +152,26 @@ schema make_platform_schema() {
                            "set the error status and event; the firmware handles it)."));
     doe.choices = {"stop", "report"};
 
+    // --- systolic array (models/accel, docs/sa.md) -------------------------------
+    auto& sar = s.add(decl("sa.rows", value_kind::count, "16",
+                           "Rows R of the systolic array: the K extent of one weight tile."));
+    sar.nonzero = true;
+    sar.max = 256;
+    auto& sac = s.add(decl("sa.cols", value_kind::count, "16",
+                           "Columns C of the systolic array: the N extent of one weight tile."));
+    sac.nonzero = true;
+    sac.max = 256;
+    s.add(decl("sa.setup_latency", value_kind::cycles, "8",
+               "Cycles from START to the first weight tile (register decode, sequencer start)."));
+    auto& sabw = s.add(decl("sa.l1_bandwidth", value_kind::size, "64B",
+                            "Bytes per cycle the systolic array's L1 port moves (operands in, results out); "
+                            "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B."));
+    sabw.nonzero = true;
+    s.add(decl("sa.stop_on_error", value_kind::boolean, "true",
+               "A bus error of the systolic array (operand outside its view, e.g. in L2 or at NULL) stops "
+               "the run with a report of the job. false: the job aborts with STATUS.ERROR and the error "
+               "event only, for firmware that handles the fault."));
+
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
                "Cycles the router adds to every transaction it forwards."));

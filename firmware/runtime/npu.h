@@ -15,6 +15,8 @@
 #include "event_unit_regs.h"
 #include "soc_periph_regs.h"
 
+/* The systolic-array HAL: npu_sa_matmul_i8/_f32, npu_sa_wait, ... */
+#include "npu_sa.h"
 /* The DMA HAL: npu_dma_copy_1d/2d/3d, npu_dma_wait, npu_dma_status, ... */
 #include "npu_dma.h"
 
