@@ -132,11 +132,23 @@ std::string report::summary(const soc& s, const run_result& r) const {
 
     const auto& regions = s.soc_periph().regions();
     if (!regions.empty()) {
+        // Engines with busy counters, in the order busy_snapshot() samples them.
+        std::vector<std::string> engines;
+        for (const auto& g : base::stats_registry::get().groups())
+            for (const auto& v : g.values)
+                if (v.name == "busy_cycles") engines.push_back(g.owner);
         o += "\nmarked regions (trace markers)\n";
-        o += fmt::format("  {:<32} {:>5} {:>8} {:>14}\n", "region", "hart", "count", "cycles");
-        for (const auto& g : regions)
-            o += fmt::format("  {:<32} {:>5} {:>8} {:>14}{}\n", g.name, g.hart, g.count, g.cycles,
-                             g.open ? " (still open at the end)" : "");
+        o += fmt::format("  {:<32} {:>5} {:>8} {:>14}", "region", "hart", "count", "cycles");
+        for (const auto& e : engines) o += fmt::format(" {:>14}", e + " %");
+        o += "\n";
+        for (const auto& g : regions) {
+            o += fmt::format("  {:<32} {:>5} {:>8} {:>14}", g.name, g.hart, g.count, g.cycles);
+            for (std::size_t i = 0; i < engines.size(); ++i)
+                o += fmt::format(" {:>14.1f}", i < g.busy.size() && g.cycles
+                                                  ? 100.0 * static_cast<double>(g.busy[i]) / static_cast<double>(g.cycles)
+                                                  : 0.0);
+            o += g.open ? " (still open at the end)\n" : "\n";
+        }
     }
     o += fmt::format("\nbus errors: {}   memcheck findings: {}\n", bus_errors_.size(), memcheck_count_);
     return o;

@@ -93,7 +93,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
             if (regions_[i].name == name && regions_[i].hart == hart) idx = i;
         if (idx == regions_.size()) regions_.push_back(region_stats{name, hart});
         ++regions_[idx].open;
-        stack.push_back(open_region{idx, now_cycles()});
+        stack.push_back(open_region{idx, now_cycles(), busy_snapshot ? busy_snapshot() : std::vector<std::uint64_t>{}});
         return;
     }
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -101,6 +101,12 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         if (r.name != name) continue;
         r.cycles += now_cycles() - it->start;
         ++r.count;
+        if (busy_snapshot) {
+            const auto now = busy_snapshot();
+            r.busy.resize(now.size());
+            for (std::size_t i = 0; i < now.size() && i < it->busy_at_start.size(); ++i)
+                r.busy[i] += now[i] - it->busy_at_start[i];
+        }
         --r.open;
         stack.erase(std::next(it).base());
         return;

@@ -20,6 +20,10 @@ public:
     // platform connects it to a debug port.
     std::function<std::string(std::uint32_t addr)> read_string;
 
+    // Busy-cycle counters of engines (DMA, SA, ...) sampled at region
+    // boundaries, so the report gives their utilisation inside each region.
+    std::function<std::vector<std::uint64_t>()> busy_snapshot;
+
     // Cycles per named region (trace markers), in order of first use.
     struct region_stats {
         std::string name;
@@ -27,6 +31,7 @@ public:
         std::uint64_t count = 0;
         std::uint64_t cycles = 0;
         std::uint64_t open = 0;  // regions begun and not ended
+        std::vector<std::uint64_t> busy;  // per busy_snapshot() entry, summed over closed instances
     };
     const std::vector<region_stats>& regions() const { return regions_; }
     // Closes regions still open at the end of the run at `end_cycle`.
@@ -45,6 +50,7 @@ private:
     struct open_region {
         std::size_t index;  // into regions_
         std::uint64_t start;
+        std::vector<std::uint64_t> busy_at_start;
     };
     std::vector<region_stats> regions_;
     std::vector<std::vector<open_region>> open_;  // per hart: a stack
