@@ -55,6 +55,10 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
     router_->bind_target(dma_->socket, "dma_ctrl");
     for (unsigned c = 0; c < dma_->channels(); ++c)
         router_->bind_initiator(dma_->master(c).socket, initiator_class::dma);
+    // A transfer's end or abort is an event in every hart's buffer at its
+    // time; each hart's event mask decides whether it sleeps on it.
+    dma_->on_done = [this](unsigned, const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_DMA_DONE, ~0u, d); };
+    dma_->on_error = [this](unsigned, const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_DMA_ERROR, ~0u, d); };
     // --- systolic array (models/accel) ---
     // Registers on the core-visible sa_ctrl window; its master reaches only
     // what visibility.sa allows (L1), so an L2/L3/NULL operand is a bus error.

@@ -2,7 +2,8 @@
  * L3 -> L2 as two 2-D transfers in flight at once (per-id wait), then
  * L2 -> L1 as one 3-D transfer into a padded layout. Every element of the L1
  * tile is compared with the value it must hold, and the count is printed:
- * comparing nothing is a failure. */
+ * comparing nothing is a failure. Last, a copy is awaited through the
+ * event unit's DMA-done line instead of the WAIT register. */
 #include <stdio.h>
 
 #include "npu.h"
@@ -56,8 +57,17 @@ int main(void) {
                            (long)want);
                 ++compared;
             }
+    /* The DMA-done event line: a core can sleep on it instead of WAIT. The
+     * copies above left it pending; take that first. */
+    (void)npu_evt_wait(1u << NPU_EVT_DMA_DONE);
+    id = npu_dma_copy_1d(l2_tile, matrix, 256);
+    const uint32_t ev = npu_evt_wait(1u << NPU_EVT_DMA_DONE);
+    const int event_ok = id >= 0 && (ev >> NPU_EVT_DMA_DONE & 1u) && !(npu_dma_status() >> id & 1u);
+    if (npu_dma_wait(id)) return 7;
+    printf("dma done event: %s\n", event_ok ? "ok" : "MISSING");
+
     printf("dma cycles: l2->l3 %lu, l3->l2 tile %lu, l2->l1 tile %lu\n", (unsigned long)(t1 - t0),
            (unsigned long)(t2 - t1), (unsigned long)(t3 - t2));
     printf("dma: compared %u elements, %u mismatches\n", compared, mismatches);
-    return compared == TILE_R * TILE_C && mismatches == 0 ? 0 : 1;
+    return compared == TILE_R * TILE_C && mismatches == 0 && event_ok ? 0 : 1;
 }

@@ -133,12 +133,6 @@ dma::~dma() = default;
 
 base::bus_initiator& dma::master(unsigned c) { return *chans_.at(c)->bus; }
 
-std::uint64_t dma::busy_cycles() const {
-    sc_time t = busy_time_;
-    if (active_) t += sc_core::sc_time_stamp() - busy_since_;
-    return static_cast<std::uint64_t>(t / clock_period());
-}
-
 int dma::route_index(std::uint64_t addr) const {
     const auto info = map_.lookup(cfg::initiator_class::dma, addr);
     if (info.what != cfg::address_info::status::mapped) return -1;
@@ -188,8 +182,15 @@ void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
 std::uint32_t dma::push(unsigned dims) {
     descriptor d = regs_;
     d.dims = dims;
-    if (dims < 2) d.count_2d = 1, d.src_stride_2d = d.dst_stride_2d = 0;
-    if (dims < 3) d.count_3d = 1, d.src_stride_3d = d.dst_stride_3d = 0;
+    // A lower-dimension push ignores the higher-dimension registers.
+    if (dims < 2) {
+        d.count_2d = 1;
+        d.src_stride_2d = d.dst_stride_2d = 0;
+    }
+    if (dims < 3) {
+        d.count_3d = 1;
+        d.src_stride_3d = d.dst_stride_3d = 0;
+    }
     if (d.count_2d == 0 || d.count_3d == 0) {
         refuse(d, NPU_DMA_CAUSE_DESC, fmt::format("a zero {} count", d.count_2d == 0 ? "COUNT_2D" : "COUNT_3D"));
         return NPU_DMA_REFUSED;

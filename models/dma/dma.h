@@ -35,9 +35,6 @@ public:
     std::function<void(unsigned id, const sc_core::sc_time& delay)> on_done;
     std::function<void(unsigned id, const sc_core::sc_time& delay)> on_error;
 
-    // Busy time so far: cycles in which at least one transfer was in flight.
-    std::uint64_t busy_cycles() const;
-
 private:
     struct descriptor {
         std::uint32_t src = 0, dst = 0, len = 0;
