@@ -69,8 +69,8 @@ set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-
     -std=gnu11 -Wall -Wextra -nostdlibinc -isystem ${NPU_PICOLIBC_INCLUDE})
 set(_npu_fw_repo ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(_npu_fw_repo "${_npu_fw_repo}" ABSOLUTE)
-set(NPU_FW_RUNTIME_INCLUDES ${_npu_fw_repo}/firmware/runtime ${_npu_fw_repo}/models/periph ${_npu_fw_repo}/models/cluster ${_npu_fw_repo}/models/accel
-    ${_npu_fw_repo}/models/dma)
+set(NPU_FW_RUNTIME_INCLUDES ${_npu_fw_repo}/firmware/runtime ${_npu_fw_repo}/models/periph ${_npu_fw_repo}/models/cluster
+    ${_npu_fw_repo}/models/accel ${_npu_fw_repo}/models/dma)
 
 # --- helpers ---------------------------------------------------------------------
 

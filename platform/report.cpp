@@ -115,12 +115,20 @@ std::string report::summary(const soc& s, const run_result& r) const {
     o += fmt::format("  {:<24}", "initiator");
     for (const auto& t : targets) o += fmt::format(" {:>23}", t);
     o += "\n";
+    std::size_t idle = 0;
     for (const auto* i : s.initiators()) {
+        std::uint64_t any = 0;
+        for (std::size_t t = 0; t < targets.size(); ++t) any |= i->traffic().read_bytes[t] | i->traffic().write_bytes[t];
+        if (!any) {
+            ++idle;  // the JSON keeps every initiator; the table only those that moved data
+            continue;
+        }
         o += fmt::format("  {:<24}", i->who().name);
         for (std::size_t t = 0; t < targets.size(); ++t)
             o += fmt::format(" {:>23}", fmt::format("{} / {}", i->traffic().read_bytes[t], i->traffic().write_bytes[t]));
         o += "\n";
     }
+    if (idle) o += fmt::format("  ({} initiators moved no data)\n", idle);
     // Accelerators and engines report busy cycles; utilisation is against the run.
     std::string util;
     for (const auto& g : base::stats_registry::get().groups())

@@ -102,6 +102,14 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         return s.empty() ? fmt::format("0x{:08x}", addr) : s;
     };
 
+    soc_periph_->busy_snapshot = [] {
+        std::vector<std::uint64_t> v;
+        for (const auto& g : base::stats_registry::get().groups())
+            for (const auto& st : g.values)
+                if (st.name == "busy_cycles") v.push_back(*st.value);
+        return v;
+    };
+
     sim_services::get().describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };
@@ -110,8 +118,11 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
 soc::~soc() = default;
 
 std::vector<const base::bus_initiator*> soc::initiators() const {
+    // Every bus master whose traffic the report breaks down per level.
     std::vector<const base::bus_initiator*> v;
     for (const auto& c : cores_) v.push_back(&c->bus);
+    for (unsigned c = 0; c < dma_->channels(); ++c) v.push_back(&dma_->master(c));
+    v.push_back(&sa_->bus);
     return v;
 }
 
