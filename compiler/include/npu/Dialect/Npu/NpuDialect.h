@@ -1,0 +1,24 @@
+// The npu dialect: placement attributes of the npusim NPU (see NpuAttrs.td).
+#ifndef NPU_DIALECT_NPU_NPUDIALECT_H
+#define NPU_DIALECT_NPU_NPUDIALECT_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+
+#include "npu/Dialect/Npu/NpuDialect.h.inc"
+#include "npu/Dialect/Npu/NpuEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "npu/Dialect/Npu/NpuAttrs.h.inc"
+
+namespace mlir::npu {
+
+// Discardable attribute names, shared by the verifier and the passes.
+inline constexpr llvm::StringLiteral kMemAttrName = "npu.mem";
+inline constexpr llvm::StringLiteral kPlacementAttrName = "npu.placement";
+inline constexpr llvm::StringLiteral kMemoryUsageAttrName = "npu.memory_usage";
+
+} // namespace mlir::npu
+
+#endif // NPU_DIALECT_NPU_NPUDIALECT_H

@@ -1,0 +1,294 @@
+// npu-memory-plan: decides where every tensor buffer lives (L2 or L3) and at
+// which address, from the same config npusim is built from, so compiler and
+// simulator cannot disagree about region bases and sizes.
+//
+// Buffers follow what one-shot bufferization will later produce: a function
+// argument, a weight constant and a tensor.empty each start a buffer; the
+// result of a destination-style op (linalg.*) is written into its init's
+// buffer when that init is an activation with no other use, otherwise it
+// gets a new buffer. A buffer is live from its defining op to its last use
+// (inclusive: an op reads its inputs while writing its output); weights are
+// live for the whole function because they are loaded once, up front.
+#include "npu/Dialect/Npu/NpuDialect.h"
+#include "npu/Transforms/Passes.h"
+
+#include "config/config.h"
+#include "config/memory_map.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUMEMORYPLAN
+#include "npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+
+struct Buffer {
+  SmallVector<Value> values; // every SSA value stored in this buffer
+  Location loc;
+  MemLevel level;
+  uint64_t size = 0;
+  int64_t firstUse = 0; // op index of the definition
+  int64_t lastUse = 0;  // op index of the last reader (inclusive)
+  bool isWeight = false;
+  // A tensor.empty holds no data: its buffer is needed from its first user
+  // on, wherever canonicalization happened to put the tensor.empty itself.
+  bool startsAtFirstUse = false;
+  uint64_t offset = 0; // from the region base; set by the allocator
+};
+
+uint64_t byteSize(RankedTensorType type) {
+  uint64_t elementBytes =
+      llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8);
+  return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
+}
+
+// Level requested on `op` with npu.mem, else `fallback`.
+MemLevel requestedLevel(Operation *op, MemLevel fallback) {
+  if (op)
+    if (auto attr = op->getAttrOfType<MemLevelAttr>(kMemAttrName))
+      return attr.getValue();
+  return fallback;
+}
+
+// Greedy first-fit by decreasing size: each buffer goes to the lowest
+// aligned offset that no lifetime-overlapping, already placed buffer uses.
+// Returns the end of the highest buffer (the level's peak footprint).
+uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
+                  uint64_t start, uint64_t alignment) {
+  SmallVector<Buffer *> order;
+  for (Buffer &buffer : buffers)
+    if (buffer.level == level)
+      order.push_back(&buffer);
+  std::stable_sort(order.begin(), order.end(), [](Buffer *a, Buffer *b) {
+    if (a->size != b->size)
+      return a->size > b->size;
+    return a->firstUse < b->firstUse;
+  });
+  SmallVector<Buffer *> placed;
+  uint64_t peak = start;
+  for (Buffer *buffer : order) {
+    SmallVector<Buffer *> live;
+    for (Buffer *other : placed)
+      if (other->firstUse <= buffer->lastUse &&
+          buffer->firstUse <= other->lastUse)
+        live.push_back(other);
+    llvm::sort(live, [](Buffer *a, Buffer *b) { return a->offset < b->offset; });
+    uint64_t candidate = start;
+    for (Buffer *other : live) {
+      if (candidate + buffer->size <= other->offset)
+        break;
+      candidate =
+          std::max(candidate, llvm::alignTo(other->offset + other->size,
+                                            alignment));
+    }
+    buffer->offset = candidate;
+    peak = std::max(peak, candidate + buffer->size);
+    placed.push_back(buffer);
+  }
+  return peak;
+}
+
+struct NpuMemoryPlanPass
+    : public mlir::npu::impl::NpuMemoryPlanBase<NpuMemoryPlanPass> {
+  using NpuMemoryPlanBase::NpuMemoryPlanBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+
+    std::optional<MemLevel> defaultLevel = symbolizeMemLevel(defaultMemLevel);
+    if (!defaultLevel) {
+      module.emitError("default-mem-level must be L2 or L3, got '")
+          << defaultMemLevel << "'";
+      return signalPassFailure();
+    }
+    if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
+      module.emitError("alignment must be a power of two, got ")
+          << static_cast<uint64_t>(alignment); // not the cl::opt itself
+      return signalPassFailure();
+    }
+
+    uint64_t l2Base = 0, l2Size = 0, l3Base = 0, l3Size = 0;
+    try {
+      auto config = ::npu::cfg::config::load(configPath, {});
+      auto map = ::npu::cfg::memory_map::build(config);
+      const ::npu::cfg::region *l2 = map.find_region("l2");
+      const ::npu::cfg::region *l3 = map.find_region("l3");
+      if (!l2 || !l3) {
+        module.emitError("platform config has no l2 or l3 region");
+        return signalPassFailure();
+      }
+      l2Base = l2->base;
+      l2Size = l2->size;
+      l3Base = l3->base;
+      l3Size = l3->size;
+    } catch (const ::npu::cfg::config_error &error) {
+      module.emitError("cannot read the platform config: ") << error.what();
+      return signalPassFailure();
+    }
+
+    func::FuncOp func;
+    for (auto candidate : module.getOps<func::FuncOp>()) {
+      if (candidate.isExternal())
+        continue;
+      if (func) {
+        candidate.emitError("memory plan handles one function per module; "
+                            "first was @")
+            << func.getSymName();
+        return signalPassFailure();
+      }
+      func = candidate;
+    }
+    if (!func)
+      return;
+    if (!func.getBody().hasOneBlock()) {
+      func.emitError("memory plan needs a single-block function (run "
+                     "-npu-verify-supported first)");
+      return signalPassFailure();
+    }
+
+    SmallVector<Buffer> buffers;
+    llvm::DenseMap<Value, unsigned> bufferOf;
+    auto newBuffer = [&](Value value, Location loc, MemLevel level,
+                         int64_t index, bool isWeight) {
+      Buffer buffer{{value}, loc, level};
+      buffer.size = byteSize(cast<RankedTensorType>(value.getType()));
+      buffer.firstUse = buffer.lastUse = index;
+      buffer.isWeight = isWeight;
+      bufferOf[value] = buffers.size();
+      buffers.push_back(std::move(buffer));
+    };
+    auto isTensor = [](Value v) { return isa<RankedTensorType>(v.getType()); };
+
+    // Index 0 is function entry; op i of the body has index i + 1.
+    Block &body = func.getBody().front();
+    for (BlockArgument arg : body.getArguments()) {
+      if (!isTensor(arg))
+        continue;
+      MemLevel level = *defaultLevel;
+      if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(),
+                                                          kMemAttrName))
+        level = attr.getValue();
+      newBuffer(arg, func.getLoc(), level, 0, /*isWeight=*/false);
+    }
+
+    int64_t index = 0;
+    for (Operation &op : body) {
+      ++index;
+      for (Value operand : op.getOperands()) {
+        auto it = bufferOf.find(operand);
+        if (it == bufferOf.end())
+          continue;
+        Buffer &buffer = buffers[it->second];
+        if (buffer.startsAtFirstUse) {
+          buffer.firstUse = index;
+          buffer.startsAtFirstUse = false;
+        }
+        buffer.lastUse = std::max(buffer.lastUse, index);
+      }
+      unsigned tensorResults = llvm::count_if(op.getResults(), isTensor);
+      if (tensorResults == 0)
+        continue;
+      if (tensorResults > 1 || op.getNumResults() > 1) {
+        op.emitOpError("has several results; the memory plan handles "
+                       "single-result ops only");
+        return signalPassFailure();
+      }
+      Value result = op.getResult(0);
+      if (!cast<RankedTensorType>(result.getType()).hasStaticShape() ||
+          !cast<RankedTensorType>(result.getType())
+               .getElementType()
+               .isIntOrFloat()) {
+        op.emitOpError("result needs a static shape and an int/float "
+                       "element type (run -npu-verify-supported first)");
+        return signalPassFailure();
+      }
+      if (isa<arith::ConstantOp>(op)) {
+        newBuffer(result, op.getLoc(), requestedLevel(&op, *defaultLevel),
+                  index, /*isWeight=*/true);
+        continue;
+      }
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+        Value init = dps.getDpsInitOperand(0)->get();
+        auto it = bufferOf.find(init);
+        if (it != bufferOf.end() && init.hasOneUse()) {
+          Buffer &initBuffer = buffers[it->second];
+          bool isArgument = isa<BlockArgument>(initBuffer.values.front());
+          if (!initBuffer.isWeight && !isArgument &&
+              initBuffer.size == byteSize(cast<RankedTensorType>(
+                                     result.getType()))) {
+            initBuffer.values.push_back(result);
+            bufferOf[result] = it->second;
+            continue;
+          }
+        }
+      }
+      newBuffer(result, op.getLoc(), requestedLevel(&op, *defaultLevel),
+                index, /*isWeight=*/false);
+      buffers.back().startsAtFirstUse = isa<tensor::EmptyOp>(op);
+    }
+    for (Buffer &buffer : buffers) {
+      if (buffer.isWeight) {
+        buffer.firstUse = 0;
+        buffer.lastUse = index;
+      }
+    }
+
+    uint64_t l2Start = llvm::alignTo(l2Reserve, alignment);
+    uint64_t l2Peak = allocate(buffers, MemLevel::L2, l2Start, alignment);
+    uint64_t l3Peak = allocate(buffers, MemLevel::L3, 0, alignment);
+
+    bool fits = true;
+    auto checkFit = [&](MemLevel level, uint64_t peak, uint64_t capacity) {
+      if (peak <= capacity)
+        return;
+      fits = false;
+      InFlightDiagnostic diag = func.emitError("model does not fit in ");
+      diag << stringifyMemLevel(level) << ": needs " << peak
+           << " bytes, the region holds " << capacity << " bytes ("
+           << (peak - capacity) << " bytes over)";
+      if (level == MemLevel::L2 && l2Start)
+        diag << "; " << l2Start << " bytes are reserved by l2-reserve";
+    };
+    checkFit(MemLevel::L2, l2Peak, l2Size);
+    checkFit(MemLevel::L3, l3Peak, l3Size);
+    if (!fits)
+      return signalPassFailure();
+
+    MLIRContext *context = &getContext();
+    for (Buffer &buffer : buffers) {
+      uint64_t base = buffer.level == MemLevel::L2 ? l2Base : l3Base;
+      auto placement = PlacementAttr::get(context, buffer.level,
+                                          base + buffer.offset, buffer.size);
+      for (Value value : buffer.values) {
+        if (auto arg = dyn_cast<BlockArgument>(value))
+          func.setArgAttr(arg.getArgNumber(), kPlacementAttrName, placement);
+        else
+          value.getDefiningOp()->setAttr(kPlacementAttrName, placement);
+      }
+    }
+    Builder builder(context);
+    module->setAttr(kMemoryUsageAttrName,
+                    builder.getDictionaryAttr({
+                        builder.getNamedAttr("l2",
+                                             builder.getI64IntegerAttr(l2Peak)),
+                        builder.getNamedAttr("l3",
+                                             builder.getI64IntegerAttr(l3Peak)),
+                    }));
+  }
+};
+
+} // namespace

@@ -1,0 +1,219 @@
+// npu-verify-supported: the gate in front of the pipeline. Everything later
+// stages cannot compile is rejected here with a diagnostic at the op that
+// uses it, so no later pass has to defend against surprising input.
+#include "npu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUVERIFYSUPPORTED
+#include "npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kSupportedOps =
+    "func.func, func.return, linalg.matmul, linalg.fill, elementwise "
+    "linalg.generic, tensor.empty, arith.constant";
+
+// Element types the DMA/SA/worker kernels will exist for.
+bool isSupportedElementType(Type type) {
+  return type.isSignlessInteger(8) || type.isSignlessInteger(32) ||
+         type.isF32();
+}
+
+// Scalars inside elementwise bodies: requantization needs i64 products and
+// i1 comparisons besides the tensor element types.
+bool isSupportedScalarType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
+  return type.isF32() || type.isIndex();
+}
+
+bool isSupportedBodyOp(Operation *op) {
+  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AddFOp,
+             arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::MaximumFOp, arith::MinimumFOp,
+             arith::MaxNumFOp, arith::MinNumFOp, arith::ExtSIOp,
+             arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp,
+             arith::ShRSIOp, arith::ShLIOp, arith::AndIOp, arith::CmpIOp,
+             arith::CmpFOp, arith::SelectOp, arith::ConstantOp,
+             linalg::YieldOp>(op);
+}
+
+class Checker {
+public:
+  // Returns false (after emitting at `loc`) if `type` is not accepted.
+  bool checkType(Type type, Location loc, bool insideBody) {
+    if (auto tensorType = dyn_cast<RankedTensorType>(type)) {
+      if (insideBody)
+        fail(loc, "tensor values inside an elementwise body are not "
+                  "supported");
+      else if (!tensorType.hasStaticShape())
+        fail(loc, "tensor type ")
+            << type << " has a dynamic shape; npuc needs static shapes";
+      else if (!isSupportedElementType(tensorType.getElementType()))
+        fail(loc, "element type ")
+            << tensorType.getElementType()
+            << " is not supported (supported: i8, i32, f32)";
+      else if (tensorType.getEncoding())
+        fail(loc, "tensor encodings are not supported");
+      else
+        return true;
+      return false;
+    }
+    if (isa<UnrankedTensorType>(type))
+      fail(loc, "unranked tensors are not supported");
+    else if (isa<BaseMemRefType>(type))
+      fail(loc, "memref values are not supported: npuc takes a tensor-level "
+                "module and does its own placement");
+    else if (!isSupportedScalarType(type))
+      fail(loc, "type ") << type << " is not supported";
+    else
+      return true;
+    return false;
+  }
+
+  bool checkValueTypes(Operation *op, bool insideBody) {
+    bool ok = true;
+    for (Type type : op->getOperandTypes())
+      ok &= checkType(type, op->getLoc(), insideBody);
+    for (Type type : op->getResultTypes())
+      ok &= checkType(type, op->getLoc(), insideBody);
+    return ok;
+  }
+
+  void checkFunction(func::FuncOp func) {
+    if (func.isExternal()) {
+      fail(func.getLoc(), "function declarations are not supported; the "
+                          "network must be one function with a body");
+      return;
+    }
+    for (Type type : func.getArgumentTypes())
+      checkType(type, func.getLoc(), /*insideBody=*/false);
+    for (Type type : func.getResultTypes())
+      checkType(type, func.getLoc(), /*insideBody=*/false);
+    if (!func.getBody().hasOneBlock()) {
+      fail(func.getLoc(), "functions with control flow (several blocks) are "
+                          "not supported");
+      return;
+    }
+    for (Operation &op : func.getBody().front())
+      checkTopLevelOp(&op);
+  }
+
+  void checkTopLevelOp(Operation *op) {
+    if (isa<func::ReturnOp, arith::ConstantOp, tensor::EmptyOp,
+            linalg::FillOp>(op)) {
+      checkValueTypes(op, /*insideBody=*/false);
+      return;
+    }
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+      checkMatmul(matmul);
+      return;
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      checkElementwise(generic);
+      return;
+    }
+    op->emitOpError("is not supported by npuc (supported: ")
+        << kSupportedOps << ")";
+    failed = true;
+  }
+
+  void checkMatmul(linalg::MatmulOp matmul) {
+    if (!checkValueTypes(matmul, /*insideBody=*/false))
+      return;
+    auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+    Type a = elementOf(matmul.getDpsInputs()[0]);
+    Type b = elementOf(matmul.getDpsInputs()[1]);
+    Type c = elementOf(matmul.getDpsInits()[0]);
+    bool int8 = a.isSignlessInteger(8) && b.isSignlessInteger(8) &&
+                c.isSignlessInteger(32);
+    bool fp32 = a.isF32() && b.isF32() && c.isF32();
+    if (!int8 && !fp32) {
+      matmul.emitOpError("operand types ")
+          << a << " x " << b << " -> " << c
+          << " are not supported (supported: i8 x i8 -> i32, f32 x f32 -> "
+             "f32)";
+      failed = true;
+    }
+    // linalg.matmul's default body is a plain multiply-add; a cast attribute
+    // (unsigned extension) would change its meaning for int8.
+    if (matmul->hasAttr("cast")) {
+      matmul.emitOpError("with a cast attribute is not supported");
+      failed = true;
+    }
+  }
+
+  void checkElementwise(linalg::GenericOp generic) {
+    if (!checkValueTypes(generic, /*insideBody=*/false))
+      return;
+    if (llvm::any_of(generic.getIteratorTypesArray(),
+                     [](utils::IteratorType t) {
+                       return t != utils::IteratorType::parallel;
+                     })) {
+      generic.emitOpError("with a reduction loop is not supported (only "
+                          "elementwise generics: all loops parallel)");
+      failed = true;
+      return;
+    }
+    for (OpOperand &operand : generic->getOpOperands()) {
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      bool isInit = generic.isDpsInit(&operand);
+      // Inputs may broadcast (bias over rows); outputs are written densely.
+      if (isInit ? !map.isIdentity() : !map.isProjectedPermutation()) {
+        generic.emitOpError("indexing map ")
+            << AffineMapAttr::get(map) << " of operand #" << operand.getOperandNumber()
+            << " is not supported (inputs: projected permutations, "
+               "outputs: identity)";
+        failed = true;
+        return;
+      }
+    }
+    for (BlockArgument arg : generic.getBody()->getArguments())
+      checkType(arg.getType(), generic.getLoc(), /*insideBody=*/true);
+    for (Operation &bodyOp : *generic.getBody()) {
+      if (!isSupportedBodyOp(&bodyOp)) {
+        bodyOp.emitOpError("is not supported inside an elementwise "
+                           "linalg.generic");
+        failed = true;
+        continue;
+      }
+      checkValueTypes(&bodyOp, /*insideBody=*/true);
+    }
+  }
+
+  InFlightDiagnostic fail(Location loc, const Twine &message) {
+    failed = true;
+    return emitError(loc, message);
+  }
+
+  bool failed = false;
+};
+
+struct NpuVerifySupportedPass
+    : public mlir::npu::impl::NpuVerifySupportedBase<NpuVerifySupportedPass> {
+  void runOnOperation() override {
+    Checker checker;
+    ModuleOp module = getOperation();
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (auto func = dyn_cast<func::FuncOp>(op))
+        checker.checkFunction(func);
+      else
+        checker.checkTopLevelOp(&op);
+    }
+    if (checker.failed)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
