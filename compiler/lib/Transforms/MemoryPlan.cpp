@@ -56,6 +56,12 @@ uint64_t byteSize(RankedTensorType type) {
   return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
 }
 
+// byteSize() needs a static shape and a bit width; verify-supported
+// guarantees both, but the plan must not assert when run on its own.
+bool isPlannable(RankedTensorType type) {
+  return type.hasStaticShape() && type.getElementType().isIntOrFloat();
+}
+
 // Level requested on `op` with npu.mem, else `fallback`.
 MemLevel requestedLevel(Operation *op, MemLevel fallback) {
   if (op)
@@ -178,6 +184,13 @@ struct NpuMemoryPlanPass
     for (BlockArgument arg : body.getArguments()) {
       if (!isTensor(arg))
         continue;
+      if (!isPlannable(cast<RankedTensorType>(arg.getType()))) {
+        func.emitError("argument #")
+            << arg.getArgNumber()
+            << " needs a static shape and an int/float element type (run "
+               "-npu-verify-supported first)";
+        return signalPassFailure();
+      }
       MemLevel level = *defaultLevel;
       if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(),
                                                           kMemAttrName))
@@ -208,10 +221,7 @@ struct NpuMemoryPlanPass
         return signalPassFailure();
       }
       Value result = op.getResult(0);
-      if (!cast<RankedTensorType>(result.getType()).hasStaticShape() ||
-          !cast<RankedTensorType>(result.getType())
-               .getElementType()
-               .isIntOrFloat()) {
+      if (!isPlannable(cast<RankedTensorType>(result.getType()))) {
         op.emitOpError("result needs a static shape and an int/float "
                        "element type (run -npu-verify-supported first)");
         return signalPassFailure();

@@ -1,16 +1,23 @@
-// The npu dialect: placement attributes of the npusim NPU (see NpuAttrs.td).
+// The npu dialect: placement attributes (NpuAttrs.td) and the DMA/SA ops of
+// the schedule stage (NpuOps.td).
 #ifndef NPU_DIALECT_NPU_NPUDIALECT_H
 #define NPU_DIALECT_NPU_NPUDIALECT_H
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "npu/Dialect/Npu/NpuDialect.h.inc"
 #include "npu/Dialect/Npu/NpuEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "npu/Dialect/Npu/NpuAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "npu/Dialect/Npu/NpuOps.h.inc"
 
 namespace mlir::npu {
 
