@@ -46,4 +46,16 @@ def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
   ];
 }
 
+def NpuPrintMemoryPlan : Pass<"npu-print-memory-plan", "ModuleOp"> {
+  let summary = "Print the memory plan as a table (stdout)";
+  let description = [{
+    Reads the `npu.placement` attributes left by -npu-memory-plan and prints
+    one row per planned tensor: level, address, bytes, kind (input, weight,
+    activation, output), type and the op and location that produce it,
+    sorted by level and address, then each level's peak. tensor.empty rows
+    are left out: their buffer is listed under the op that writes it. The
+    IR is not changed. A function without a plan is an error.
+  }];
+}
+
 #endif // NPU_TRANSFORMS_PASSES_TD
