@@ -1,6 +1,7 @@
 # lit configuration of the npuc tests (compiler/test). The site file written
 # by CMake supplies the tool and source paths.
 import os
+import sys
 import lit.formats
 
 config.name = "npuc"
@@ -16,3 +17,4 @@ config.environment["PATH"] = os.pathsep.join(
     [config.npuc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%npuc_src", config.npuc_src_root))
 config.substitutions.append(("%networks", os.path.join(config.npuc_src_root, "compiler", "networks")))
+config.substitutions.append(("%python", sys.executable))
