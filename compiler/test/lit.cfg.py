@@ -14,7 +14,7 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 
 # npuc-opt first, then FileCheck/not from the LLVM 19 install.
 config.environment["PATH"] = os.pathsep.join(
-    [config.npuc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+    [config.npuc_tools_dir, config.npuc_driver_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%npuc_src", config.npuc_src_root))
 config.substitutions.append(("%networks", os.path.join(config.npuc_src_root, "compiler", "networks")))
 config.substitutions.append(("%python", sys.executable))

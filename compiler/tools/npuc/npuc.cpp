@@ -1,0 +1,547 @@
+// npuc: network (.mlir) -> firmware.elf + manifest.json for npusim.
+//
+// First vertical slice (cores only, no tiling, no DMA/SA): verify -> memory
+// plan (recorded in the manifest) -> one-shot bufferization -> a C-ABI entry
+// `npu_network_run()` over global input/output buffers -> linalg to loops ->
+// LLVM dialect -> LLVM IR -> RV32IMAF object (in-process TargetMachine) ->
+// ld.lld with crt0, the firmware runtime, npuc_main.o, picolibc and libgcc,
+// through the linker script npu_fwgen generates for the config.
+// See docs/compiler.md.
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include "config/config.h"
+#include "npu/Dialect/Npu/NpuDialect.h"
+#include "npu/Transforms/Passes.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+extern "C" {
+void LLVMInitializeRISCVTargetInfo();
+void LLVMInitializeRISCVTarget();
+void LLVMInitializeRISCVTargetMC();
+void LLVMInitializeRISCVAsmPrinter();
+}
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory cat("npuc options");
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<network.mlir>"),
+                               cl::Required, cl::cat(cat));
+cl::opt<std::string> outDir("o", cl::desc("output directory (firmware.elf, manifest.json, ...)"),
+                            cl::value_desc("dir"), cl::init("npuc-out"), cl::cat(cat));
+cl::opt<std::string> configFile("config", cl::desc("platform config (INI)"),
+                                cl::init(NPUC_DEFAULT_CONFIG), cl::cat(cat));
+cl::opt<std::string> defaultMemLevel("default-mem-level", cl::desc("L2 or L3 (memory plan)"),
+                                     cl::init("L2"), cl::cat(cat));
+cl::opt<std::string> emit("emit",
+                          cl::desc("last stage: plan | bufferized | llvm-dialect | llvm-ir | obj | elf "
+                                   "(the MLIR/LLVM IR stages are printed on stdout)"),
+                          cl::init("elf"), cl::cat(cat));
+cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
+cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD), cl::cat(cat));
+cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"), cl::init(NPUC_CRT0), cl::cat(cat));
+cl::opt<std::string> runtimeLib("runtime-lib", cl::desc("libnpu_runtime.a"), cl::init(NPUC_RUNTIME_LIB),
+                                cl::cat(cat));
+cl::opt<std::string> mainObj("main-obj", cl::desc("npuc_main.o"), cl::init(NPUC_MAIN_OBJ), cl::cat(cat));
+cl::opt<std::string> libcPath("libc", cl::desc("picolibc libc.a"), cl::init(NPUC_LIBC), cl::cat(cat));
+cl::opt<std::string> libgccPath("libgcc", cl::desc("libgcc.a"), cl::init(NPUC_LIBGCC), cl::cat(cat));
+
+int fail(const llvm::Twine &msg) {
+  llvm::errs() << "npuc: error: " << msg << "\n";
+  return 1;
+}
+
+struct TensorInfo {
+  std::string name;
+  RankedTensorType type;
+  uint64_t offset = 0; // byte offset inside npu_input / npu_output
+  uint64_t bytes = 0;
+};
+
+uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+std::string locString(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
+            llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
+        .str();
+  return "";
+}
+
+// Deterministic input pattern, documented in docs/compiler.md: element i
+// of input k is ((37*i + 11*k + 13) mod 256) - 128 for integers (the whole
+// int8 range), ((7*i + 3*k + 3) mod 17 - 8) / 8 for f32.
+std::vector<uint8_t> inputBytes(const TensorInfo &t, unsigned k) {
+  std::vector<uint8_t> out;
+  Type et = t.type.getElementType();
+  int64_t n = t.type.getNumElements();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t raw;
+    unsigned width = et.getIntOrFloatBitWidth();
+    if (isa<FloatType>(et)) {
+      float f = static_cast<float>((7 * i + 3 * k + 3) % 17 - 8) / 8.0f;
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      raw = u;
+    } else {
+      raw = static_cast<uint64_t>((37 * i + 11 * k + 13) % 256 - 128);
+    }
+    for (unsigned b = 0; b < (width + 7) / 8; ++b)
+      out.push_back(static_cast<uint8_t>(raw >> (8 * b)));
+  }
+  return out;
+}
+
+// `pipeline` is the body of a builtin.module(...) pipeline.
+bool runPipeline(ModuleOp module, llvm::StringRef pipeline) {
+  PassManager pm(module.getContext());
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return false;
+  return succeeded(pm.run(module));
+}
+
+// Adds the global buffers and `npu_network_run()` around the bufferized network.
+void buildEntry(ModuleOp module, func::FuncOp net, const std::vector<TensorInfo> &inputs,
+                const std::vector<TensorInfo> &outputs, uint64_t inBytes, uint64_t outBytes,
+                const std::vector<uint8_t> &inData) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  Location loc = net.getLoc();
+  b.setInsertionPointToStart(module.getBody());
+  auto i8 = b.getI8Type();
+  auto i32 = b.getI32Type();
+  auto inType = MemRefType::get({static_cast<int64_t>(std::max<uint64_t>(inBytes, 1))}, i8);
+  auto outType = MemRefType::get({static_cast<int64_t>(std::max<uint64_t>(outBytes, 1))}, i8);
+  auto scalarType = MemRefType::get({}, i32);
+  std::vector<int8_t> inValues(inData.begin(), inData.end());
+  inValues.resize(inType.getNumElements(), 0);
+  auto inInit = DenseElementsAttr::get(RankedTensorType::get(inType.getShape(), i8),
+                                       llvm::ArrayRef<int8_t>(inValues));
+  b.create<memref::GlobalOp>(loc, "npu_input", b.getStringAttr("public"), inType, inInit,
+                             /*constant=*/false, b.getI64IntegerAttr(64));
+  b.create<memref::GlobalOp>(loc, "npu_output", b.getStringAttr("public"), outType,
+                             b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(64));
+  auto sizeInit = [&](uint64_t v) {
+    return DenseElementsAttr::get(RankedTensorType::get({}, i32),
+                                  llvm::ArrayRef<int32_t>(static_cast<int32_t>(v)));
+  };
+  b.create<memref::GlobalOp>(loc, "npu_output_size", b.getStringAttr("public"), scalarType,
+                             sizeInit(outBytes), /*constant=*/true, IntegerAttr());
+  b.create<memref::GlobalOp>(loc, "npu_input_size", b.getStringAttr("public"), scalarType,
+                             sizeInit(inBytes), /*constant=*/true, IntegerAttr());
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto run = b.create<func::FuncOp>(loc, "npu_network_run", b.getFunctionType({}, {}));
+  Block *body = run.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Value inBuf = b.create<memref::GetGlobalOp>(loc, inType, "npu_input");
+  Value outBuf = b.create<memref::GetGlobalOp>(loc, outType, "npu_output");
+  std::vector<Value> args;
+  for (const TensorInfo &t : inputs) {
+    Value off = b.create<arith::ConstantIndexOp>(loc, t.offset);
+    auto type = MemRefType::get(t.type.getShape(), t.type.getElementType());
+    args.push_back(b.create<memref::ViewOp>(loc, type, inBuf, off, ValueRange{}));
+  }
+  auto call = b.create<func::CallOp>(loc, net, args);
+  for (auto [t, result] : llvm::zip(outputs, call.getResults())) {
+    Value off = b.create<arith::ConstantIndexOp>(loc, t.offset);
+    auto type = MemRefType::get(t.type.getShape(), t.type.getElementType());
+    Value view = b.create<memref::ViewOp>(loc, type, outBuf, off, ValueRange{});
+    b.create<memref::CopyOp>(loc, result, view);
+  }
+  b.create<func::ReturnOp>(loc);
+}
+
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error) {
+  LLVMInitializeRISCVTargetInfo();
+  LLVMInitializeRISCVTarget();
+  LLVMInitializeRISCVTargetMC();
+  LLVMInitializeRISCVAsmPrinter();
+  const std::string triple = "riscv32-unknown-elf";
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::TargetOptions options;
+  options.MCOptions.ABIName = "ilp32f";
+  options.FunctionSections = true;
+  options.DataSections = true;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, "generic-rv32", "+m,+a,+f", options, llvm::Reloc::Static, llvm::CodeModel::Small,
+      llvm::CodeGenOptLevel::Default));
+}
+
+int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
+  std::vector<llvm::StringRef> refs(argv.begin(), argv.end());
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &error);
+  if (!error.empty())
+    llvm::errs() << "npuc: " << program << ": " << error << "\n";
+  return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(cat);
+  cl::ParseCommandLineOptions(argc, argv, "npuc: network (.mlir) -> npusim firmware\n");
+  const auto start = std::chrono::steady_clock::now();
+
+  const std::vector<std::string> stages = {"plan", "bufferized", "llvm-dialect", "llvm-ir", "obj", "elf"};
+  auto stageIndex = std::find(stages.begin(), stages.end(), emit.getValue()) - stages.begin();
+  if (stageIndex == static_cast<long>(stages.size()))
+    return fail("unknown --emit=" + emit + " (plan, bufferized, llvm-dialect, llvm-ir, obj, elf)");
+  if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
+    return fail("--default-mem-level must be L2 or L3, not '" + defaultMemLevel + "'");
+
+  DialectRegistry registry;
+  registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
+                  cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, mlir::npu::NpuDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerTransformsPasses();
+  registerConversionPasses();
+  bufferization::registerBufferizationPasses();
+  registerLinalgPasses();
+  memref::registerMemRefPasses();
+  mlir::npu::registerNpuPasses();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  // --- parse -------------------------------------------------------------------------
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  func::FuncOp net;
+  for (auto f : module->getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (net) {
+      f.emitError("npuc compiles one network function per module; found a second one");
+      return 1;
+    }
+    net = f;
+  }
+  if (!net)
+    return fail("no func.func with a body in " + inputFile);
+  std::vector<TensorInfo> inputs, outputs;
+  uint64_t inBytes = 0, outBytes = 0;
+  auto collect = [&](llvm::ArrayRef<Type> types, const char *prefix, std::vector<TensorInfo> &into,
+                     uint64_t &total) {
+    for (auto [i, t] : llvm::enumerate(types)) {
+      auto rt = dyn_cast<RankedTensorType>(t);
+      if (!rt || !rt.hasStaticShape() || !rt.getElementType().isIntOrFloat()) {
+        net.emitError("npuc needs statically shaped tensor arguments and results, got ") << t;
+        return false;
+      }
+      TensorInfo info{(llvm::Twine(prefix) + llvm::Twine(i)).str(), rt, 0, 0};
+      info.bytes = rt.getNumElements() * elementBytes(rt.getElementType());
+      total = llvm::alignTo(total, 16);
+      info.offset = total;
+      total += info.bytes;
+      into.push_back(info);
+    }
+    return true;
+  };
+  if (!collect(net.getArgumentTypes(), "input", inputs, inBytes) ||
+      !collect(net.getResultTypes(), "output", outputs, outBytes))
+    return 1;
+  if (outputs.empty())
+    return fail("the network function has no result");
+  const std::string netName = net.getSymName().str();
+
+  // --- stage 1+2: verify, memory plan -------------------------------------------------
+  const std::string planPipeline = "npu-verify-supported,npu-memory-plan{config=" +
+                                   configFile + " default-mem-level=" + defaultMemLevel + "}";
+  if (!runPipeline(*module, planPipeline))
+    return 1;
+  if (stageIndex == 0) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  llvm::json::Array planJson;
+  auto recordPlacement = [&](Attribute attr, llvm::StringRef kind, llvm::StringRef producer,
+                             Type type, Location loc) {
+    auto p = dyn_cast_or_null<mlir::npu::PlacementAttr>(attr);
+    if (!p)
+      return;
+    planJson.push_back(llvm::json::Object{{"level", mlir::npu::stringifyMemLevel(p.getLevel()).str()},
+                                          {"address", static_cast<int64_t>(p.getAddress())},
+                                          {"bytes", static_cast<int64_t>(p.getSize())},
+                                          {"kind", kind.str()},
+                                          {"type", typeString(type)},
+                                          {"produced_by", producer.str()},
+                                          {"location", locString(loc)}});
+  };
+  for (unsigned i = 0; i < net.getNumArguments(); ++i)
+    recordPlacement(net.getArgAttr(i, "npu.placement"), "input", "argument", net.getArgumentTypes()[i],
+                    net.getArgument(i).getLoc());
+  net.walk([&](Operation *op) {
+    if (op->getNumResults() != 1)
+      return;
+    bool weight = isa<arith::ConstantOp>(op);
+    recordPlacement(op->getAttr("npu.placement"), weight ? "weight" : "activation",
+                    op->getName().getStringRef(), op->getResult(0).getType(), op->getLoc());
+  });
+  llvm::json::Object usage;
+  if (auto u = (*module)->getAttrOfType<DictionaryAttr>("npu.memory_usage"))
+    for (auto entry : u)
+      if (auto v = dyn_cast<IntegerAttr>(entry.getValue()))
+        usage[entry.getName().getValue()] = v.getInt();
+  // The plan is recorded, not yet enforced by codegen: drop the npu attributes
+  // so the lowering and the LLVM IR translation see plain upstream IR.
+  module->walk([](Operation *op) {
+    llvm::SmallVector<StringAttr> names;
+    for (NamedAttribute a : op->getDiscardableAttrs())
+      if (a.getName().getValue().starts_with("npu."))
+        names.push_back(a.getName());
+    for (StringAttr n : names)
+      op->removeDiscardableAttr(n);
+    if (auto f = dyn_cast<func::FuncOp>(op))
+      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
+        llvm::SmallVector<StringAttr> argNames;
+        if (DictionaryAttr dict = f.getArgAttrDict(i))
+          for (NamedAttribute a : dict)
+            if (a.getName().getValue().starts_with("npu."))
+              argNames.push_back(a.getName());
+        for (StringAttr n : argNames)
+          f.removeArgAttr(i, n);
+      }
+  });
+
+  // --- stage 3: bufferization + entry -------------------------------------------------
+  if (!runPipeline(*module, "empty-tensor-to-alloc-tensor,one-shot-bufferize{"
+                            "bufferize-function-boundaries "
+                            "function-boundary-type-conversion=identity-layout-map}"))
+    return 1;
+  std::vector<uint8_t> inData;
+  for (auto [k, t] : llvm::enumerate(inputs)) {
+    inData.resize(t.offset, 0);
+    auto bytes = inputBytes(t, k);
+    inData.insert(inData.end(), bytes.begin(), bytes.end());
+  }
+  net = module->lookupSymbol<func::FuncOp>(netName);
+  buildEntry(*module, net, inputs, outputs, inBytes, outBytes, inData);
+  if (failed(verify(*module)))
+    return fail("internal error: the module with the entry function does not verify");
+  if (stageIndex == 1) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  // --- stage 4: loops and the LLVM dialect (index = i32 on RV32) ----------------------
+  if (!runPipeline(*module, "func.func(convert-linalg-to-loops),lower-affine,"
+                            "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+                            "finalize-memref-to-llvm{index-bitwidth=32},"
+                            "convert-arith-to-llvm{index-bitwidth=32},convert-math-to-llvm,"
+                            "convert-func-to-llvm{index-bitwidth=32},"
+                            "convert-cf-to-llvm{index-bitwidth=32},reconcile-unrealized-casts"))
+    return 1;
+  if (stageIndex == 2) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  // --- stage 5: LLVM IR for riscv32 ------------------------------------------------------
+  std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(error);
+  if (!tm)
+    return fail("cannot create the riscv32 target machine: " + error);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(*module, llvmContext, netName);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  llvmModule->setTargetTriple(tm->getTargetTriple().str());
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->addModuleFlag(llvm::Module::Error, "target-abi", llvm::MDString::get(llvmContext, "ilp32f"));
+  if (stageIndex == 3) {
+    llvmModule->print(llvm::outs(), nullptr);
+    return 0;
+  }
+
+  // --- stage 6: object file --------------------------------------------------------------
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
+    return fail("cannot create " + outDir + ": " + ec.message());
+  auto outPath = [&](llvm::StringRef name) {
+    llvm::SmallString<256> p(outDir);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  };
+  const std::string objPath = outPath("network.o");
+  {
+    std::error_code ec;
+    llvm::ToolOutputFile obj(objPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return fail("cannot write " + objPath + ": " + ec.message());
+    llvm::legacy::PassManager codegen;
+    if (tm->addPassesToEmitFile(codegen, obj.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
+      return fail("the riscv32 target cannot emit an object file");
+    codegen.run(*llvmModule);
+    obj.keep();
+  }
+  if (stageIndex == 4)
+    return 0;
+
+  // --- stage 7: link -------------------------------------------------------------------------
+  const std::string ldScript = outPath("npu.ld"), header = outPath("npu_platform.h");
+  if (runTool(fwgenPath, {fwgenPath, "--config", configFile, "--ld", ldScript, "--header", header}) != 0)
+    return fail("npu_fwgen failed for " + configFile);
+  const std::string elfPath = outPath("firmware.elf");
+  if (runTool(lldPath, {lldPath, "-T", ldScript, "--gc-sections", "--discard-locals",
+                        "-Map=" + outPath("firmware.map"), "-o", elfPath, crt0Path, mainObj, objPath,
+                        runtimeLib, "--start-group", libcPath, libgccPath, "--end-group"}) != 0)
+    return fail("linking " + elfPath + " failed");
+
+  // Addresses of the entry's buffers, from the linked ELF.
+  uint64_t inAddr = 0, outAddr = 0;
+  {
+    auto bin = llvm::object::ObjectFile::createObjectFile(elfPath);
+    if (!bin)
+      return fail("cannot read " + elfPath + ": " + llvm::toString(bin.takeError()));
+    for (const llvm::object::SymbolRef &sym : bin->getBinary()->symbols()) {
+      auto name = sym.getName();
+      auto addr = sym.getAddress();
+      if (!name || !addr) {
+        if (!name) llvm::consumeError(name.takeError());
+        if (!addr) llvm::consumeError(addr.takeError());
+        continue;
+      }
+      if (*name == "npu_input") inAddr = *addr;
+      if (*name == "npu_output") outAddr = *addr;
+    }
+  }
+  if (!outAddr)
+    return fail("npu_output not found in " + elfPath);
+
+  // --- manifest -------------------------------------------------------------------------------
+  std::optional<::npu::cfg::config> cfg;
+  try {
+    cfg = ::npu::cfg::config::load(configFile, {});
+  } catch (const std::exception &e) {
+    return fail(std::string("cannot read the platform config: ") + e.what());
+  }
+  auto tensorJson = [](const TensorInfo &t, uint64_t base) {
+    llvm::json::Array shape;
+    for (int64_t d : t.type.getShape())
+      shape.push_back(d);
+    return llvm::json::Object{{"name", t.name},
+                              {"shape", std::move(shape)},
+                              {"element_type", typeString(t.type.getElementType())},
+                              {"address", static_cast<int64_t>(base + t.offset)},
+                              {"bytes", static_cast<int64_t>(t.bytes)}};
+  };
+  llvm::json::Array inJson, outJson;
+  for (const TensorInfo &t : inputs)
+    inJson.push_back(tensorJson(t, inAddr));
+  for (const TensorInfo &t : outputs)
+    outJson.push_back(tensorJson(t, outAddr));
+  char fp[32];
+  std::snprintf(fp, sizeof fp, "0x%016llx", static_cast<unsigned long long>(cfg->fingerprint()));
+  llvm::json::Object manifest{
+      {"network", netName},
+      {"source", inputFile.getValue()},
+      {"config", configFile.getValue()},
+      {"config_fingerprint", fp},
+      {"default_mem_level", defaultMemLevel.getValue()},
+      {"firmware", "firmware.elf"},
+      {"input_file", "input.bin"},
+      {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
+      {"inputs", std::move(inJson)},
+      {"outputs", std::move(outJson)},
+      {"memory_plan", llvm::json::Object{{"enforced_by_codegen", false},
+                                         {"peak_bytes", std::move(usage)},
+                                         {"tensors", std::move(planJson)}}}};
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outPath("manifest.json"), ec);
+    if (ec)
+      return fail("cannot write manifest.json: " + ec.message());
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+    llvm::raw_fd_ostream in(outPath("input.bin"), ec);
+    if (ec)
+      return fail("cannot write input.bin: " + ec.message());
+    in.write(reinterpret_cast<const char *>(inData.data()), inData.size());
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  llvm::outs() << "npuc: " << netName << " -> " << elfPath << " (" << llvm::format("%.2f", seconds)
+               << " s)\n";
+  return 0;
+}
