@@ -2,6 +2,7 @@
 // LLVM IR for riscv32/ilp32f, and an RV32 ELF object with the single-float ABI.
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=bufferized | FileCheck %s --check-prefix=BUF
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=llvm-ir | FileCheck %s --check-prefix=IR
+// RUN: npuc %networks/mlp_tiny_int8.mlir --emit=llvm-ir --opt=0 | FileCheck %s --check-prefix=IR
 // RUN: rm -rf %t && npuc %networks/mlp_tiny_int8.mlir --emit=obj -o %t
 // RUN: llvm-readelf -h -s %t/network.o | FileCheck %s --check-prefix=OBJ
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --emit=nonsense 2>&1 | FileCheck %s --check-prefix=BADEMIT
@@ -19,7 +20,7 @@
 
 // IR: target datalayout = "e-m:e-p:32:32-i64:64-n32-S128"
 // IR: target triple = "riscv32-unknown-elf"
-// IR: @npu_output = global [32 x i8]
+// IR: @npu_output = {{.*}}global [32 x i8]
 // IR: define void @npu_network_run()
 // IR: !"target-abi", !"ilp32f"
 

@@ -44,6 +44,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -93,6 +95,8 @@ cl::opt<std::string> emit("emit",
                           cl::desc("last stage: plan | bufferized | llvm-dialect | llvm-ir | obj | elf "
                                    "(the MLIR/LLVM IR stages are printed on stdout)"),
                           cl::init("elf"), cl::cat(cat));
+cl::opt<unsigned> optLevel("opt", cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
+                           cl::init(2), cl::cat(cat));
 cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
 cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD), cl::cat(cat));
 cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"), cl::init(NPUC_CRT0), cl::cat(cat));
@@ -431,6 +435,23 @@ int main(int argc, char **argv) {
   llvmModule->setTargetTriple(tm->getTargetTriple().str());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->addModuleFlag(llvm::Module::Error, "target-abi", llvm::MDString::get(llvmContext, "ilp32f"));
+  if (optLevel > 0) {
+    static const llvm::OptimizationLevel levels[] = {
+        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
+        llvm::OptimizationLevel::O3};
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(levels[std::min(optLevel.getValue(), 3u)]);
+    mpm.run(*llvmModule, mam);
+  }
   if (stageIndex == 3) {
     llvmModule->print(llvm::outs(), nullptr);
     return 0;
