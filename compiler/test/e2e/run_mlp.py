@@ -3,8 +3,9 @@
 
 Compiles the network with npuc, runs firmware.elf on npusim, reads the output
 bytes that compiler/runtime/npuc_main.c dumps over the UART and compares them
-element by element with a reference computed here in plain Python from the
-constants of the same .mlir file and the input.bin npuc wrote.
+element by element with (1) a reference computed here in plain Python from the
+constants of the same .mlir file and the input.bin npuc wrote, and (2) npuc's
+golden.bin (the original module run on the host by MLIR's ExecutionEngine).
 
 int8 must match exactly; f32 within --f32-tol (absolute). Fails when the run
 exits non-zero, when no element was compared, or on any mismatch.
@@ -124,26 +125,40 @@ def main():
         count *= d
     got = struct.unpack_from("<%d%s" % (count, ofmt), raw, base)
 
+    if len(set(ref)) < 2:
+        print("run_mlp: FAIL: the reference output is constant; the input does not exercise the network")
+        return 1
+    ok = compare("python reference", got, ref, ofmt, args.f32_tol)
+
+    # npuc's golden reference: the original module run on the host through
+    # MLIR's ExecutionEngine on the same input.
+    if not manifest.get("golden_file"):
+        print("run_mlp: FAIL: the manifest names no golden file")
+        return 1
+    gold_raw = open(os.path.join(args.out, manifest["golden_file"]), "rb").read()
+    gold = struct.unpack_from("<%d%s" % (count, ofmt), gold_raw, base)
+    ok = compare("npuc golden (ExecutionEngine)", got, gold, ofmt, args.f32_tol) and ok
+    if not ok:
+        print("run_mlp: FAIL")
+        return 1
+    print("run_mlp: PASS")
+    return 0
+
+
+def compare(what, got, ref, ofmt, tol):
     compared = mismatches = 0
     max_err = 0.0
     for i, (g, r) in enumerate(zip(got, ref)):
         compared += 1
         err = abs(g - r)
         max_err = max(max_err, err)
-        bad = err != 0 if ofmt != "f" else err > args.f32_tol
+        bad = err != 0 if ofmt != "f" else err > tol
         if bad:
             mismatches += 1
             if mismatches <= 10:
-                print(f"run_mlp: element {i}: got {g}, expected {r}")
-    if len(set(ref)) < 2:
-        print("run_mlp: FAIL: the reference output is constant; the input does not exercise the network")
-        return 1
-    print(f"compared {compared} of {len(ref)} elements, {mismatches} mismatches, max abs err {max_err}")
-    if compared == 0 or compared != len(ref) or mismatches:
-        print("run_mlp: FAIL")
-        return 1
-    print("run_mlp: PASS")
-    return 0
+                print(f"run_mlp: {what}: element {i}: got {g}, expected {r}")
+    print(f"{what}: compared {compared} of {len(ref)} elements, {mismatches} mismatches, max abs err {max_err}")
+    return compared > 0 and compared == len(got) == len(ref) and mismatches == 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -55,6 +57,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -97,6 +100,9 @@ cl::opt<std::string> emit("emit",
                           cl::init("elf"), cl::cat(cat));
 cl::opt<unsigned> optLevel("opt", cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
                            cl::init(2), cl::cat(cat));
+cl::opt<bool> golden("golden",
+                     cl::desc("run the original network on the host (ExecutionEngine) and write golden.bin"),
+                     cl::init(true), cl::cat(cat));
 cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
 cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD), cl::cat(cat));
 cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"), cl::init(NPUC_CRT0), cl::cat(cat));
@@ -167,6 +173,18 @@ bool runPipeline(ModuleOp module, llvm::StringRef pipeline) {
   return succeeded(pm.run(module));
 }
 
+const char *kBufferize = "empty-tensor-to-alloc-tensor,one-shot-bufferize{"
+                         "bufferize-function-boundaries "
+                         "function-boundary-type-conversion=identity-layout-map}";
+
+std::string lowerToLLVM(unsigned indexBits) {
+  const std::string ib = "{index-bitwidth=" + std::to_string(indexBits) + "}";
+  return "func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,"
+         "expand-strided-metadata,lower-affine,finalize-memref-to-llvm" + ib +
+         ",convert-arith-to-llvm" + ib + ",convert-math-to-llvm,convert-func-to-llvm" + ib +
+         ",convert-cf-to-llvm" + ib + ",reconcile-unrealized-casts";
+}
+
 // Adds the global buffers and `npu_network_run()` around the bufferized network.
 void buildEntry(ModuleOp module, func::FuncOp net, const std::vector<TensorInfo> &inputs,
                 const std::vector<TensorInfo> &outputs, uint64_t inBytes, uint64_t outBytes,
@@ -217,6 +235,39 @@ void buildEntry(ModuleOp module, func::FuncOp net, const std::vector<TensorInfo>
     b.create<memref::CopyOp>(loc, result, view);
   }
   b.create<func::ReturnOp>(loc);
+}
+
+// Bufferizes and lowers `module` (the unplanned input) for the host with the
+// same C entry, runs npu_network_run() through MLIR's ExecutionEngine and
+// writes the bytes of npu_output to `path`. Returns an error message or "".
+std::string runGolden(ModuleOp module, const std::string &netName,
+                      const std::vector<TensorInfo> &inputs, const std::vector<TensorInfo> &outputs,
+                      uint64_t inBytes, uint64_t outBytes, const std::vector<uint8_t> &inData,
+                      const std::string &path) {
+  if (!runPipeline(module, kBufferize))
+    return "bufferization failed";
+  auto net = module.lookupSymbol<func::FuncOp>(netName);
+  buildEntry(module, net, inputs, outputs, inBytes, outBytes, inData);
+  if (!runPipeline(module, lowerToLLVM(64)))
+    return "lowering to the LLVM dialect failed";
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine)
+    return "cannot create the ExecutionEngine: " + llvm::toString(engine.takeError());
+  if (llvm::Error e = (*engine)->invokePacked("npu_network_run"))
+    return "running npu_network_run failed: " + llvm::toString(std::move(e));
+  auto out = (*engine)->lookup("npu_output");
+  if (!out)
+    return "npu_output not found: " + llvm::toString(out.takeError());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return "cannot write " + path + ": " + ec.message();
+  os.write(static_cast<const char *>(*out), outBytes);
+  return "";
 }
 
 std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error) {
@@ -330,6 +381,8 @@ int main(int argc, char **argv) {
   if (outputs.empty())
     return fail("the network function has no result");
   const std::string netName = net.getSymName().str();
+  // The golden reference runs the original module, not the planned one.
+  OwningOpRef<ModuleOp> original = module->clone();
 
   // --- stage 1+2: verify, memory plan -------------------------------------------------
   const std::string planPipeline = "npu-verify-supported,npu-memory-plan{config=" +
@@ -392,9 +445,7 @@ int main(int argc, char **argv) {
   });
 
   // --- stage 3: bufferization + entry -------------------------------------------------
-  if (!runPipeline(*module, "empty-tensor-to-alloc-tensor,one-shot-bufferize{"
-                            "bufferize-function-boundaries "
-                            "function-boundary-type-conversion=identity-layout-map}"))
+  if (!runPipeline(*module, kBufferize))
     return 1;
   std::vector<uint8_t> inData;
   for (auto [k, t] : llvm::enumerate(inputs)) {
@@ -412,12 +463,7 @@ int main(int argc, char **argv) {
   }
 
   // --- stage 4: loops and the LLVM dialect (index = i32 on RV32) ----------------------
-  if (!runPipeline(*module, "func.func(convert-linalg-to-loops),lower-affine,"
-                            "convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-                            "finalize-memref-to-llvm{index-bitwidth=32},"
-                            "convert-arith-to-llvm{index-bitwidth=32},convert-math-to-llvm,"
-                            "convert-func-to-llvm{index-bitwidth=32},"
-                            "convert-cf-to-llvm{index-bitwidth=32},reconcile-unrealized-casts"))
+  if (!runPipeline(*module, lowerToLLVM(32)))
     return 1;
   if (stageIndex == 2) {
     module->print(llvm::outs());
@@ -511,6 +557,14 @@ int main(int argc, char **argv) {
   if (!outAddr)
     return fail("npu_output not found in " + elfPath);
 
+  // --- golden reference: the same network and inputs on the host ------------------------
+  if (golden) {
+    std::string err = runGolden(*original, netName, inputs, outputs, inBytes, outBytes, inData,
+                                outPath("golden.bin"));
+    if (!err.empty())
+      return fail("golden reference: " + err);
+  }
+
   // --- manifest -------------------------------------------------------------------------------
   std::optional<::npu::cfg::config> cfg;
   try {
@@ -543,6 +597,7 @@ int main(int argc, char **argv) {
       {"default_mem_level", defaultMemLevel.getValue()},
       {"firmware", "firmware.elf"},
       {"input_file", "input.bin"},
+      {"golden_file", golden ? llvm::json::Value("golden.bin") : llvm::json::Value(nullptr)},
       {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
       {"inputs", std::move(inJson)},
       {"outputs", std::move(outJson)},
