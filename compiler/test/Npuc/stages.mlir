@@ -8,6 +8,8 @@
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --emit=nonsense 2>&1 | FileCheck %s --check-prefix=BADEMIT
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L1 2>&1 | FileCheck %s --check-prefix=BADLEVEL
 // RUN: not npuc %s 2>&1 | FileCheck %s --check-prefix=BADOP
+// RUN: not npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L3 -o %t.l3 2>&1 | FileCheck %s --check-prefix=L3
+// RUN: npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L3 --emit=plan | FileCheck %s --check-prefix=L3PLAN
 
 // BUF: memref.global "public" @npu_input : memref<64xi8>
 // BUF: memref.global "public" @npu_output : memref<32xi8> = uninitialized
@@ -29,6 +31,9 @@
 // OBJ: Flags: 0x2, single-float ABI
 // OBJ-DAG: FUNC GLOBAL DEFAULT {{.*}} npu_network_run
 // OBJ-DAG: OBJECT GLOBAL DEFAULT {{.*}} npu_output
+
+// L3: mlp_tiny_int8.mlir:7:26: error: tensor planned in L3: this codegen slice runs on the cores only and has no DMA staging yet
+// L3PLAN: npu.placement = #npu.placement<L3
 
 // BADEMIT: npuc: error: unknown --emit=nonsense
 // BADLEVEL: npuc: error: --default-mem-level must be L2 or L3, not 'L1'

@@ -395,11 +395,14 @@ int main(int argc, char **argv) {
   }
 
   llvm::json::Array planJson;
+  std::optional<Location> firstL3;
   auto recordPlacement = [&](Attribute attr, llvm::StringRef kind, llvm::StringRef producer,
                              Type type, Location loc) {
     auto p = dyn_cast_or_null<mlir::npu::PlacementAttr>(attr);
     if (!p)
       return;
+    if (p.getLevel() == mlir::npu::MemLevel::L3 && !firstL3)
+      firstL3 = loc;
     planJson.push_back(llvm::json::Object{{"level", mlir::npu::stringifyMemLevel(p.getLevel()).str()},
                                           {"address", static_cast<int64_t>(p.getAddress())},
                                           {"bytes", static_cast<int64_t>(p.getSize())},
@@ -418,6 +421,13 @@ int main(int argc, char **argv) {
     recordPlacement(op->getAttr("npu.placement"), weight ? "weight" : "activation",
                     op->getName().getStringRef(), op->getResult(0).getType(), op->getLoc());
   });
+  if (firstL3) {
+    // Cores cannot reach L3; staging through L2 needs the DMA schedule stage.
+    emitError(*firstL3) << "tensor planned in L3: this codegen slice runs on the cores only "
+                           "and has no DMA staging yet, so it cannot read L3 "
+                           "(use --default-mem-level=L2 and no L3 override, or --emit=plan)";
+    return 1;
+  }
   llvm::json::Object usage;
   if (auto u = (*module)->getAttrOfType<DictionaryAttr>("npu.memory_usage"))
     for (auto entry : u)
