@@ -8,6 +8,7 @@
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --emit=nonsense 2>&1 | FileCheck %s --check-prefix=BADEMIT
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L1 2>&1 | FileCheck %s --check-prefix=BADLEVEL
 // RUN: not npuc %s 2>&1 | FileCheck %s --check-prefix=BADOP
+// RUN: not npuc %networks/mlp_tiny_int8.mlir --config %t.missing.cfg 2>&1 | FileCheck %s --check-prefix=BADCFG
 // RUN: not npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L3 -o %t.l3 2>&1 | FileCheck %s --check-prefix=L3
 // RUN: npuc %networks/mlp_tiny_int8.mlir --default-mem-level=L3 --emit=plan | FileCheck %s --check-prefix=L3PLAN
 
@@ -35,6 +36,7 @@
 // L3: mlp_tiny_int8.mlir:7:26: error: tensor planned in L3: this codegen slice runs on the cores only and has no DMA staging yet
 // L3PLAN: npu.placement = #npu.placement<L3
 
+// BADCFG: npuc: error: cannot read the platform config: {{.*}}missing.cfg: cannot open config file
 // BADEMIT: npuc: error: unknown --emit=nonsense
 // BADLEVEL: npuc: error: --default-mem-level must be L2 or L3, not 'L1'
 

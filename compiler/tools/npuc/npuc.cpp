@@ -331,6 +331,16 @@ int main(int argc, char **argv) {
   mlir::npu::registerNpuPasses();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the source location; no dump of the whole module.
+  context.printOpOnDiagnostic(false);
+
+  // The config is read first so a bad path is one clear error.
+  std::optional<::npu::cfg::config> cfg;
+  try {
+    cfg = ::npu::cfg::config::load(configFile, {});
+  } catch (const std::exception &e) {
+    return fail(std::string("cannot read the platform config: ") + e.what());
+  }
 
   // --- parse -------------------------------------------------------------------------
   llvm::SourceMgr sourceMgr;
@@ -576,12 +586,6 @@ int main(int argc, char **argv) {
   }
 
   // --- manifest -------------------------------------------------------------------------------
-  std::optional<::npu::cfg::config> cfg;
-  try {
-    cfg = ::npu::cfg::config::load(configFile, {});
-  } catch (const std::exception &e) {
-    return fail(std::string("cannot read the platform config: ") + e.what());
-  }
   auto tensorJson = [](const TensorInfo &t, uint64_t base) {
     llvm::json::Array shape;
     for (int64_t d : t.type.getShape())
