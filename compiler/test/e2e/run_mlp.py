@@ -84,6 +84,13 @@ def main():
     subprocess.run([args.npuc, args.network, "-o", args.out, "--config", args.config] + args.npuc_arg,
                    check=True)
     manifest = json.load(open(os.path.join(args.out, "manifest.json")))
+    # The manifest's fingerprint must be the one the firmware was linked for
+    # (npu_fwgen writes it into npu_platform.h from the same config).
+    header = open(os.path.join(args.out, "npu_platform.h")).read()
+    m = re.search(r"#define NPU_CONFIG_FINGERPRINT (0x[0-9a-fA-F]+)", header)
+    if not m or int(m.group(1), 16) != int(manifest["config_fingerprint"], 16):
+        print("run_mlp: FAIL: manifest config_fingerprint differs from npu_platform.h")
+        return 1
     run = subprocess.run([args.npusim, "--config", args.config, os.path.join(args.out, "firmware.elf")],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     print(run.stdout)
