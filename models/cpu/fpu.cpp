@@ -10,26 +10,18 @@ namespace npu::cpu::fpu {
 
 namespace {
 
-float as_f(std::uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, 4);
-    return f;
+// Same-size bit reinterpretation (std::bit_cast is C++20).
+template <class To, class From>
+To bits_as(From v) {
+    static_assert(sizeof(To) == sizeof(From), "bit cast between different sizes");
+    To r;
+    std::memcpy(&r, &v, sizeof r);
+    return r;
 }
-std::uint32_t as_u(float f) {
-    std::uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-}
-double as_d(std::uint64_t b) {
-    double d;
-    std::memcpy(&d, &b, 8);
-    return d;
-}
-std::uint64_t as_u64(double d) {
-    std::uint64_t b;
-    std::memcpy(&b, &d, 8);
-    return b;
-}
+float as_f(std::uint32_t b) { return bits_as<float>(b); }
+std::uint32_t as_u(float f) { return bits_as<std::uint32_t>(f); }
+double as_d(std::uint64_t b) { return bits_as<double>(b); }
+std::uint64_t as_u64(double d) { return bits_as<std::uint64_t>(d); }
 
 
 // MXCSR rounding control for a RISC-V mode (RMM handled separately).

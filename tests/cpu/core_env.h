@@ -180,6 +180,14 @@ struct core_env {
     }
 
     cpu::core& cc() { return *cores.back(); }
+
+    // Boots the cluster controller at `pc` and simulates `t` (the tests'
+    // one elaboration runs one program).
+    void boot_cc_and_run(std::uint32_t pc, const sc_core::sc_time& t = sc_core::sc_time(1, sc_core::SC_MS)) {
+        cc().set_boot_address(pc);
+        cc().start();
+        sc_core::sc_start(t);
+    }
 };
 
 }  // namespace npu::test

@@ -29,9 +29,7 @@ void ensure_ran() {
             last = e;
             ++reports;
         };
-        E->cc().set_boot_address(ram);
-        E->cc().start();
-        sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+        E->boot_cc_and_run(ram);
         return true;
     }();
     (void)done;

@@ -19,9 +19,7 @@ void ensure_ran() {
         base::sim_services::get().symbolize = [](std::uint64_t a) {
             return a == ram + 8 ? std::string("bad_func+0x8") : std::string();
         };
-        E->cc().set_boot_address(ram);
-        E->cc().start();
-        sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+        E->boot_cc_and_run(ram);
         return true;
     }();
     (void)done;
