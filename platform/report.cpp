@@ -206,7 +206,9 @@ std::string report::json(const soc& s, const run_result& r) const {
     o += "\n  ],\n  \"memcheck_findings\": " + std::to_string(memcheck_count_) + ",\n  \"memcheck\": [";
     for (std::size_t k = 0; k < memcheck_.size(); ++k)
         o += fmt::format("{}\n    \"{}\"", k ? "," : "", json_escape(memcheck_[k]));
-    o += "\n  ]\n}\n";
+    o += "\n  ]";
+    if (!golden_json_.empty()) o += ",\n  \"golden\": " + golden_json_;
+    o += "\n}\n";
     return o;
 }
 

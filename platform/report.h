@@ -18,6 +18,10 @@ public:
     std::string summary(const soc& s, const run_result& r) const;
     std::string json(const soc& s, const run_result& r) const;
 
+    // npusim --manifest: the golden comparison as a JSON object (or why the
+    // outputs were not compared), written as "golden" in json().
+    void set_golden_json(std::string obj) { golden_json_ = std::move(obj); }
+
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
     std::size_t memcheck_findings() const { return memcheck_count_; }
 
@@ -29,6 +33,7 @@ private:
     std::vector<std::string> bus_errors_;
     std::vector<std::string> memcheck_;  // first findings, formatted
     std::size_t memcheck_count_ = 0;
+    std::string golden_json_;
 };
 
 }  // namespace npu::platform

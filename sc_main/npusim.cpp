@@ -3,7 +3,12 @@
 // Exit codes (base::exit_code): 0 success, 1 firmware exit != 0, 2 bad input,
 // 3 bus error, 4 memcheck error, 5 watchdog/deadlock, 6 golden mismatch,
 // 7 unhandled trap, 70 internal error.
+//
+// --manifest OUT/manifest.json (written by npuc) runs the network's firmware
+// on the config it was compiled for and compares every output with
+// golden.bin (platform/golden.h): a mismatch, or comparing nothing, is 6.
 #include "elf_image.h"
+#include "golden.h"
 #include "report.h"
 #include "soc.h"
 
@@ -18,7 +23,9 @@
 #include <systemc>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -38,6 +45,26 @@ int bad_input(const std::string& msg) {
     return code(exit_code::bad_input);
 }
 
+// Keys that change how a run is watched, not what it runs on: the config
+// fingerprint ignores them, so they combine with a manifest's config.
+bool watch_key(const std::string& override_text) {
+    const std::string key = override_text.substr(0, override_text.find('='));
+    return key == "soc.max_cycles" || key == "soc.memcheck" || key == "soc.on_bus_error";
+}
+
+std::string with_overrides(const std::string& file, const std::vector<std::string>& overrides) {
+    std::string s = file.empty() ? "the built-in defaults" : file;
+    for (const auto& o : overrides) s += " --" + o;
+    return s;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
+    if (ea || eb) return std::filesystem::path(a).lexically_normal() == std::filesystem::path(b).lexically_normal();
+    return ca == cb;
+}
+
 // SystemC reports go through our exit codes instead of abort().
 void install_report_handler() {
     sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
@@ -48,12 +75,16 @@ void install_report_handler() {
 }
 
 int run(int argc, char** argv) {
-    std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck;
+    std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file;
     std::uint64_t max_cycles = 0;
     po::options_description opts("npusim options");
     opts.add_options()
         ("help,h", "show this help")
         ("config", po::value(&config_file), "platform config (INI); default: built-in gap9 defaults")
+        ("manifest", po::value(&manifest_file),
+         "npuc manifest.json: run its firmware on the config it names (unless --config/overrides are given, which "
+         "must then have its fingerprint) and compare every output with its golden.bin; exit 6 on a mismatch or "
+         "when zero elements were compared")
         ("print-map", "print the memory map per initiator and exit")
         ("config-doc", "print the configuration reference (Markdown) and exit")
         ("dump-config", "print every effective key = value and exit")
@@ -87,12 +118,35 @@ int run(int argc, char** argv) {
         return bad_input(e.what());
     }
     if (vm.count("help")) {
-        std::cout << "usage: npusim [--config FILE] [--section.key=VALUE ...] [options] FIRMWARE.elf\n\n" << opts;
+        std::cout << "usage: npusim [--config FILE] [--section.key=VALUE ...] [options] FIRMWARE.elf\n"
+                     "       npusim --manifest OUT/manifest.json [options]   run npuc's firmware, compare its outputs\n"
+                     "                                                     with golden.bin (docs/getting-started.md)\n\n"
+                  << opts;
         return 0;
     }
     if (vm.count("config-doc")) {
         std::cout << npu::cfg::platform_schema().markdown();
         return 0;
+    }
+    // The user's own platform choice, before the run-control keys are added.
+    const bool user_config = vm.count("config") || std::any_of(overrides.begin(), overrides.end(),
+                                                               [](const std::string& o) { return !watch_key(o); });
+    std::vector<std::string> user_platform_overrides;
+    for (const auto& o : overrides)
+        if (!watch_key(o)) user_platform_overrides.push_back(o);
+
+    std::optional<npu::platform::manifest> man;
+    if (vm.count("manifest")) {
+        try {
+            man = npu::platform::manifest::load(manifest_file);
+        } catch (const npu::platform::manifest_error& e) {
+            return bad_input(e.what());
+        }
+        if (!user_config) {
+            // The manifest's config and overrides; run-control keys still apply.
+            config_file = man->config_path;
+            overrides.insert(overrides.begin(), man->config_overrides.begin(), man->config_overrides.end());
+        }
     }
     if (vm.count("max-cycles")) overrides.push_back("soc.max_cycles=" + std::to_string(max_cycles));
     if (vm.count("on-bus-error")) overrides.push_back("soc.on_bus_error=" + on_bus_error);
@@ -108,6 +162,8 @@ int run(int argc, char** argv) {
         cfg = npu::cfg::config::load(config_file, overrides);
         map = npu::cfg::memory_map::build(*cfg);
     } catch (const npu::cfg::config_error& e) {
+        if (man && !user_config)
+            return bad_input(std::string(e.what()) + " (the config named by manifest " + manifest_file + ")");
         return bad_input(e.what());
     }
     if (vm.count("print-map")) {
@@ -117,6 +173,32 @@ int run(int argc, char** argv) {
     if (vm.count("dump-config")) {
         std::cout << cfg->dump();
         return 0;
+    }
+    std::vector<unsigned char> golden;
+    if (man) {
+        const std::uint64_t fp = cfg->fingerprint();
+        if (fp != man->fingerprint) {
+            const std::string used = user_config ? with_overrides(config_file, user_platform_overrides)
+                                                 : with_overrides(config_file, man->config_overrides);
+            return bad_input(fmt::format(
+                "manifest {} was compiled for {} (fingerprint {}); this run uses {} (fingerprint {}){}: recompile "
+                "with npuc --config {}",
+                manifest_file, with_overrides(man->config, man->config_overrides), man->config_fingerprint, used,
+                npu::platform::format_fingerprint(fp),
+                user_config ? "" : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
+                used));
+        }
+        if (elf_path.empty())
+            elf_path = man->firmware_path;
+        else if (!same_file(elf_path, man->firmware_path))
+            return bad_input("firmware " + elf_path + " is not the firmware of manifest " + manifest_file + " (" +
+                             man->firmware_path + "): give the manifest alone, or its own ELF");
+        try {
+            npu::platform::check_outputs_mapped(*man, *map);
+            golden = npu::platform::load_golden(*man);
+        } catch (const npu::platform::manifest_error& e) {
+            return bad_input(e.what());
+        }
     }
     if (elf_path.empty()) return bad_input("no firmware ELF given (usage: npusim [options] FIRMWARE.elf)");
 
@@ -139,11 +221,49 @@ int run(int argc, char** argv) {
     // stack access; say why up front.
     for (const auto& m : top.layout_mismatches(*image))
         fmt::print(stderr, "npusim: warning: {}: firmware {} (rebuild it for this config)\n", elf_path, m);
-    const auto result = top.run();
+    auto result = top.run();
+
+    // Golden comparison: only a run that ended cleanly has outputs worth reading.
+    std::string golden_block;
+    if (man) {
+        const std::string title = fmt::format("\n=== golden comparison: {} ({}) ===\n",
+                                              man->network.empty() ? "network" : man->network, manifest_file);
+        if (result.code == exit_code::success) {
+            auto read = [&top](std::uint64_t a, void* d, std::uint64_t n) {
+                std::uint64_t done = 0;
+                while (done < n) {
+                    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(n - done, 1u << 20));
+                    const unsigned got = top.debug_read(a + done, static_cast<char*>(d) + done, chunk);
+                    done += got;
+                    if (got != chunk) break;
+                }
+                return done;
+            };
+            npu::platform::comparison cmp;
+            try {
+                cmp = npu::platform::compare_outputs(*man, golden, read);
+            } catch (const npu::platform::manifest_error& e) {
+                return bad_input(e.what());
+            }
+            if (!cmp.passed()) {
+                result.code = exit_code::golden_mismatch;
+                result.reason = "golden mismatch: " + cmp.failure;
+            }
+            rep.set_golden_json(cmp.json());
+            golden_block = title + cmp.text();
+        } else {
+            const std::string why = fmt::format("the run ended with {} (exit code {})",
+                                                npu::base::exit_code_name(result.code), code(result.code));
+            golden_block = title + "npusim: outputs not compared: " + why + "\n";
+            rep.set_golden_json(fmt::format("{{\"compared_outputs\": false, \"reason\": \"{}\"}}", why));
+        }
+    }
 
     if (result.code != exit_code::success && result.code != exit_code::bus_error)
         fmt::print(stderr, "npusim: {}\n", result.reason);
     if (!vm.count("quiet")) fmt::print(stderr, "{}", rep.summary(top, result));
+    // The comparison is the answer to what was asked: printed even with -q.
+    if (!golden_block.empty()) fmt::print(stderr, "{}", golden_block);
     if (!stats_file.empty()) {
         std::ofstream out(stats_file);
         if (!out) return bad_input("cannot write --stats file '" + stats_file + "'");
@@ -160,6 +280,8 @@ int sc_main(int argc, char** argv) {
     } catch (const npu::cfg::config_error& e) {
         return bad_input(e.what());
     } catch (const npu::platform::elf_error& e) {
+        return bad_input(e.what());
+    } catch (const npu::platform::manifest_error& e) {
         return bad_input(e.what());
     } catch (const std::exception& e) {
         fmt::print(stderr, "npusim: internal error: {}\n", e.what());

@@ -1,0 +1,135 @@
+// Golden comparison of a compiled network's outputs: the npuc manifest
+// (manifest.json: firmware, config + fingerprint, outputs with address,
+// shape, element type and offset into golden.bin, float tolerances), the
+// check that every output lies in a memory, and the element-by-element
+// comparison of the simulated memory with golden.bin.
+//
+// No SystemC here: memory is read through a callback (npusim passes the
+// SoC's loader debug port), so the parser and the comparison are unit-tested
+// on plain buffers. Every problem with the manifest or golden.bin is a
+// manifest_error naming the file and what is wrong; npusim maps it to the
+// bad-input exit code. A comparison that compares zero elements fails.
+#pragma once
+
+#include "config/memory_map.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace npu::platform {
+
+class manifest_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// MLIR spelling, as npuc writes it.
+enum class element_type { i8, i16, i32, i64, f32, f64 };
+const char* element_type_name(element_type t);
+std::optional<element_type> parse_element_type(const std::string& s);
+unsigned element_size(element_type t);
+inline bool is_float(element_type t) { return t == element_type::f32 || t == element_type::f64; }
+
+struct tensor_desc {
+    std::string name;
+    std::vector<std::uint64_t> shape;
+    element_type type = element_type::i8;
+    std::uint64_t address = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t golden_offset = 0;  // outputs only
+    std::uint64_t elements() const;
+};
+
+// |got - expected| <= atol + rtol * |expected|
+struct tolerance {
+    double atol = 0;
+    double rtol = 0;
+};
+
+struct manifest {
+    std::string path;          // as given
+    std::string format;        // "npuc-manifest/1"
+    std::string network;
+    std::string config;        // as written in the manifest
+    std::string config_path;   // resolved: relative to the manifest's directory
+    std::vector<std::string> config_overrides;  // "key=value"
+    std::string config_fingerprint;             // as written ("0x...")
+    std::uint64_t fingerprint = 0;
+    std::string firmware;      // as written
+    std::string firmware_path; // resolved
+    std::string golden_file;   // as written
+    std::string golden_path;   // resolved
+    std::map<element_type, tolerance> tolerances;  // float types; absent = exact
+    std::vector<tensor_desc> outputs;
+    std::vector<tensor_desc> inputs;
+
+    tolerance tolerance_for(element_type t) const;
+
+    // Reads and validates; throws manifest_error ("<path>: ...").
+    static manifest load(const std::string& path);
+    // The same from text; `path` locates relative paths and names errors.
+    static manifest parse(const std::string& text, const std::string& path);
+};
+
+// Every output must lie entirely inside one memory the loader can read:
+// throws manifest_error naming the output and what its address is.
+void check_outputs_mapped(const manifest& m, const cfg::memory_map& map);
+
+// Reads golden.bin and checks it holds every output's range; throws
+// manifest_error when it is missing, unreadable or too short.
+std::vector<unsigned char> load_golden(const manifest& m);
+
+// "[3,7]": the row-major multi-dimensional index of flat element `flat`.
+std::string format_index(const std::vector<std::uint64_t>& shape, std::uint64_t flat);
+
+struct output_result {
+    std::string name;
+    element_type type = element_type::i8;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t address = 0;
+    std::uint64_t compared = 0;
+    std::uint64_t expected = 0;
+    std::uint64_t mismatches = 0;
+    double max_abs_err = 0;
+};
+
+struct comparison {
+    static constexpr std::size_t max_reported = 10;
+
+    std::vector<output_result> outputs;
+    std::uint64_t compared = 0;
+    std::uint64_t expected = 0;
+    std::uint64_t mismatches = 0;
+    double max_abs_err = 0;
+    std::vector<std::string> first_mismatches;  // "  output0[3,7]: got 12, expected 13"
+    std::string failure;                        // why it failed, "" if it passed
+
+    bool passed() const { return failure.empty(); }
+    // Per-output lines, the total line, the first mismatches, the verdict.
+    std::string text() const;
+    // A JSON object (no trailing newline), for the --stats report.
+    std::string json() const;
+};
+
+// Compares one tensor; `got` and `expected` hold t.bytes bytes each
+// (little-endian, the target's byte order). Appends up to
+// comparison::max_reported mismatch lines to `first` (shared by outputs).
+output_result compare_tensor(const tensor_desc& t, const unsigned char* got, const unsigned char* expected,
+                             const tolerance& tol, std::vector<std::string>& first);
+
+// Reads one range of simulated memory; returns the bytes read.
+using memory_reader = std::function<std::uint64_t(std::uint64_t addr, void* data, std::uint64_t size)>;
+
+// Compares every output of `m` read through `read` with `golden` (from
+// load_golden). Throws manifest_error if an output cannot be read.
+comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read);
+
+// Text of a fingerprint as npuc writes it: 0x%016llx.
+std::string format_fingerprint(std::uint64_t fp);
+
+}  // namespace npu::platform
