@@ -5,7 +5,8 @@
 # through depfiles) and linked with ld.lld-19 against picolibc and libgcc.
 #
 #   npu_add_firmware(<name> SOURCES <.c/.S ...> [CONFIG <cfg file>]
-#                    [DEFINES <NAME[=value]> ...] [INCLUDES <dir> ...] [NO_RUNTIME])
+#                    [DEFINES <NAME[=value]> ...] [INCLUDES <dir> ...] [NO_RUNTIME]
+#                    [LIBS <firmware archive> ...])
 #
 # builds <name>.elf in the current binary dir as custom target <name>; the
 # target's NPU_FIRMWARE_ELF property holds the path (use it in tests with
@@ -13,6 +14,8 @@
 # npu_platform.h come from the config (default: configs/gap9.cfg) through
 # npu_fwgen, regenerated when the config changes, one set per config.
 # NO_RUNTIME links only the given sources (riscv-tests style programs).
+# LIBS: RV32 archives linked before the runtime (e.g. libnpurt.a, global
+# property NPURT_LIB); the caller adds the dependency on their target.
 #
 # Requires the Ninja generator: platform files generated in one directory are
 # consumed by firmware targets in others, which Makefiles cannot express.
@@ -152,7 +155,7 @@ endfunction()
 
 # --- the public function ------------------------------------------------------------
 function(npu_add_firmware name)
-  cmake_parse_arguments(F "NO_RUNTIME" "CONFIG" "SOURCES;DEFINES;INCLUDES" ${ARGN})
+  cmake_parse_arguments(F "NO_RUNTIME" "CONFIG" "SOURCES;DEFINES;INCLUDES;LIBS" ${ARGN})
   if(F_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "npu_add_firmware(${name}): unknown arguments ${F_UNPARSED_ARGUMENTS}")
   endif()
@@ -191,8 +194,8 @@ function(npu_add_firmware name)
   endforeach()
 
   set(elf ${CMAKE_CURRENT_BINARY_DIR}/${name}.elf)
-  set(link_inputs ${objs})
-  set(link_deps ${objs} ${pdir}/npu.ld)
+  set(link_inputs ${objs} ${F_LIBS})
+  set(link_deps ${objs} ${F_LIBS} ${pdir}/npu.ld)
   if(NOT F_NO_RUNTIME)
     get_property(crt0 GLOBAL PROPERTY NPU_FW_CRT0)
     get_property(rtlib GLOBAL PROPERTY NPU_FW_RUNTIME_LIB)

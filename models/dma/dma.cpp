@@ -220,6 +220,7 @@ std::uint32_t dma::push(unsigned dims) {
     // Every channel busy: the push blocks until one frees (MCHAN stalls a
     // full command queue the same way); the pusher sleeps in the access.
     channel* ch = nullptr;
+    bool synced = false;
     for (;;) {
         for (auto& c : chans_)
             if (!(busy_mask_ >> c->index & 1u)) {
@@ -227,6 +228,13 @@ std::uint32_t dma::push(unsigned dims) {
                 break;
             }
         if (ch) break;
+        // Catch up to the pusher's local time and look again before sleeping
+        // (a channel freed meanwhile would not wake us, as in wait_for).
+        if (!synced) {
+            synced = true;
+            synchronise_access();
+            continue;
+        }
         wait_in_access(channel_freed_);
     }
     const sc_time offset = access_time() - sc_core::sc_time_stamp();
@@ -254,7 +262,11 @@ void dma::wait_for(std::uint32_t id) {
         return;
     }
     // The waiter is first synchronised to its local time, then sleeps in the
-    // access until the transfer finished (the core counts it as sleep).
+    // access until the transfer finished (the core counts it as sleep). The
+    // busy bit is looked at again after the synchronisation: a transfer that
+    // ends while a decoupled core catches up notifies `done` before anyone
+    // waits on it, and waiting then would never end.
+    if (busy_mask_ >> id & 1u) synchronise_access();
     while (busy_mask_ >> id & 1u) wait_in_access(chans_[id]->done);
 }
 

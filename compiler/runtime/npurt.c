@@ -1,0 +1,328 @@
+/* npurt: runtime kernels called by npuc-generated firmware. The ABI and the
+ * reasons behind the matmul schedule are in npurt.h. */
+#include "npurt.h"
+
+#include <malloc.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "npu.h"
+#include "npu_dma.h"
+#include "npu_sa.h"
+
+/* --- errors ------------------------------------------------------------------ */
+
+static void __attribute__((noreturn, format(printf, 2, 3))) npurt_die(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    exit(code);
+}
+
+/* Free bytes of the L2 heap: never handed out by sbrk + free chunks. */
+extern char __heap_end[];
+static uint32_t l2_free_bytes(void) {
+    const char *brk = sbrk(0);
+    uint32_t top = (brk != (void *)-1 && brk <= __heap_end) ? (uint32_t)(__heap_end - brk) : 0u;
+    return top + (uint32_t)mallinfo().fordblks;
+}
+
+/* --- DMA helpers ----------------------------------------------------------------
+ * always_inline: the PUSH load, whose PC npusim's DMA reports name, stays in
+ * the function that moves the tile (npurt_load_tiles, npurt_stage_panel,
+ * npurt_matmul, npurt_copy; kept out of line for that reason) rather than in
+ * a helper shared by all. A transfer id is -1 when nothing is pending. */
+
+static inline __attribute__((always_inline)) int dma_2d(const char *what, void *dst, const void *src,
+                                                        uint32_t row_bytes, uint32_t rows, uint32_t src_stride,
+                                                        uint32_t dst_stride) {
+    int id;
+    if (rows == 1 || (src_stride == row_bytes && dst_stride == row_bytes))
+        id = npu_dma_copy_1d(dst, src, row_bytes * rows);
+    else
+        id = npu_dma_copy_2d(dst, src, row_bytes, rows, src_stride, dst_stride);
+    if (id < 0)
+        npurt_die(1, "npurt_matmul: DMA refused the %s transfer 0x%08lx -> 0x%08lx (%lu rows of %lu B): error info 0x%lx",
+                  what, (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)rows,
+                  (unsigned long)row_bytes, (unsigned long)npu_dma_error_info());
+    return id;
+}
+
+static void dma_done(const char *kernel, const char *what, int *id) {
+    if (*id < 0) return;
+    const int bad = npu_dma_wait(*id);
+    *id = -1;
+    if (bad)
+        npurt_die(1, "%s: DMA %s transfer failed at address 0x%08lx (error info 0x%lx)", kernel, what,
+                  (unsigned long)npu_dma_error_address(), (unsigned long)npu_dma_error_info());
+}
+
+/* --- matmul ---------------------------------------------------------------------- */
+
+static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1u) / b; }
+static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+/* A panel is staged as up to this many row ranges on separate DMA channels:
+ * an L3 burst pays the memory's latency (100 cycles on gap9) and a channel
+ * has one read outstanding, so a single transfer of narrow rows is latency
+ * bound; a few in parallel share the L3 port instead. */
+#define NPURT_STAGE_CHUNKS_MAX 4u
+
+/* One L1 tile buffer pair: which tile each buffer holds. */
+typedef struct {
+    char *buf[2];
+    uint32_t holds[2]; /* tile id + 1; 0 = nothing */
+    int cur;           /* buffer of the step being computed */
+} tile_pair;
+
+/* The state of one npurt_matmul call. A transfer id is -1 when nothing is
+ * pending on it. */
+typedef struct {
+    const char *a, *b;
+    char *c;
+    uint32_t m, n, k, tm, tn, tk, mt, kt;
+    uint32_t ea, eb, ec;
+    int accumulate, staged, direct_l3;
+    char *cbuf[2];
+    tile_pair A, B;
+    char *panel[2];
+    int a_id, b_id, cin_id, wb_id[2];
+    int stage_id[2][NPURT_STAGE_CHUNKS_MAX]; /* per panel buffer: its chunks' transfers */
+    uint32_t stage_chunks;
+    int a_use, b_use; /* buffers of the step whose loads were issued last */
+} mm_ctx;
+
+/* 5. Stages column panel p of B (K rows x its width) L3 -> L2 into panel[p & 1],
+ * in stage_chunks row ranges on parallel channels. */
+static __attribute__((noinline)) void npurt_stage_panel(mm_ctx *x, uint32_t p) {
+    const uint32_t j0 = p * x->tn, w = min_u32(x->tn, x->n - j0);
+    const uint32_t per = ceil_div(x->k, x->stage_chunks);
+    for (uint32_t ch = 0, r0 = 0; ch < x->stage_chunks && r0 < x->k; ++ch, r0 += per) {
+        const uint32_t rows = min_u32(per, x->k - r0);
+        x->stage_id[p & 1][ch] = dma_2d("B L3 -> L2 panel", x->panel[p & 1] + (size_t)r0 * w * x->eb,
+                                        x->b + ((size_t)r0 * x->n + j0) * x->eb, w * x->eb, rows, x->n * x->eb,
+                                        w * x->eb);
+    }
+}
+
+static void panel_staged(mm_ctx *x, uint32_t buf) {
+    for (uint32_t ch = 0; ch < NPURT_STAGE_CHUNKS_MAX; ++ch)
+        dma_done("npurt_matmul", "B L3 -> L2 panel", &x->stage_id[buf][ch]);
+}
+
+/* 3./4. Issues the loads of step s into L1: the A and B tiles it does not share
+ * with a buffer's current contents, and with ACCUMULATE at a C tile's first
+ * k-step the C tile (once that buffer's previous write-back has finished). */
+static __attribute__((noinline)) void npurt_load_tiles(mm_ctx *x, uint32_t s) {
+    const uint32_t kk = s % x->kt, im = (s / x->kt) % x->mt, jn = s / (x->kt * x->mt);
+    const uint32_t i0 = im * x->tm, j0 = jn * x->tn, k0 = kk * x->tk;
+    const uint32_t mr = min_u32(x->tm, x->m - i0), nr = min_u32(x->tn, x->n - j0), kr = min_u32(x->tk, x->k - k0);
+    const uint32_t aid = im * x->kt + kk + 1u, bid = jn * x->kt + kk + 1u;
+    tile_pair *A = &x->A, *B = &x->B;
+
+    if (A->holds[A->cur] == aid) {
+        x->a_use = A->cur;
+    } else if (A->holds[A->cur ^ 1] == aid) {
+        x->a_use = A->cur ^ 1;
+    } else {
+        /* The other buffer: the step before the current one, its last user, has finished. */
+        x->a_use = A->cur ^ 1;
+        A->holds[x->a_use] = aid;
+        x->a_id = dma_2d("A L2 -> L1", A->buf[x->a_use], x->a + ((size_t)i0 * x->k + k0) * x->ea, kr * x->ea, mr,
+                         x->k * x->ea, kr * x->ea);
+    }
+
+    if (B->holds[B->cur] == bid) {
+        x->b_use = B->cur;
+    } else if (B->holds[B->cur ^ 1] == bid) {
+        x->b_use = B->cur ^ 1;
+    } else {
+        x->b_use = B->cur ^ 1;
+        B->holds[x->b_use] = bid;
+        if (x->staged) {
+            /* The panel's rows are nr * eb bytes apart. */
+            panel_staged(x, jn & 1);
+            x->b_id = dma_2d("B L2 panel -> L1", B->buf[x->b_use], x->panel[jn & 1] + (size_t)k0 * nr * x->eb,
+                             nr * x->eb, kr, nr * x->eb, nr * x->eb);
+        } else {
+            /* B in L2 — or, with NPURT_DIRECT_L3, in L3 and (wrongly) read as if in L2. */
+            x->b_id = dma_2d(x->direct_l3 ? "B L3 -> L1 (as if L2)" : "B L2 -> L1", B->buf[x->b_use],
+                             x->b + ((size_t)k0 * x->n + j0) * x->eb, nr * x->eb, kr, x->n * x->eb, nr * x->eb);
+        }
+    }
+
+    if (x->accumulate && kk == 0) {
+        const int cb = (int)((s / x->kt) & 1u);
+        dma_done("npurt_matmul", "C L1 -> L2 write-back", &x->wb_id[cb]);
+        x->cin_id = dma_2d("C L2 -> L1", x->cbuf[cb], x->c + ((size_t)i0 * x->n + j0) * x->ec, nr * x->ec, mr,
+                           x->n * x->ec, nr * x->ec);
+    }
+}
+
+void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes) {
+    const int f32 = (flags & NPURT_F32) != 0;
+    const uint32_t ea = f32 ? 4u : 1u, eb = ea, ec = 4u;
+
+    if (m == 0 || n == 0) return;
+    if (k == 0 || tm == 0 || tn == 0 || tk == 0)
+        npurt_die(1, "npurt_matmul: bad arguments m=%lu n=%lu k=%lu tiles %lux%lux%lu (k and the tiles must be >= 1)",
+                  (unsigned long)m, (unsigned long)n, (unsigned long)k, (unsigned long)tm, (unsigned long)tn,
+                  (unsigned long)tk);
+    /* Tiles larger than the matrix shrink to it (the buffers stay as planned). */
+    tm = min_u32(tm, m);
+    tn = min_u32(tn, n);
+    tk = min_u32(tk, k);
+    const uint32_t a_bytes = tm * tk * ea, b_bytes = tk * tn * eb, c_bytes = tm * tn * ec;
+    const uint32_t need = 2u * (a_bytes + b_bytes + c_bytes);
+    if (l1_bytes < need)
+        npurt_die(1, "npurt_matmul: l1_bytes %lu is less than the %lu bytes the tiles %lux%lux%lu need",
+                  (unsigned long)l1_bytes, (unsigned long)need, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk);
+
+    /* 1. The L1 working set, once per call. (npu_l1_malloc) is the function,
+     * never the aborting macro of NPU_ALLOC_ABORT_ON_FAIL. */
+    char *l1 = (npu_l1_malloc)(l1_bytes);
+    if (!l1 && !(flags & NPURT_UNCHECKED_L1))
+        npurt_die(NPU_ALLOC_FAILED_EXIT,
+                  "npurt_matmul: npu_l1_malloc(%lu) failed for the %lux%lux%lu tile buffers of a %lux%lux%lu %s matmul: "
+                  "largest free L1 block %lu bytes",
+                  (unsigned long)l1_bytes, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk, (unsigned long)m,
+                  (unsigned long)n, (unsigned long)k, f32 ? "f32" : "int8", (unsigned long)npu_l1_free_bytes());
+
+    mm_ctx x = {0};
+    x.a = a;
+    x.b = b;
+    x.c = c;
+    x.m = m, x.n = n, x.k = k, x.tm = tm, x.tn = tn, x.tk = tk;
+    x.mt = ceil_div(m, tm), x.kt = ceil_div(k, tk);
+    x.ea = ea, x.eb = eb, x.ec = ec;
+    x.accumulate = (flags & NPURT_ACCUMULATE) != 0;
+    x.direct_l3 = (flags & NPURT_DIRECT_L3) != 0;
+    x.staged = (flags & NPURT_B_IN_L3) != 0 && !x.direct_l3;
+    /* C first: every buffer stays 4-byte aligned (with NPURT_UNCHECKED_L1 and
+     * a failed allocation these are NULL + offset). */
+    x.cbuf[0] = l1;
+    x.cbuf[1] = l1 + c_bytes;
+    x.A.buf[0] = l1 + 2u * c_bytes;
+    x.A.buf[1] = x.A.buf[0] + a_bytes;
+    x.B.buf[0] = x.A.buf[1] + a_bytes;
+    x.B.buf[1] = x.B.buf[0] + b_bytes;
+    x.A.cur = x.B.cur = 1;
+    x.a_id = x.b_id = x.cin_id = x.wb_id[0] = x.wb_id[1] = -1;
+    for (uint32_t ch = 0; ch < NPURT_STAGE_CHUNKS_MAX; ++ch) x.stage_id[0][ch] = x.stage_id[1][ch] = -1;
+
+    const uint32_t nt = ceil_div(n, tn), kt = x.kt, mt = x.mt;
+    const uint32_t steps = nt * mt * kt;
+
+    /* 5. The L3 -> L2 panel staging buffers. */
+    if (x.staged) {
+        const uint32_t panel_bytes = k * tn * eb;
+        for (int p = 0; p < 2; ++p) {
+            x.panel[p] = npu_l2_malloc(panel_bytes);
+            if (!x.panel[p])
+                npurt_die(NPU_ALLOC_FAILED_EXIT,
+                          "npurt_matmul: npu_l2_malloc(%lu) failed for B panel buffer %d (%lu rows x %lu B, B in L3): "
+                          "%lu bytes of L2 heap free",
+                          (unsigned long)panel_bytes, p, (unsigned long)k, (unsigned long)(tn * eb),
+                          (unsigned long)l2_free_bytes());
+        }
+        /* In flight at most: the staging chunks of one panel, A, B, C in
+         * and two write-backs; more would only queue behind busy channels. */
+        const uint32_t channels = npu_dma_channels();
+        x.stage_chunks = channels > 5u ? min_u32(NPURT_STAGE_CHUNKS_MAX, channels - 5u) : 1u;
+        npurt_stage_panel(&x, 0);
+    }
+    npurt_load_tiles(&x, 0);
+
+    for (uint32_t s = 0; s < steps; ++s) {
+        const uint32_t kk = s % kt, im = (s / kt) % mt, jn = s / (kt * mt);
+        const uint32_t i0 = im * tm, j0 = jn * tn;
+        const uint32_t mr = min_u32(tm, m - i0), nr = min_u32(tn, n - j0), kr = min_u32(tk, k - kk * tk);
+        const int cb = (int)((s / kt) & 1u);
+
+        /* This step's operands are in L1 and its C buffer is free. */
+        dma_done("npurt_matmul", "A L2 -> L1", &x.a_id);
+        dma_done("npurt_matmul", x.staged ? "B L2 panel -> L1" : "B -> L1", &x.b_id);
+        dma_done("npurt_matmul", "C L2 -> L1", &x.cin_id);
+        if (kk == 0) dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[cb]);
+        x.A.cur = x.a_use;
+        x.B.cur = x.b_use;
+
+        const npu_sa_job_t job = {x.A.buf[x.a_use],
+                                  x.B.buf[x.b_use],
+                                  x.cbuf[cb],
+                                  mr,
+                                  nr,
+                                  kr,
+                                  kr * ea,
+                                  nr * eb,
+                                  nr * ec,
+                                  (f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u) |
+                                      ((kk > 0 || x.accumulate) ? NPU_SA_CTRL_ACCUMULATE : 0u)};
+        npu_sa_start(&job);
+
+        /* While the SA works: stage the next B panel (at a panel's first step:
+         * the other panel buffer's last reader has been waited for), then load
+         * the next step's tiles. */
+        if (x.staged && im == 0 && kk == 0 && jn + 1 < nt) npurt_stage_panel(&x, jn + 1);
+        if (s + 1 < steps) npurt_load_tiles(&x, s + 1);
+
+        if (npu_sa_wait())
+            npurt_die(1,
+                      "npurt_matmul: SA job C[%lux%lu] (+)= A[%lux%lu] * B of tile (m %lu, n %lu, k %lu) aborted at "
+                      "0x%08lx (error info 0x%lx)",
+                      (unsigned long)mr, (unsigned long)nr, (unsigned long)mr, (unsigned long)kr, (unsigned long)im,
+                      (unsigned long)jn, (unsigned long)kk, (unsigned long)npu_sa_error_address(),
+                      (unsigned long)npu_sa_error_info());
+        /* The C tile is complete: back to L2 while the next tile computes in the other buffer. */
+        if (kk + 1 == kt)
+            x.wb_id[cb] = dma_2d("C L1 -> L2 write-back", x.c + ((size_t)i0 * n + j0) * ec, x.cbuf[cb], nr * ec, mr,
+                                 nr * ec, n * ec);
+    }
+
+    dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[0]);
+    dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[1]);
+    panel_staged(&x, 0);
+    panel_staged(&x, 1);
+    if (x.staged) {
+        npu_l2_free(x.panel[0]);
+        npu_l2_free(x.panel[1]);
+    }
+    npu_l1_free(l1);
+}
+
+/* --- parallel ---------------------------------------------------------------------- */
+
+static void parallel_trampoline(void *arg) { ((void (*)(void))(uintptr_t)arg)(); }
+
+void npurt_parallel(void (*fn)(void)) {
+    if (npu_nb_workers() == 0) {
+        fn();
+        return;
+    }
+    npu_cluster_run(0, parallel_trampoline, (void *)(uintptr_t)fn);
+}
+
+uint32_t npurt_worker_id(void) { return npu_is_cluster_controller() ? 0u : npu_core_id(); }
+
+uint32_t npurt_num_workers(void) { return npu_is_cluster_controller() ? 1u : npu_team_size(); }
+
+/* --- regions and copies --------------------------------------------------------------- */
+
+void npurt_region_begin(const char *name) { npu_trace_begin(name); }
+
+void npurt_region_end(const char *name) { npu_trace_end(name); }
+
+void npurt_copy(void *dst, const void *src, uint32_t bytes) {
+    if (bytes == 0) return;
+    int id = npu_dma_copy_1d(dst, src, bytes);
+    if (id < 0)
+        npurt_die(1, "npurt_copy: DMA refused the copy of %lu B 0x%08lx -> 0x%08lx (error info 0x%lx)", (unsigned long)bytes,
+                  (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)npu_dma_error_info());
+    dma_done("npurt_copy", "copy", &id);
+}
