@@ -165,7 +165,7 @@ static __attribute__((noinline)) void npurt_load_tiles(mm_ctx *x, uint32_t s) {
 }
 
 void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
-                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes) {
+                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
     const int f32 = (flags & NPURT_F32) != 0;
     const uint32_t ea = f32 ? 4u : 1u, eb = ea, ec = 4u;
 
@@ -222,7 +222,8 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
     /* 5. The L3 -> L2 panel staging buffers. */
     if (x.staged) {
         const uint32_t panel_bytes = k * tn * eb;
-        for (int p = 0; p < 2; ++p) {
+        for (int p = 0; p < 2 && l2_stage; ++p) x.panel[p] = (char *)l2_stage + (size_t)p * panel_bytes;
+        for (int p = 0; p < 2 && !l2_stage; ++p) {
             x.panel[p] = npu_l2_malloc(panel_bytes);
             if (!x.panel[p])
                 npurt_die(NPU_ALLOC_FAILED_EXIT,
@@ -289,7 +290,7 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
     dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[1]);
     panel_staged(&x, 0);
     panel_staged(&x, 1);
-    if (x.staged) {
+    if (x.staged && !l2_stage) {
         npu_l2_free(x.panel[0]);
         npu_l2_free(x.panel[1]);
     }

@@ -64,8 +64,10 @@
  *
  * 5. NPURT_B_IN_L3: cores and the SA cannot reach L3 and the cluster DMA
  *    refuses L3 <-> L1 by default (dma.allow_l3_l1 = false, as on GAP9), so
- *    B is staged: K x tn column panels L3 -> L2 into two npu_l2_malloc'ed
- *    panel buffers (2 * k * tn * eb bytes of L2), and B tiles go L2 -> L1
+ *    B is staged: K x tn column panels L3 -> L2 into two panel buffers
+ *    (2 * k * tn * eb bytes of L2): `l2_stage`, which npuc plans statically
+ *    (npu-schedule), or, when l2_stage is NULL, two npu_l2_malloc'ed ones
+ *    (see the cost note below). B tiles go L2 -> L1
  *    from the panel. Panel p+1 is staged while panel p is consumed (issued at
  *    panel p's first step, waited only when its first tile is needed), as up
  *    to 4 row ranges on separate DMA channels: each L3 burst pays L3's
@@ -74,7 +76,8 @@
  *    allocation is reported like a failed L1 one (the free L2 heap bytes) and
  *    always checked. Cost to know about: npu_l2_malloc is picolibc's malloc,
  *    which clears every block it returns (~12 cycles per byte on gap9 L2:
- *    ~600k cycles per 49 KiB panel), paid on every call with B in L3.
+ *    ~600k cycles per 49 KiB panel), paid on every call with B in L3 and
+ *    l2_stage NULL — which is why npuc passes a planned buffer.
  *
  * 6. NPURT_DIRECT_L3 (fault injection 'l3-as-l2'): B is in L3 but treated as
  *    if in L2 — B tiles are DMA'd L3 -> L1 straight, no staging. The DMA
@@ -110,7 +113,7 @@ extern "C" {
 
 /* C[m x n] (=|+=) A[m x k] * B[k x n]; see above. */
 void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
-                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes);
+                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage);
 
 /* Runs fn() on every worker of the cluster (fork + join through the event-unit
  * dispatcher) and returns when all have returned. Call it from the cluster

@@ -276,7 +276,11 @@ std::string linker_script_text(const layout& l) {
     if (code_in_l1)
         o << "  __heap_start = __l1_noinit_end;\n  __heap_end = __stacks_bottom;\n\n";
     else
-        o << "  __heap_start = __noinit_end;\n  __heap_end = ORIGIN(CODE) + LENGTH(CODE);\n\n";
+        // npuc places its memory plan at the top of the code region and
+        // defines __npu_plan_l2_start (--defsym): the heap stops below it,
+        // and the ASSERT below then catches an image that runs into the plan.
+        o << "  __heap_start = __noinit_end;\n"
+             "  __heap_end = DEFINED(__npu_plan_l2_start) ? __npu_plan_l2_start : ORIGIN(CODE) + LENGTH(CODE);\n\n";
     o << R"(  /DISCARD/ : {
     *(.note .note.*)
     *(.eh_frame .eh_frame.*)
@@ -289,7 +293,7 @@ std::string linker_script_text(const layout& l) {
 }
 
 ASSERT(__l1_noinit_end <= __stacks_bottom, "L1 data/bss/noinit overlaps the hart stacks at the top of L1")
-ASSERT(__heap_start <= __heap_end, "the program does not fit in firmware.code_region")
+ASSERT(__heap_start <= __heap_end, "the program does not fit in firmware.code_region, below npuc's memory plan at the top of L2 if there is one")
 ASSERT(__data_source == __data_start, "npusim loads .data in place: LMA must equal VMA")
 )";
     return o.str();

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -108,6 +109,44 @@ uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
   return peak;
 }
 
+// The cores cannot address L3: a weight planned there that an op on the
+// cores reads is first copied to L2 by an explicit, planned staging copy.
+// Only the B operand of linalg.matmul stays in L3 (the SA schedule stages
+// its panels through L2 itself).
+void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
+                     MemLevel activationLevel) {
+  SmallVector<arith::ConstantOp> weights;
+  for (auto constant : func.getBody().front().getOps<arith::ConstantOp>())
+    if (isa<RankedTensorType>(constant.getType()) &&
+        requestedLevel(constant, weightLevel) == MemLevel::L3)
+      weights.push_back(constant);
+  MLIRContext *context = func.getContext();
+  for (arith::ConstantOp weight : weights) {
+    SmallVector<OpOperand *> coreUses;
+    for (OpOperand &use : weight->getUses())
+      if (!(isa<linalg::MatmulOp>(use.getOwner()) &&
+            use.getOperandNumber() == 1))
+        coreUses.push_back(&use);
+    for (OpOperand *use : coreUses) {
+      Operation *user = use->getOwner();
+      OpBuilder b(user);
+      auto type = cast<RankedTensorType>(weight.getType());
+      auto empty = b.create<tensor::EmptyOp>(weight.getLoc(), type.getShape(),
+                                             type.getElementType());
+      // The staging buffer lives where activations do, unless that is L3.
+      empty->setAttr(kMemAttrName,
+                     MemLevelAttr::get(context, activationLevel == MemLevel::L3
+                                                    ? MemLevel::L2
+                                                    : activationLevel));
+      auto copy = b.create<linalg::CopyOp>(weight.getLoc(), weight.getResult(),
+                                           empty.getResult());
+      copy->setAttr("npu.staging", UnitAttr::get(context));
+      copy->setAttr(kMemAttrName, empty->getAttr(kMemAttrName));
+      use->set(copy.getResult(0));
+    }
+  }
+}
+
 struct NpuMemoryPlanPass
     : public mlir::npu::impl::NpuMemoryPlanBase<NpuMemoryPlanPass> {
   using NpuMemoryPlanBase::NpuMemoryPlanBase;
@@ -121,6 +160,13 @@ struct NpuMemoryPlanPass
           << defaultMemLevel << "'";
       return signalPassFailure();
     }
+    std::optional<MemLevel> activationLevel =
+        symbolizeMemLevel(activationMemLevel);
+    if (!activationLevel) {
+      module.emitError("activation-mem-level must be L2 or L3, got '")
+          << activationMemLevel << "'";
+      return signalPassFailure();
+    }
     if (alignment == 0 || !llvm::isPowerOf2_64(alignment)) {
       module.emitError("alignment must be a power of two, got ")
           << static_cast<uint64_t>(alignment); // not the cl::opt itself
@@ -129,7 +175,9 @@ struct NpuMemoryPlanPass
 
     uint64_t l2Base = 0, l2Size = 0, l3Base = 0, l3Size = 0;
     try {
-      auto config = ::npu::cfg::config::load(configPath, {});
+      std::vector<std::string> overrides(configOverrides.begin(),
+                                         configOverrides.end());
+      auto config = ::npu::cfg::config::load(configPath, overrides);
       auto map = ::npu::cfg::memory_map::build(config);
       const ::npu::cfg::region *l2 = map.find_region("l2");
       const ::npu::cfg::region *l3 = map.find_region("l3");
@@ -166,6 +214,8 @@ struct NpuMemoryPlanPass
       return signalPassFailure();
     }
 
+    insertL3Staging(func, *defaultLevel, *activationLevel);
+
     SmallVector<Buffer> buffers;
     llvm::DenseMap<Value, unsigned> bufferOf;
     auto newBuffer = [&](Value value, Location loc, MemLevel level,
@@ -191,7 +241,7 @@ struct NpuMemoryPlanPass
                "-npu-verify-supported first)";
         return signalPassFailure();
       }
-      MemLevel level = *defaultLevel;
+      MemLevel level = *activationLevel;
       if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(),
                                                           kMemAttrName))
         level = attr.getValue();
@@ -246,7 +296,7 @@ struct NpuMemoryPlanPass
           }
         }
       }
-      newBuffer(result, op.getLoc(), requestedLevel(&op, *defaultLevel),
+      newBuffer(result, op.getLoc(), requestedLevel(&op, *activationLevel),
                 index, /*isWeight=*/false);
       buffers.back().startsAtFirstUse = isa<tensor::EmptyOp>(op);
     }
@@ -278,6 +328,16 @@ struct NpuMemoryPlanPass
     if (!fits)
       return signalPassFailure();
 
+    // At the top of L2 the image and the heap keep one contiguous range
+    // below the plan instead of a guessed reserve.
+    if (l2FromTop && l2Peak > l2Start) {
+      uint64_t top = llvm::alignDown(l2Size - (l2Peak - l2Start),
+                                     static_cast<uint64_t>(alignment));
+      for (Buffer &buffer : buffers)
+        if (buffer.level == MemLevel::L2)
+          buffer.offset = buffer.offset - l2Start + top;
+    }
+
     MLIRContext *context = &getContext();
     for (Buffer &buffer : buffers) {
       uint64_t base = buffer.level == MemLevel::L2 ? l2Base : l3Base;
@@ -291,6 +351,15 @@ struct NpuMemoryPlanPass
       }
     }
     Builder builder(context);
+    auto region = [&](uint64_t base, uint64_t size) {
+      return builder.getDenseI64ArrayAttr(
+          {static_cast<int64_t>(base), static_cast<int64_t>(size)});
+    };
+    module->setAttr(kRegionsAttrName,
+                    builder.getDictionaryAttr({
+                        builder.getNamedAttr("l2", region(l2Base, l2Size)),
+                        builder.getNamedAttr("l3", region(l3Base, l3Size)),
+                    }));
     module->setAttr(kMemoryUsageAttrName,
                     builder.getDictionaryAttr({
                         builder.getNamedAttr("l2",

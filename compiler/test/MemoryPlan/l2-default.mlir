@@ -3,7 +3,7 @@
 // first) because they are live for the whole function.
 // RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan | FileCheck %s
 
-// CHECK: module attributes {npu.memory_usage = {l2 = 1568 : i64, l3 = 0 : i64}}
+// CHECK: module attributes {npu.memory_usage = {l2 = 1568 : i64, l3 = 0 : i64}
 // CHECK: func.func @mlp_tiny_int8(%arg0: tensor<4x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C000580, size = 64>})
 // CHECK: arith.constant {npu.placement = #npu.placement<L2, address = 0x1C000000, size = 512>} {{.*}} : tensor<16x32xi8>
 // CHECK: arith.constant {npu.placement = #npu.placement<L2, address = 0x1C000500, size = 128>} {{.*}} : tensor<32xi32>

@@ -2,7 +2,7 @@
 // weight goes to L3, everything else stays in L2.
 // RUN: npuc-opt %s -npu-memory-plan | FileCheck %s
 
-// CHECK: module attributes {npu.memory_usage = {l2 = 128 : i64, l3 = 256 : i64}}
+// CHECK: module attributes {npu.memory_usage = {l2 = 128 : i64, l3 = 256 : i64}
 // CHECK-LABEL: func.func @override
 func.func @override(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %zero = arith.constant 0.0 : f32

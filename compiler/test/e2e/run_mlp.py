@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """End-to-end check of npuc on an MLP from compiler/networks/ (gen_mlp.py form).
 
-Compiles the network with npuc, runs firmware.elf on npusim, reads the output
-bytes that compiler/runtime/npuc_main.c dumps over the UART and compares them
-element by element with (1) a reference computed here in plain Python from the
-constants of the same .mlir file and the input.bin npuc wrote, and (2) npuc's
-golden.bin (the original module run on the host by MLIR's ExecutionEngine).
+Compiles the network with npuc and runs `npusim --manifest`, which compares
+every output element with npuc's golden.bin (the original module run on the
+host by MLIR's ExecutionEngine) and must report "compared N of N elements,
+0 mismatches". The golden itself is checked against a reference computed here
+in plain Python from the constants of the same .mlir file and input.bin.
 
 int8 must match exactly; f32 within --f32-tol (absolute). Fails when the run
-exits non-zero, when no element was compared, or on any mismatch.
+exits non-zero, when no element was compared, or on any mismatch. With
+--expect-exit (injected faults) it checks npusim's exit code and report
+instead.
 """
 import argparse
 import json
@@ -79,6 +81,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--f32-tol", type=float, default=1e-4)
     ap.add_argument("--npuc-arg", action="append", default=[], help="extra npuc argument (repeatable)")
+    ap.add_argument("--expect-weights-in", choices=["L2", "L3"], help="every weight of the manifest's plan is there")
+    ap.add_argument("--expect-exit", type=int, default=0, help="npusim's exit code (faults: 3, 4, ...)")
+    ap.add_argument("--expect-regex", action="append", default=[], help="must appear in npusim's output")
     args = ap.parse_args()
 
     subprocess.run([args.npuc, args.network, "-o", args.out, "--config", args.config] + args.npuc_arg,
@@ -91,25 +96,31 @@ def main():
     if not m or int(m.group(1), 16) != int(manifest["config_fingerprint"], 16):
         print("run_mlp: FAIL: manifest config_fingerprint differs from npu_platform.h")
         return 1
-    run = subprocess.run([args.npusim, "--config", args.config, os.path.join(args.out, "firmware.elf")],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    print(run.stdout)
-    if run.returncode != 0:
-        print(f"run_mlp: FAIL: npusim exited with {run.returncode}")
-        return 1
+    if args.expect_weights_in:
+        weights = [t for t in manifest["memory_plan"]["tensors"] if t["kind"] == "weight"]
+        wrong = [t for t in weights if t["level"] != args.expect_weights_in]
+        if not weights or wrong:
+            print(f"run_mlp: FAIL: expected every weight in {args.expect_weights_in}: {wrong or 'no weights'}")
+            return 1
+        print(f"run_mlp: all {len(weights)} weights planned in {args.expect_weights_in}")
 
-    lines = run.stdout.splitlines()
-    try:
-        begin = next(i for i, l in enumerate(lines) if l.startswith("npuc-output "))
-        end = lines.index("npuc-output-end", begin)
-    except (StopIteration, ValueError):
-        print("run_mlp: FAIL: no npuc-output block in the simulator output")
-        return 1
-    size = int(lines[begin].split()[1])
-    raw = bytes.fromhex("".join(lines[begin + 1:end]))
-    if len(raw) != size:
-        print(f"run_mlp: FAIL: dumped {len(raw)} bytes, announced {size}")
-        return 1
+    # npusim reads the outputs at their planned addresses after the run and
+    # compares them with golden.bin itself; memcheck=error stops at the first
+    # read of never-written memory.
+    run = subprocess.run([args.npusim, "--manifest", os.path.join(args.out, "manifest.json"), "--memcheck=error"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    print(run.stdout)
+    ok = True
+    if run.returncode != args.expect_exit:
+        print(f"run_mlp: FAIL: npusim exited with {run.returncode}, expected {args.expect_exit}")
+        ok = False
+    for rx in args.expect_regex:
+        if not re.search(rx, run.stdout, re.M):
+            print(f"run_mlp: FAIL: npusim's output does not match /{rx}/")
+            ok = False
+    if args.expect_exit != 0:
+        print("run_mlp: PASS" if ok else "run_mlp: FAIL")
+        return 0 if ok else 1
 
     inputs = manifest["inputs"]
     outputs = manifest["outputs"]
@@ -117,34 +128,34 @@ def main():
         print("run_mlp: FAIL: an MLP has one input and one output")
         return 1
     inp, out = inputs[0], outputs[0]
-    in_bytes = open(os.path.join(args.out, manifest["input_file"]), "rb").read()
-    rows, cols = inp["shape"]
-    fmt = {"i8": "b", "f32": "f"}[inp["element_type"]]
-    flat = struct.unpack("<%d%s" % (rows * cols, fmt), in_bytes[:inp["bytes"]])
-    x = [list(flat[r * cols:(r + 1) * cols]) for r in range(rows)]
-
-    layers, scalars = parse_mlp(open(args.network).read())
-    ref = [v for row in reference(layers, scalars, x) for v in row]
-    base = 0  # the only output starts the dump
-    ofmt = {"i8": "b", "f32": "f", "i32": "i"}[out["element_type"]]
     count = 1
     for d in out["shape"]:
         count *= d
-    got = struct.unpack_from("<%d%s" % (count, ofmt), raw, base)
+    want = f"compared {count} of {count} elements, 0 mismatches"
+    if want not in run.stdout:
+        print(f"run_mlp: FAIL: npusim did not report '{want}'")
+        ok = False
 
+    # The golden itself (the original module on the host through MLIR's
+    # ExecutionEngine) against an independent plain-Python reference computed
+    # from the constants of the same .mlir and the input.bin npuc wrote.
+    in_bytes = open(os.path.join(args.out, manifest["input_file"]), "rb").read()
+    rows, cols = inp["shape"]
+    fmt = {"i8": "b", "f32": "f"}[inp["element_type"]]
+    flat = struct.unpack_from("<%d%s" % (rows * cols, fmt), in_bytes, inp.get("file_offset", 0))
+    x = [list(flat[r * cols:(r + 1) * cols]) for r in range(rows)]
+    layers, scalars = parse_mlp(open(args.network).read())
+    ref = [v for row in reference(layers, scalars, x) for v in row]
     if len(set(ref)) < 2:
         print("run_mlp: FAIL: the reference output is constant; the input does not exercise the network")
         return 1
-    ok = compare("python reference", got, ref, ofmt, args.f32_tol)
-
-    # npuc's golden reference: the original module run on the host through
-    # MLIR's ExecutionEngine on the same input.
+    ofmt = {"i8": "b", "f32": "f", "i32": "i"}[out["element_type"]]
     if not manifest.get("golden_file"):
         print("run_mlp: FAIL: the manifest names no golden file")
         return 1
     gold_raw = open(os.path.join(args.out, manifest["golden_file"]), "rb").read()
-    gold = struct.unpack_from("<%d%s" % (count, ofmt), gold_raw, base)
-    ok = compare("npuc golden (ExecutionEngine)", got, gold, ofmt, args.f32_tol) and ok
+    gold = struct.unpack_from("<%d%s" % (count, ofmt), gold_raw, out["golden_offset"])
+    ok = compare("golden.bin vs python reference", gold, ref, ofmt, args.f32_tol) and ok
     if not ok:
         print("run_mlp: FAIL")
         return 1

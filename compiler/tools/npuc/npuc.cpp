@@ -61,6 +61,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include "config/config.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
@@ -95,7 +96,7 @@ cl::opt<std::string> configFile("config", cl::desc("platform config (INI)"),
 cl::opt<std::string> defaultMemLevel("default-mem-level", cl::desc("L2 or L3 (memory plan)"),
                                      cl::init("L2"), cl::cat(cat));
 cl::opt<std::string> emit("emit",
-                          cl::desc("last stage: plan | bufferized | llvm-dialect | llvm-ir | obj | elf "
+                          cl::desc("last stage: plan | bufferized | schedule | llvm-dialect | llvm-ir | obj | elf "
                                    "(the MLIR/LLVM IR stages are printed on stdout)"),
                           cl::init("elf"), cl::cat(cat));
 cl::opt<unsigned> optLevel("opt", cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
@@ -103,6 +104,14 @@ cl::opt<unsigned> optLevel("opt", cl::desc("LLVM IR optimisation level 0-3 (defa
 cl::opt<bool> golden("golden",
                      cl::desc("run the original network on the host (ExecutionEngine) and write golden.bin"),
                      cl::init(true), cl::cat(cat));
+cl::list<std::string> configSets("set", cl::desc("config override key=value (as npusim --key=value); repeatable"),
+                                  cl::value_desc("key=value"), cl::cat(cat));
+cl::opt<std::string> injectFault("inject-fault",
+                                 cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | l3-as-l2 | "
+                                          "unchecked-l1-alloc (docs/compiler.md)"),
+                                 cl::init(""), cl::cat(cat));
+cl::opt<std::string> npurtLib("npurt-lib", cl::desc("libnpurt.a (runtime kernels)"), cl::init(NPUC_NPURT_LIB),
+                              cl::cat(cat));
 cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
 cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD), cl::cat(cat));
 cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"), cl::init(NPUC_CRT0), cl::cat(cat));
@@ -123,6 +132,12 @@ struct TensorInfo {
   uint64_t offset = 0; // byte offset inside npu_input / npu_output
   uint64_t bytes = 0;
 };
+
+// f32 outputs: |device - golden| <= atol + rtol * |golden|. The SA fuses
+// each multiply-add (one rounding) where the host's upstream lowering rounds
+// twice, and tiling keeps k ascending: differences are a few ulps per
+// accumulation step (docs/compiler.md).
+constexpr double kF32Atol = 1e-4, kF32Rtol = 1e-4;
 
 uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 
@@ -305,10 +320,13 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "npuc: network (.mlir) -> npusim firmware\n");
   const auto start = std::chrono::steady_clock::now();
 
-  const std::vector<std::string> stages = {"plan", "bufferized", "llvm-dialect", "llvm-ir", "obj", "elf"};
+  const std::vector<std::string> stages = {"plan", "bufferized", "schedule", "llvm-dialect", "llvm-ir", "obj", "elf"};
   auto stageIndex = std::find(stages.begin(), stages.end(), emit.getValue()) - stages.begin();
   if (stageIndex == static_cast<long>(stages.size()))
-    return fail("unknown --emit=" + emit + " (plan, bufferized, llvm-dialect, llvm-ir, obj, elf)");
+    return fail("unknown --emit=" + emit + " (plan, bufferized, schedule, llvm-dialect, llvm-ir, obj, elf)");
+  if (!injectFault.empty() && injectFault != "skip-weight-load" && injectFault != "l3-as-l2" &&
+      injectFault != "unchecked-l1-alloc")
+    return fail("unknown --inject-fault=" + injectFault + " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
   if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
     return fail("--default-mem-level must be L2 or L3, not '" + defaultMemLevel + "'");
 
@@ -337,7 +355,7 @@ int main(int argc, char **argv) {
   // The config is read first so a bad path is one clear error.
   std::optional<::npu::cfg::config> cfg;
   try {
-    cfg = ::npu::cfg::config::load(configFile, {});
+    cfg = ::npu::cfg::config::load(configFile, std::vector<std::string>(configSets.begin(), configSets.end()));
   } catch (const std::exception &e) {
     return fail(std::string("cannot read the platform config: ") + e.what());
   }
@@ -395,24 +413,33 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> original = module->clone();
 
   // --- stage 1+2: verify, memory plan -------------------------------------------------
-  const std::string planPipeline = "npu-verify-supported,npu-memory-plan{config=" +
-                                   configFile + " default-mem-level=" + defaultMemLevel + "}";
-  if (!runPipeline(*module, planPipeline))
-    return 1;
+  std::vector<std::string> overrides(configSets.begin(), configSets.end());
+  {
+    PassManager pm(&context);
+    pm.addPass(mlir::npu::createNpuVerifySupported());
+    mlir::npu::NpuMemoryPlanOptions planOptions;
+    planOptions.configPath = configFile;
+    planOptions.configOverrides = overrides;
+    planOptions.defaultMemLevel = defaultMemLevel;
+    planOptions.l2FromTop = true;
+    pm.addPass(mlir::npu::createNpuMemoryPlan(planOptions));
+    if (failed(pm.run(*module)))
+      return 1;
+  }
   if (stageIndex == 0) {
     module->print(llvm::outs());
     return 0;
   }
 
   llvm::json::Array planJson;
-  std::optional<Location> firstL3;
+  uint64_t l2PlanStart = 0;
   auto recordPlacement = [&](Attribute attr, llvm::StringRef kind, llvm::StringRef producer,
                              Type type, Location loc) {
     auto p = dyn_cast_or_null<mlir::npu::PlacementAttr>(attr);
     if (!p)
       return;
-    if (p.getLevel() == mlir::npu::MemLevel::L3 && !firstL3)
-      firstL3 = loc;
+    if (p.getLevel() == mlir::npu::MemLevel::L2 && (!l2PlanStart || p.getAddress() < l2PlanStart))
+      l2PlanStart = p.getAddress();
     planJson.push_back(llvm::json::Object{{"level", mlir::npu::stringifyMemLevel(p.getLevel()).str()},
                                           {"address", static_cast<int64_t>(p.getAddress())},
                                           {"bytes", static_cast<int64_t>(p.getSize())},
@@ -425,26 +452,136 @@ int main(int argc, char **argv) {
     recordPlacement(net.getArgAttr(i, "npu.placement"), "input", "argument", net.getArgumentTypes()[i],
                     net.getArgument(i).getLoc());
   net.walk([&](Operation *op) {
-    if (op->getNumResults() != 1)
+    if (op->getNumResults() != 1 || isa<tensor::EmptyOp>(op))
       return;
-    bool weight = isa<arith::ConstantOp>(op);
-    recordPlacement(op->getAttr("npu.placement"), weight ? "weight" : "activation",
-                    op->getName().getStringRef(), op->getResult(0).getType(), op->getLoc());
+    llvm::StringRef kind = isa<arith::ConstantOp>(op) ? "weight"
+                           : op->hasAttr("npu.staging") ? "staging"
+                                                        : "activation";
+    recordPlacement(op->getAttr("npu.placement"), kind, op->getName().getStringRef(),
+                    op->getResult(0).getType(), op->getLoc());
   });
-  if (firstL3) {
-    // Cores cannot reach L3; staging through L2 needs the DMA schedule stage.
-    emitError(*firstL3) << "tensor planned in L3: this codegen slice runs on the cores only "
-                           "and has no DMA staging yet, so it cannot read L3 "
-                           "(use --default-mem-level=L2 and no L3 override, or --emit=plan)";
-    return 1;
-  }
   llvm::json::Object usage;
   if (auto u = (*module)->getAttrOfType<DictionaryAttr>("npu.memory_usage"))
     for (auto entry : u)
       if (auto v = dyn_cast<IntegerAttr>(entry.getValue()))
         usage[entry.getName().getValue()] = v.getInt();
-  // The plan is recorded, not yet enforced by codegen: drop the npu attributes
-  // so the lowering and the LLVM IR translation see plain upstream IR.
+  // --- stage 3: bind the plan, bufferize in place -----------------------------------
+  {
+    PassManager pm(&context);
+    pm.addPass(mlir::npu::createNpuMaterializePlan());
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  std::vector<uint8_t> inData;
+  for (auto [k, t] : llvm::enumerate(inputs)) {
+    inData.resize(t.offset, 0);
+    auto bytes = inputBytes(t, k);
+    inData.insert(inData.end(), bytes.begin(), bytes.end());
+  }
+  std::vector<uint64_t> inAddrs, outAddrs;
+  for (Attribute a : (*module)->getAttrOfType<ArrayAttr>("npu.inputs"))
+    inAddrs.push_back(cast<mlir::npu::PlacementAttr>(a).getAddress());
+  for (Attribute a : (*module)->getAttrOfType<ArrayAttr>("npu.outputs"))
+    outAddrs.push_back(cast<mlir::npu::PlacementAttr>(a).getAddress());
+  {
+    // The inputs are data the linker places at their planned addresses,
+    // like the weights.
+    OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+    auto i8 = b.getI8Type();
+    for (auto [k, t] : llvm::enumerate(inputs)) {
+      auto bytes = inputBytes(t, k);
+      std::vector<int8_t> values(bytes.begin(), bytes.end());
+      auto type = MemRefType::get({static_cast<int64_t>(values.size())}, i8);
+      std::string name = "npu_input_" + std::to_string(k);
+      auto global = b.create<memref::GlobalOp>(
+          net.getLoc(), name, b.getStringAttr("public"), type,
+          DenseElementsAttr::get(RankedTensorType::get(type.getShape(), i8), llvm::ArrayRef<int8_t>(values)),
+          /*constant=*/true, b.getI64IntegerAttr(64));
+      global->setAttr("npu.section", b.getStringAttr(".npu.plan." + name));
+      global->setAttr("npu.placement", (*module)->getAttrOfType<ArrayAttr>("npu.inputs")[k]);
+    }
+  }
+  if (!runPipeline(*module, kBufferize))
+    return 1;
+  {
+    bool alloc = false;
+    module->walk([&](memref::AllocOp op) {
+      op.emitError("bufferization needed a buffer the memory plan does not hold "
+                   "(npuc: internal limitation, please report)");
+      alloc = true;
+    });
+    if (alloc)
+      return 1;
+  }
+  if (stageIndex == 1) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  // --- stage 4: schedule: SA tiles, workers, DMA staging ------------------------------
+  {
+    PassManager pm(&context);
+    mlir::npu::NpuScheduleOptions options;
+    options.configPath = configFile;
+    options.configOverrides = overrides;
+    if (injectFault != "skip-weight-load")
+      options.injectFault = injectFault;
+    pm.addPass(mlir::npu::createNpuSchedule(options));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  // Data sections at planned addresses, recorded before the lowering drops
+  // the attributes: (symbol, section, address, bytes, level).
+  struct PlannedData {
+    std::string symbol, section;
+    uint64_t address, bytes;
+    mlir::npu::MemLevel level;
+  };
+  std::vector<PlannedData> plannedData;
+  // Buffers without data: symbols the linker defines at their addresses.
+  std::vector<std::pair<std::string, uint64_t>> plannedSymbols;
+  for (auto g : module->getOps<memref::GlobalOp>()) {
+    auto section = g->getAttrOfType<StringAttr>("npu.section");
+    auto p = g->getAttrOfType<mlir::npu::PlacementAttr>("npu.placement");
+    if (section && p)
+      plannedData.push_back({g.getSymName().str(), section.str(), p.getAddress(), p.getSize(), p.getLevel()});
+    else if (p && g.isExternal())
+      plannedSymbols.push_back({g.getSymName().str(), p.getAddress()});
+  }
+  for (auto g : module->getOps<memref::GlobalOp>())
+    if (g.getSymName() == "npu_l2_stage")
+      if (auto p = g->getAttrOfType<mlir::npu::PlacementAttr>("npu.placement")) {
+        planJson.push_back(llvm::json::Object{{"level", "L2"},
+                                              {"address", static_cast<int64_t>(p.getAddress())},
+                                              {"bytes", static_cast<int64_t>(p.getSize())},
+                                              {"kind", "staging"},
+                                              {"type", typeString(g.getType())},
+                                              {"produced_by", "npu-schedule (SA panels of L3 weights)"},
+                                              {"location", ""}});
+        if (p.getAddress() < l2PlanStart)
+          l2PlanStart = p.getAddress();
+      }
+  std::string skippedWeight;
+  if (injectFault == "skip-weight-load") {
+    // An L2 weight buffer that is never loaded: its section becomes NOLOAD
+    // (and `noinit`, which npusim's loader leaves unwritten), so the first
+    // read of it is a memcheck finding.
+    for (PlannedData &d : plannedData)
+      if (d.level == mlir::npu::MemLevel::L2 && llvm::StringRef(d.symbol).starts_with("npu_weight_")) {
+        skippedWeight = d.symbol;
+        break;
+      }
+    if (skippedWeight.empty())
+      return fail("--inject-fault=skip-weight-load needs a weight in L2 (use --default-mem-level=L2)");
+  }
+  if (stageIndex == 2) {
+    module->print(llvm::outs());
+    return 0;
+  }
+  // The plan lives on in plannedData and the manifest; the lowering and the
+  // LLVM IR translation see plain upstream IR.
   module->walk([](Operation *op) {
     llvm::SmallVector<StringAttr> names;
     for (NamedAttribute a : op->getDiscardableAttrs())
@@ -452,45 +589,17 @@ int main(int argc, char **argv) {
         names.push_back(a.getName());
     for (StringAttr n : names)
       op->removeDiscardableAttr(n);
-    if (auto f = dyn_cast<func::FuncOp>(op))
-      for (unsigned i = 0; i < f.getNumArguments(); ++i) {
-        llvm::SmallVector<StringAttr> argNames;
-        if (DictionaryAttr dict = f.getArgAttrDict(i))
-          for (NamedAttribute a : dict)
-            if (a.getName().getValue().starts_with("npu."))
-              argNames.push_back(a.getName());
-        for (StringAttr n : argNames)
-          f.removeArgAttr(i, n);
-      }
   });
 
-  // --- stage 3: bufferization + entry -------------------------------------------------
-  if (!runPipeline(*module, kBufferize))
-    return 1;
-  std::vector<uint8_t> inData;
-  for (auto [k, t] : llvm::enumerate(inputs)) {
-    inData.resize(t.offset, 0);
-    auto bytes = inputBytes(t, k);
-    inData.insert(inData.end(), bytes.begin(), bytes.end());
-  }
-  net = module->lookupSymbol<func::FuncOp>(netName);
-  buildEntry(*module, net, inputs, outputs, inBytes, outBytes, inData);
-  if (failed(verify(*module)))
-    return fail("internal error: the module with the entry function does not verify");
-  if (stageIndex == 1) {
-    module->print(llvm::outs());
-    return 0;
-  }
-
-  // --- stage 4: loops and the LLVM dialect (index = i32 on RV32) ----------------------
+  // --- stage 5: loops and the LLVM dialect (index = i32 on RV32) ----------------------
   if (!runPipeline(*module, lowerToLLVM(32)))
     return 1;
-  if (stageIndex == 2) {
+  if (stageIndex == 3) {
     module->print(llvm::outs());
     return 0;
   }
 
-  // --- stage 5: LLVM IR for riscv32 ------------------------------------------------------
+  // --- stage 6: LLVM IR for riscv32 ------------------------------------------------------
   std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(error);
   if (!tm)
     return fail("cannot create the riscv32 target machine: " + error);
@@ -501,6 +610,19 @@ int main(int argc, char **argv) {
   llvmModule->setTargetTriple(tm->getTargetTriple().str());
   llvmModule->setDataLayout(tm->createDataLayout());
   llvmModule->addModuleFlag(llvm::Module::Error, "target-abi", llvm::MDString::get(llvmContext, "ilp32f"));
+  {
+    std::vector<llvm::GlobalValue *> used;
+    for (const PlannedData &d : plannedData) {
+      llvm::GlobalVariable *g = llvmModule->getNamedGlobal(d.symbol);
+      if (!g)
+        return fail("internal error: planned global " + d.symbol + " vanished in the lowering");
+      g->setSection(d.section);
+      used.push_back(g);
+    }
+    // Nothing references the data by symbol (code uses the plan's
+    // addresses): keep it through the optimiser.
+    llvm::appendToUsed(*llvmModule, used);
+  }
   if (optLevel > 0) {
     static const llvm::OptimizationLevel levels[] = {
         llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
@@ -518,12 +640,12 @@ int main(int argc, char **argv) {
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(levels[std::min(optLevel.getValue(), 3u)]);
     mpm.run(*llvmModule, mam);
   }
-  if (stageIndex == 3) {
+  if (stageIndex == 4) {
     llvmModule->print(llvm::outs(), nullptr);
     return 0;
   }
 
-  // --- stage 6: object file --------------------------------------------------------------
+  // --- stage 7: object file --------------------------------------------------------------
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
     return fail("cannot create " + outDir + ": " + ec.message());
   auto outPath = [&](llvm::StringRef name) {
@@ -543,39 +665,52 @@ int main(int argc, char **argv) {
     codegen.run(*llvmModule);
     obj.keep();
   }
-  if (stageIndex == 4)
+  if (stageIndex == 5)
     return 0;
 
-  // --- stage 7: link -------------------------------------------------------------------------
+  // --- stage 8: link -------------------------------------------------------------------------
   const std::string ldScript = outPath("npu.ld"), header = outPath("npu_platform.h");
-  if (runTool(fwgenPath, {fwgenPath, "--config", configFile, "--ld", ldScript, "--header", header}) != 0)
-    return fail("npu_fwgen failed for " + configFile);
-  const std::string elfPath = outPath("firmware.elf");
-  if (runTool(lldPath, {lldPath, "-T", ldScript, "--gc-sections", "--discard-locals",
-                        "-Map=" + outPath("firmware.map"), "-o", elfPath, crt0Path, mainObj, objPath,
-                        runtimeLib, "--start-group", libcPath, libgccPath, "--end-group"}) != 0)
-    return fail("linking " + elfPath + " failed");
-
-  // Addresses of the entry's buffers, from the linked ELF.
-  uint64_t inAddr = 0, outAddr = 0;
-  {
-    auto bin = llvm::object::ObjectFile::createObjectFile(elfPath);
-    if (!bin)
-      return fail("cannot read " + elfPath + ": " + llvm::toString(bin.takeError()));
-    for (const llvm::object::SymbolRef &sym : bin->getBinary()->symbols()) {
-      auto name = sym.getName();
-      auto addr = sym.getAddress();
-      if (!name || !addr) {
-        if (!name) llvm::consumeError(name.takeError());
-        if (!addr) llvm::consumeError(addr.takeError());
-        continue;
-      }
-      if (*name == "npu_input") inAddr = *addr;
-      if (*name == "npu_output") outAddr = *addr;
-    }
+  std::vector<std::string> fwgenArgs = {fwgenPath, "--config", configFile, "--ld", ldScript, "--header", header};
+  for (const std::string &o : overrides) {
+    fwgenArgs.push_back("--set");
+    fwgenArgs.push_back(o);
   }
-  if (!outAddr)
-    return fail("npu_output not found in " + elfPath);
+  if (runTool(fwgenPath, fwgenArgs) != 0)
+    return fail("npu_fwgen failed for " + configFile);
+  // Every planned data section at its planned address (AT: a segment of its
+  // own, so the loader writes exactly these bytes); lld refuses overlaps.
+  const std::string planScript = outPath("plan.ld");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(planScript, ec);
+    if (ec)
+      return fail("cannot write " + planScript + ": " + ec.message());
+    os << "/* Generated by npuc: the memory plan's data at its planned addresses. */\nSECTIONS\n{\n";
+    // In address order, each in its level's memory region (lld would
+    // otherwise pick the first region with matching attributes).
+    std::vector<PlannedData> sorted = plannedData;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const PlannedData &a, const PlannedData &b) { return a.address < b.address; });
+    for (PlannedData &d : sorted) {
+      bool skipped = d.symbol == skippedWeight;
+      std::string out = skipped ? ".npu.noinit." + d.symbol : d.section;
+      os << llvm::formatv("  {0} {1:x8} {2}: AT({1:x8}) {{ KEEP(*({3})) } >{4}\n", out,
+                          llvm::format_hex(d.address, 10), skipped ? "(NOLOAD) " : "", d.section,
+                          d.level == mlir::npu::MemLevel::L3 ? "L3" : "CODE");
+    }
+    os << "}\nINSERT AFTER .l3.data;\n";
+  }
+  auto hex = [](uint64_t v) { return llvm::formatv("{0:x8}", llvm::format_hex(v, 10)).str(); };
+  const std::string elfPath = outPath("firmware.elf");
+  std::vector<std::string> ldArgs = {lldPath, "-T", ldScript, "-T", planScript, "--gc-sections", "--discard-locals",
+                                     "-Map=" + outPath("firmware.map"), "-o", elfPath, crt0Path, mainObj, objPath,
+                                     npurtLib, runtimeLib, "--start-group", libcPath, libgccPath, "--end-group"};
+  if (l2PlanStart)
+    ldArgs.push_back("--defsym=__npu_plan_l2_start=" + hex(l2PlanStart));
+  for (const auto &[symbol, address] : plannedSymbols)
+    ldArgs.push_back("--defsym=" + symbol + "=" + hex(address));
+  if (runTool(lldPath, ldArgs) != 0)
+    return fail("linking " + elfPath + " failed");
 
   // --- golden reference: the same network and inputs on the host ------------------------
   if (golden) {
@@ -586,36 +721,51 @@ int main(int argc, char **argv) {
   }
 
   // --- manifest -------------------------------------------------------------------------------
-  auto tensorJson = [](const TensorInfo &t, uint64_t base) {
+  auto tensorJson = [](const TensorInfo &t, uint64_t address) {
     llvm::json::Array shape;
     for (int64_t d : t.type.getShape())
       shape.push_back(d);
     return llvm::json::Object{{"name", t.name},
                               {"shape", std::move(shape)},
                               {"element_type", typeString(t.type.getElementType())},
-                              {"address", static_cast<int64_t>(base + t.offset)},
+                              {"address", static_cast<int64_t>(address)},
                               {"bytes", static_cast<int64_t>(t.bytes)}};
   };
   llvm::json::Array inJson, outJson;
-  for (const TensorInfo &t : inputs)
-    inJson.push_back(tensorJson(t, inAddr));
-  for (const TensorInfo &t : outputs)
-    outJson.push_back(tensorJson(t, outAddr));
+  for (auto [i, t] : llvm::enumerate(inputs)) {
+    llvm::json::Object o = tensorJson(t, inAddrs[i]);
+    o["file_offset"] = static_cast<int64_t>(t.offset);
+    inJson.push_back(std::move(o));
+  }
+  for (auto [i, t] : llvm::enumerate(outputs)) {
+    llvm::json::Object o = tensorJson(t, outAddrs[i]);
+    o["golden_offset"] = static_cast<int64_t>(t.offset);
+    outJson.push_back(std::move(o));
+  }
+  llvm::json::Array overridesJson;
+  for (const std::string &o : overrides)
+    overridesJson.push_back(o);
   char fp[32];
   std::snprintf(fp, sizeof fp, "0x%016llx", static_cast<unsigned long long>(cfg->fingerprint()));
+  llvm::SmallString<256> absConfig(configFile.getValue());
+  llvm::sys::fs::make_absolute(absConfig);
   llvm::json::Object manifest{
+      {"format", "npuc-manifest/1"},
       {"network", netName},
       {"source", inputFile.getValue()},
-      {"config", configFile.getValue()},
+      {"config", std::string(absConfig)},
+      {"config_overrides", std::move(overridesJson)},
       {"config_fingerprint", fp},
       {"default_mem_level", defaultMemLevel.getValue()},
+      {"inject_fault", injectFault.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(injectFault)},
       {"firmware", "firmware.elf"},
       {"input_file", "input.bin"},
       {"golden_file", golden ? llvm::json::Value("golden.bin") : llvm::json::Value(nullptr)},
+      {"tolerance", llvm::json::Object{{"f32", llvm::json::Object{{"atol", kF32Atol}, {"rtol", kF32Rtol}}}}},
       {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
       {"inputs", std::move(inJson)},
       {"outputs", std::move(outJson)},
-      {"memory_plan", llvm::json::Object{{"enforced_by_codegen", false},
+      {"memory_plan", llvm::json::Object{{"enforced_by_codegen", true},
                                          {"peak_bytes", std::move(usage)},
                                          {"tensors", std::move(planJson)}}}};
   {

@@ -30,15 +30,34 @@ def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
     function arguments get it as an argument attribute, and the module gets
     `npu.memory_usage`. If a level overflows, the error says by how many
     bytes.
+
+    Weights default to `default-mem-level`, everything else to
+    `activation-mem-level`. An L3 weight read by an op that runs on the
+    cores (anything but the B operand of `linalg.matmul`, which the SA
+    schedule stages itself) gets an explicit staging copy into L2
+    (`linalg.copy {npu.staging}` right before its reader), planned like any
+    activation: the cores cannot address L3.
   }];
-  // The plan is written as #npu.placement attributes.
-  let dependentDialects = ["::mlir::npu::NpuDialect"];
+  // The plan is written as #npu.placement attributes; staging copies are
+  // linalg.copy into a tensor.empty.
+  let dependentDialects = ["::mlir::npu::NpuDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"configPath", "config", "std::string", /*default=*/"\"\"",
            "Platform config file (INI); empty = the built-in defaults (gap9)">,
+    ListOption<"configOverrides", "set", "std::string",
+               "Config overrides key=value (as npusim --key=value)">,
     Option<"defaultMemLevel", "default-mem-level", "std::string",
            /*default=*/"\"L2\"",
-           "Level for tensors without an npu.mem override: L2 or L3">,
+           "Level of weights without an npu.mem override: L2 or L3">,
+    Option<"activationMemLevel", "activation-mem-level", "std::string",
+           /*default=*/"\"L2\"",
+           "Level of inputs, activations and outputs without an npu.mem "
+           "override: L2 or L3">,
+    Option<"l2FromTop", "l2-from-top", "bool", /*default=*/"false",
+           "Put the L2 plan at the top of L2 (npuc: the firmware image and "
+           "heap take the bottom)">,
     Option<"alignment", "alignment", "uint64_t", /*default=*/"64",
            "Byte alignment of every buffer (a power of two)">,
     Option<"l2Reserve", "l2-reserve", "uint64_t", /*default=*/"0",
@@ -56,6 +75,75 @@ def NpuPrintMemoryPlan : Pass<"npu-print-memory-plan", "ModuleOp"> {
     are left out: their buffer is listed under the op that writes it. The
     IR is not changed. A function without a plan is an error.
   }];
+}
+
+def NpuMaterializePlan : Pass<"npu-materialize-plan", "ModuleOp"> {
+  let summary = "Bind every planned tensor to its planned address";
+  let description = [{
+    Stage 3 of the pipeline, on tensors, after -npu-memory-plan. Every
+    planned buffer becomes an external `memref.global` declaration
+    (`@npu_buf_<i>`, carrying its `npu.placement`) that the linker defines
+    at the planned address (npuc: `--defsym`), entered into the tensor world
+    with `bufferization.to_tensor restrict` (`writable` for activations), so
+    one-shot bufferization writes every result in place at its planned
+    address and allocates nothing. A weight constant becomes a public
+    `memref.global` (`npu.section`, `npu.placement`) that the
+    linker places at its planned address and npusim loads there. The
+    network function becomes `@npu_network_run() -> ()`: its arguments and
+    results are recorded as `npu.inputs` / `npu.outputs` placements on the
+    module, and the original name as `npu.network`. A DPS op whose result
+    was planned apart from its init first copies the init there. Activations
+    planned in L3 are rejected at their location: the cores and the SA
+    compute in L2/L1.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
+  let summary = "Tile matmuls for the SA and split elementwise work across workers";
+  let description = [{
+    Stage 5 of the pipeline, on bufferized IR (memrefs at planned
+    addresses). Reads the platform config for L1 size, hart count and stack
+    size, and the SA's rows x cols.
+
+    * `linalg.matmul` (i8 x i8 -> i32 or f32) becomes a call to the runtime
+      kernel `npurt_matmul` with tile sizes tm x tn x tk chosen here: tk a
+      multiple of the SA rows (or K), tn a multiple of the SA columns (or N),
+      and the double-buffered L1 working set 2*(tm*tk*ea + tk*tn*eb +
+      tm*tn*4) within the L1 budget (L1 minus the hart stacks minus
+      `l1-reserve`); the largest tile volume wins, then the largest tk. The
+      kernel runs the schedule: DMA L2->L1 per tile, double buffering, SA
+      jobs, and L3->L2 panel staging when B is in L3. A zero `linalg.fill`
+      of the accumulator right before it is folded into the first SA job.
+    * every other elementwise linalg op (`linalg.generic`, `linalg.fill`)
+      is outlined into `@npu_worker_<i>()`, which takes its slice of the
+      largest parallel loop from `npurt_worker_id()`, and is run on all
+      workers by `npurt_parallel`.
+    * `linalg.copy` between levels (staging) becomes a DMA `npurt_copy`.
+    * each layer is bracketed by `npurt_region_begin/end("layer<i>.<what>")`
+      so npusim reports its cycles.
+
+    `inject-fault` rewrites the schedule into a known-wrong one, for tests
+    and teaching: `l3-as-l2` DMAs an L3 weight straight to L1 as if it were
+    in L2; `unchecked-l1-alloc` asks for more L1 than exists and uses the
+    NULL result unchecked.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
+           "Platform config file (INI); empty = the built-in defaults (gap9)">,
+    ListOption<"configOverrides", "set", "std::string",
+               "Config overrides key=value (as npusim --key=value)">,
+    Option<"l1Reserve", "l1-reserve", "uint64_t", /*default=*/"1024",
+           "L1 bytes kept for the runtime's own L1 data and allocator headers">,
+    Option<"injectFault", "inject-fault", "std::string", /*default=*/"\"\"",
+           "'', 'l3-as-l2' or 'unchecked-l1-alloc' (teaching/test aid)">
+  ];
 }
 
 #endif // NPU_TRANSFORMS_PASSES_TD

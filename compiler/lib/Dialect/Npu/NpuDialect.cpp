@@ -80,6 +80,25 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a dictionary";
     return success();
   }
+  // What the later stages record (docs/compiler.md): checked for shape only.
+  auto is = [&](auto typeTag, StringRef what) -> LogicalResult {
+    using T = decltype(typeTag);
+    if (!isa<T>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be " << what;
+    return success();
+  };
+  if (name == kRegionsAttrName)
+    return is(DictionaryAttr(), "a dictionary");
+  if (name == "npu.inputs" || name == "npu.outputs")
+    return is(ArrayAttr(), "an array of #npu.placement");
+  if (name == "npu.network" || name == "npu.section")
+    return is(StringAttr(), "a string");
+  if (name == "npu.staging" || name == "npu.zero_init")
+    return is(UnitAttr(), "a unit attribute");
+  if (name == "npu.tiles" || name == "npu.sa")
+    return is(DenseI64ArrayAttr(), "an i64 array");
+  if (name == "npu.l1_bytes" || name == "npu.l1_budget" || name == "npu.split_dim")
+    return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }
 

@@ -4,6 +4,7 @@
 #define NPU_DIALECT_NPU_NPUDIALECT_H
 
 #include "mlir/IR/Attributes.h"
+#include <string>
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -25,6 +26,9 @@ namespace mlir::npu {
 inline constexpr llvm::StringLiteral kMemAttrName = "npu.mem";
 inline constexpr llvm::StringLiteral kPlacementAttrName = "npu.placement";
 inline constexpr llvm::StringLiteral kMemoryUsageAttrName = "npu.memory_usage";
+// {l2 = array<i64: base, size>, l3 = ...}: the regions the plan was made for.
+inline constexpr llvm::StringLiteral kRegionsAttrName = "npu.regions";
+
 
 } // namespace mlir::npu
 

@@ -1,0 +1,568 @@
+// npu-schedule: decides who does what on the cluster. Matmuls go to the
+// systolic array with tile sizes chosen here from the L1 budget and the
+// array's shape (the runtime kernel npurt_matmul executes that schedule:
+// DMA per tile, double buffering, L3 staging); elementwise work is outlined
+// and split across the workers; copies between levels become DMA transfers.
+// Runs on bufferized IR whose buffers are the plan's globals
+// (npu-materialize-plan), which is how it knows where each operand lives.
+#include "npu/Dialect/Npu/NpuDialect.h"
+#include "npu/Transforms/Passes.h"
+
+#include "config/config.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUSCHEDULE
+#include "npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+
+// npurt_matmul flags (compiler/runtime/npurt.h).
+constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
+                   kUncheckedL1 = 16;
+
+// Where a memref lives: the planned buffer (a memref.global carrying
+// npu.placement, see npu-materialize-plan) it is, or is a slice of; the
+// address is known when it is the whole buffer.
+struct Origin {
+  std::optional<MemLevel> level;
+  std::optional<int64_t> offset; // the planned address
+};
+
+Origin originOf(Value v) {
+  Origin o;
+  bool whole = true;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(def, get.getNameAttr());
+      if (!global)
+        return o;
+      if (auto p = global->getAttrOfType<PlacementAttr>(kPlacementAttrName)) {
+        o.level = p.getLevel();
+        if (whole)
+          o.offset = static_cast<int64_t>(p.getAddress());
+      }
+      return o;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      whole = false;
+      v = sub.getSource();
+      continue;
+    }
+    return o;
+  }
+  return o;
+}
+
+uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+struct Tiles {
+  int64_t tm = 0, tn = 0, tk = 0;
+  uint64_t l1Bytes = 0;
+};
+
+uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
+                    uint64_t eb, uint64_t ec) {
+  // A, B and C tiles, each double-buffered.
+  return 2 * (tm * tk * ea + tk * tn * eb + tm * tn * ec);
+}
+
+// Sizes along one dimension: multiples of the array's extent, or the whole
+// dimension (the edge tile takes the remainder).
+SmallVector<int64_t> candidates(int64_t dim, int64_t unit) {
+  SmallVector<int64_t> out;
+  for (int64_t t = unit; t < dim; t += unit)
+    out.push_back(t);
+  out.push_back(dim);
+  return out;
+}
+
+// The largest tile volume whose double-buffered working set fits, ties
+// broken towards a larger tk (fewer re-accumulations) then tn.
+std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
+                                 uint64_t eb, uint64_t ec, int64_t rows,
+                                 int64_t cols, uint64_t budget) {
+  std::optional<Tiles> best;
+  for (int64_t tk : candidates(k, rows))
+    for (int64_t tn : candidates(n, cols)) {
+      if (workingSet(1, tn, tk, ea, eb, ec) > budget)
+        continue;
+      // The largest tm that fits for this (tn, tk).
+      int64_t lo = 1, hi = m;
+      while (lo < hi) {
+        int64_t mid = (lo + hi + 1) / 2;
+        if (workingSet(mid, tn, tk, ea, eb, ec) <= budget)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
+      auto volume = [](const Tiles &x) { return x.tm * x.tn * x.tk; };
+      if (!best || volume(t) > volume(*best) ||
+          (volume(t) == volume(*best) &&
+           (t.tk > best->tk || (t.tk == best->tk && t.tn > best->tn))))
+        best = t;
+    }
+  return best;
+}
+
+struct NpuSchedulePass
+    : public mlir::npu::impl::NpuScheduleBase<NpuSchedulePass> {
+  using NpuScheduleBase::NpuScheduleBase;
+
+  ModuleOp module;
+  unsigned nameIndex = 0, workerIndex = 0;
+  // The L2 buffer the SA schedule stages L3 weight panels through (planned
+  // here, below the memory plan, because its size follows from the tiles).
+  std::string stageSymbol;
+
+  func::FuncOp declare(StringRef name, TypeRange args, TypeRange results) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(name))
+      return f;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto f = b.create<func::FuncOp>(module.getLoc(), name,
+                                    b.getFunctionType(args, results));
+    f.setPrivate();
+    return f;
+  }
+
+  Value i32(OpBuilder &b, Location loc, int64_t v) {
+    return b.create<arith::ConstantIntOp>(loc, v, 32);
+  }
+
+  // The address of a memref's first element, as the i32 the runtime takes.
+  Value address(OpBuilder &b, Location loc, Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
+    auto md = b.create<memref::ExtractStridedMetadataOp>(loc, memref);
+    Value bytes = b.create<arith::MulIOp>(
+        loc, md.getOffset(),
+        b.create<arith::ConstantIndexOp>(loc, elementBytes(type.getElementType())));
+    Value addr = b.create<arith::AddIOp>(loc, base, bytes);
+    return b.create<arith::IndexCastOp>(loc, b.getI32Type(), addr);
+  }
+
+  // A NUL-terminated name in a private constant global, for the region markers.
+  Value name(OpBuilder &b, Location loc, StringRef text) {
+    SmallVector<int8_t> bytes(text.begin(), text.end());
+    bytes.push_back(0);
+    auto type = MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
+    std::string sym = "npu_region_name_" + std::to_string(nameIndex++);
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    mb.create<memref::GlobalOp>(
+        loc, sym, mb.getStringAttr("private"), type,
+        DenseElementsAttr::get(RankedTensorType::get(type.getShape(), mb.getI8Type()),
+                               ArrayRef<int8_t>(bytes)),
+        /*constant=*/true, IntegerAttr());
+    Value g = b.create<memref::GetGlobalOp>(loc, type, sym);
+    return address(b, loc, g);
+  }
+
+  void region(OpBuilder &b, Location loc, StringRef text, bool begin) {
+    Type i32Type = b.getI32Type();
+    StringRef fn = begin ? "npurt_region_begin" : "npurt_region_end";
+    declare(fn, {i32Type}, {});
+    b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
+  }
+
+  LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer,
+                               uint64_t budget, int64_t rows, int64_t cols,
+                               uint64_t l1Size, bool &usedDirectL3,
+                               bool &usedUnchecked) {
+    Value a = mm.getDpsInputOperand(0)->get();
+    Value bm = mm.getDpsInputOperand(1)->get();
+    Value c = mm.getDpsInitOperand(0)->get();
+    auto ta = dyn_cast<MemRefType>(a.getType());
+    auto tb = dyn_cast<MemRefType>(bm.getType());
+    auto tc = dyn_cast<MemRefType>(c.getType());
+    if (!ta || !tb || !tc)
+      return mm.emitOpError("npu-schedule runs on bufferized IR (memrefs)");
+    for (MemRefType t : {ta, tb, tc})
+      if (!t.hasStaticShape() || !t.getLayout().isIdentity())
+        return mm.emitOpError("SA schedule needs dense, statically shaped "
+                              "row-major operands, got ")
+               << t;
+    Type ea = ta.getElementType(), eb = tb.getElementType(), ec = tc.getElementType();
+    bool f32 = ea.isF32() && eb.isF32() && ec.isF32();
+    bool i8 = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
+    if (!f32 && !i8)
+      return mm.emitOpError("the SA computes i8 x i8 -> i32 or f32 x f32 -> "
+                            "f32, not ")
+             << ea << " x " << eb << " -> " << ec;
+    Origin oa = originOf(a), ob = originOf(bm), oc = originOf(c);
+    if (!oa.level || !ob.level || !oc.level)
+      return mm.emitOpError("operand is not a planned buffer (run "
+                            "-npu-materialize-plan before bufferization)");
+    if (*oa.level != MemLevel::L2 || *oc.level != MemLevel::L2)
+      return mm.emitOpError("the SA schedule reads A and writes C in L2; "
+                            "only B (the weights) may be in L3");
+
+    int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
+    uint32_t flags = f32 ? kF32 : 0;
+    bool accumulate = !mm->hasAttr("npu.zero_init");
+    if (accumulate)
+      flags |= kAccumulate;
+    if (*ob.level == MemLevel::L3) {
+      if (injectFault == "l3-as-l2") {
+        flags |= kDirectL3;
+        usedDirectL3 = true;
+      } else {
+        flags |= kBInL3;
+      }
+    }
+
+    std::optional<Tiles> tiles =
+        chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
+                    elementBytes(ec), rows, cols, budget);
+    if (!tiles)
+      return mm.emitOpError("the L1 budget of ")
+             << budget << " bytes cannot hold the smallest double-buffered "
+             << "tile (" << workingSet(1, std::min(n, cols), std::min(k, rows),
+                                       elementBytes(ea), elementBytes(eb),
+                                       elementBytes(ec))
+             << " bytes): raise l1.size or lower firmware.stack_size";
+    uint64_t l1Bytes = tiles->l1Bytes;
+    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+      // More than L1 holds: npu_l1_malloc returns NULL, used unchecked.
+      flags |= kUncheckedL1;
+      l1Bytes = l1Size + 4096;
+      usedUnchecked = true;
+    }
+
+    OpBuilder b(mm);
+    Location loc = mm.getLoc();
+    Type i32Type = b.getI32Type();
+    SmallVector<Type> args(12, i32Type);
+    declare("npurt_matmul", args, {});
+    std::string regionName = layer + ".matmul";
+    region(b, loc, regionName, true);
+    SmallVector<Value> operands = {
+        address(b, loc, a), address(b, loc, bm), address(b, loc, c),
+        i32(b, loc, m), i32(b, loc, n), i32(b, loc, k),
+        i32(b, loc, tiles->tm), i32(b, loc, tiles->tn), i32(b, loc, tiles->tk),
+        i32(b, loc, flags), i32(b, loc, static_cast<int64_t>(l1Bytes)),
+        (flags & kBInL3) && !stageSymbol.empty()
+            ? address(b, loc, b.create<memref::GetGlobalOp>(
+                                  loc, module.lookupSymbol<memref::GlobalOp>(stageSymbol).getType(),
+                                  stageSymbol))
+            : i32(b, loc, 0)};
+    auto call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
+    // The decision, readable in --emit=schedule.
+    call->setAttr("npu.tiles", b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
+    call->setAttr("npu.l1_bytes", b.getI64IntegerAttr(tiles->l1Bytes));
+    call->setAttr("npu.l1_budget", b.getI64IntegerAttr(budget));
+    call->setAttr("npu.sa", b.getDenseI64ArrayAttr({rows, cols}));
+    region(b, loc, regionName, false);
+    mm.erase();
+    return success();
+  }
+
+  // A copy with an end in L3 is a DMA transfer (the cores cannot reach L3).
+  LogicalResult scheduleCopy(linalg::CopyOp copy, const std::string &layer) {
+    Value src = copy.getDpsInputOperand(0)->get();
+    Value dst = copy.getDpsInitOperand(0)->get();
+    auto ts = cast<MemRefType>(src.getType());
+    auto td = cast<MemRefType>(dst.getType());
+    if (!ts.hasStaticShape() || !ts.getLayout().isIdentity() ||
+        !td.getLayout().isIdentity() || ts.getShape() != td.getShape() ||
+        ts.getElementType() != td.getElementType())
+      return copy.emitOpError("a DMA copy needs two dense buffers of the same type");
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    Type i32Type = b.getI32Type();
+    declare("npurt_copy", {i32Type, i32Type, i32Type}, {});
+    int64_t bytes = ts.getNumElements() * elementBytes(ts.getElementType());
+    region(b, loc, layer + ".stage", true);
+    b.create<func::CallOp>(loc, "npurt_copy", TypeRange{},
+                           ValueRange{address(b, loc, dst), address(b, loc, src),
+                                      i32(b, loc, bytes)});
+    region(b, loc, layer + ".stage", false);
+    copy.erase();
+    return success();
+  }
+
+  // Outlines an elementwise op into @npu_worker_<i>() and runs it on every
+  // worker; each takes a contiguous slice of the largest parallel loop.
+  LogicalResult scheduleElementwise(linalg::LinalgOp op, const std::string &layer) {
+    if (op.getNumReductionLoops() != 0)
+      return op->emitOpError("has reduction loops: only linalg.matmul may "
+                             "reduce (it runs on the SA)");
+    if (!op.hasPureBufferSemantics())
+      return op->emitOpError("npu-schedule runs on bufferized IR (memrefs)");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+      return op->emitOpError("needs static loop ranges");
+    unsigned dim = std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+
+    Location loc = op.getLoc();
+    MLIRContext *ctx = module.getContext();
+    std::string fnName = "npu_worker_" + std::to_string(workerIndex++);
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    auto fn = mb.create<func::FuncOp>(loc, fnName, FunctionType::get(ctx, {}, {}));
+    fn.setPrivate();
+    Block *entry = fn.addEntryBlock();
+    OpBuilder wb = OpBuilder::atBlockBegin(entry);
+
+    // The worker rebuilds its operands from the (static) plan views and the
+    // constants the op's body captures.
+    IRMapping map;
+    std::function<LogicalResult(Value)> cloneChain = [&](Value v) -> LogicalResult {
+      if (map.contains(v))
+        return success();
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getNumRegions() != 0 || !isPure(def))
+        return op->emitOpError("an operand or captured value is not a "
+                               "constant or a buffer of the memory plan");
+      for (Value operand : def->getOperands())
+        if (failed(cloneChain(operand)))
+          return failure();
+      wb.clone(*def, map);
+      return success();
+    };
+    for (Value operand : op->getOperands())
+      if (failed(cloneChain(operand)))
+        return failure();
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    for (Value v : captured)
+      if (failed(cloneChain(v)))
+        return failure();
+
+    Type i32Type = wb.getI32Type();
+    declare("npurt_worker_id", {}, {i32Type});
+    declare("npurt_num_workers", {}, {i32Type});
+    auto toIndex = [&](Value v) {
+      return wb.create<arith::IndexCastUIOp>(loc, wb.getIndexType(), v).getResult();
+    };
+    Value id = toIndex(wb.create<func::CallOp>(loc, "npurt_worker_id", TypeRange{i32Type}, ValueRange{}).getResult(0));
+    Value count = toIndex(wb.create<func::CallOp>(loc, "npurt_num_workers", TypeRange{i32Type}, ValueRange{}).getResult(0));
+    Value range = wb.create<arith::ConstantIndexOp>(loc, ranges[dim]);
+    // ceil(range / count), spelled out: arith.ceildivui needs arith-expand.
+    Value one = wb.create<arith::ConstantIndexOp>(loc, 1);
+    Value chunk = wb.create<arith::DivUIOp>(
+        loc, wb.create<arith::SubIOp>(loc, wb.create<arith::AddIOp>(loc, range, count), one), count);
+    Value lo = wb.create<arith::MinUIOp>(loc, wb.create<arith::MulIOp>(loc, id, chunk), range);
+    Value hi = wb.create<arith::MinUIOp>(loc, wb.create<arith::AddIOp>(loc, lo, chunk), range);
+    Value size = wb.create<arith::SubIOp>(loc, hi, lo);
+
+    SmallVector<Value> sliced;
+    AffineExpr d = wb.getAffineDimExpr(dim);
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = map.lookup(operand.get());
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type) {
+        sliced.push_back(v);
+        continue;
+      }
+      AffineMap indexing = op.getMatchingIndexingMap(&operand);
+      std::optional<unsigned> pos;
+      for (unsigned r = 0; r < indexing.getNumResults(); ++r)
+        if (indexing.getResult(r) == d)
+          pos = r;
+      if (!pos) {
+        sliced.push_back(v);
+        continue;
+      }
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (unsigned r = 0; r < type.getRank(); ++r) {
+        offsets.push_back(r == *pos ? OpFoldResult(lo) : wb.getIndexAttr(0));
+        sizes.push_back(r == *pos ? OpFoldResult(size) : wb.getIndexAttr(type.getDimSize(r)));
+        strides.push_back(wb.getIndexAttr(1));
+      }
+      sliced.push_back(wb.create<memref::SubViewOp>(loc, v, offsets, sizes, strides));
+    }
+    Operation *clone = wb.clone(*op.getOperation(), map);
+    for (auto [i, v] : llvm::enumerate(sliced))
+      clone->setOperand(i, v);
+    clone->removeAttr(kPlacementAttrName);
+    wb.create<func::ReturnOp>(loc);
+
+    OpBuilder b(op);
+    auto fnType = fn.getFunctionType();
+    declare("npurt_parallel", {fnType}, {});
+    std::string regionName = layer + "." + op->getName().stripDialect().str();
+    region(b, loc, regionName, true);
+    Value fnRef = b.create<func::ConstantOp>(loc, fnType, SymbolRefAttr::get(fn));
+    auto call = b.create<func::CallOp>(loc, "npurt_parallel", TypeRange{}, ValueRange{fnRef});
+    call->setAttr("npu.split_dim", b.getI64IntegerAttr(dim));
+    region(b, loc, regionName, false);
+    op->erase();
+    return success();
+  }
+
+  // Two K x tn panels for the largest L3-weight matmul, placed right below
+  // the lowest planned L2 buffer; npuc moves the heap's end below it.
+  LogicalResult planStage(uint64_t budget, int64_t rows, int64_t cols) {
+    if (injectFault == "l3-as-l2")
+      return success(); // the fault is that nothing is staged
+    uint64_t need = 0;
+    module.walk([&](linalg::MatmulOp mm) {
+      Value bm = mm.getDpsInputOperand(1)->get();
+      auto ta = dyn_cast<MemRefType>(mm.getDpsInputOperand(0)->get().getType());
+      auto tb = dyn_cast<MemRefType>(bm.getType());
+      auto tc = dyn_cast<MemRefType>(mm.getDpsInitOperand(0)->get().getType());
+      if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
+          originOf(bm).level != MemLevel::L3)
+        return;
+      uint64_t ea = elementBytes(ta.getElementType()), eb = elementBytes(tb.getElementType());
+      auto tiles = chooseTiles(ta.getDimSize(0), tb.getDimSize(1), ta.getDimSize(1), ea, eb,
+                               elementBytes(tc.getElementType()), rows, cols, budget);
+      if (tiles)
+        need = std::max<uint64_t>(need, 2 * tb.getDimSize(0) * tiles->tn * eb);
+    });
+    if (need == 0)
+      return success();
+    std::optional<uint64_t> lowest;
+    uint64_t l2Base = 0;
+    if (auto regions = module->getAttrOfType<DictionaryAttr>(kRegionsAttrName))
+      if (auto l2 = regions.getAs<DenseI64ArrayAttr>("l2"))
+        l2Base = l2[0];
+    for (auto g : module.getOps<memref::GlobalOp>())
+      if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
+        if (p.getLevel() == MemLevel::L2 && (!lowest || p.getAddress() < *lowest))
+          lowest = p.getAddress();
+    if (!lowest || !l2Base)
+      return module.emitError("npu-schedule: no L2 memory plan to place the L3 staging buffer "
+                              "below (run -npu-memory-plan / -npu-materialize-plan first)");
+    uint64_t address = llvm::alignDown(*lowest - need, 64);
+    if (*lowest < need || address < l2Base)
+      return module.emitError("the L2 staging buffer for L3 weights (")
+             << need << " bytes) does not fit below the memory plan";
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    stageSymbol = "npu_l2_stage";
+    auto global = mb.create<memref::GlobalOp>(
+        module.getLoc(), stageSymbol, mb.getStringAttr("public"),
+        MemRefType::get({static_cast<int64_t>(need)}, mb.getI8Type()), Attribute(),
+        /*constant=*/false, IntegerAttr());
+    global->setAttr(kPlacementAttrName,
+                    PlacementAttr::get(module.getContext(), MemLevel::L2, address, need));
+    return success();
+  }
+
+  void runOnOperation() override {
+    module = getOperation();
+    if (!injectFault.empty() && injectFault != "l3-as-l2" &&
+        injectFault != "unchecked-l1-alloc") {
+      module.emitError("npu-schedule: unknown inject-fault '")
+          << injectFault << "' (l3-as-l2, unchecked-l1-alloc)";
+      return signalPassFailure();
+    }
+    uint64_t l1Size = 0, stacks = 0;
+    int64_t rows = 0, cols = 0;
+    try {
+      std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
+      auto config = ::npu::cfg::config::load(configPath, overrides);
+      l1Size = config.size("l1.size");
+      stacks = (config.count("cluster.workers") + 1) * config.size("firmware.stack_size");
+      rows = static_cast<int64_t>(config.count("sa.rows"));
+      cols = static_cast<int64_t>(config.count("sa.cols"));
+    } catch (const std::exception &error) {
+      module.emitError("cannot read the platform config: ") << error.what();
+      return signalPassFailure();
+    }
+    if (stacks + l1Reserve >= l1Size) {
+      module.emitError("L1 (")
+          << l1Size << " bytes) holds no tile buffers after the hart stacks ("
+          << stacks << " bytes) and l1-reserve (" << static_cast<uint64_t>(l1Reserve)
+          << " bytes)";
+      return signalPassFailure();
+    }
+    uint64_t budget = l1Size - stacks - l1Reserve;
+
+    if (failed(planStage(budget, rows, cols)))
+      return signalPassFailure();
+
+    SmallVector<func::FuncOp> funcs;
+    for (auto f : module.getOps<func::FuncOp>())
+      if (!f.isExternal() && !f.getSymName().starts_with("npu_worker_"))
+        funcs.push_back(f);
+    bool ok = true, usedDirectL3 = false, usedUnchecked = false;
+    for (func::FuncOp f : funcs) {
+      // A zero fill of the accumulator right before a matmul becomes the
+      // first SA job's "C = A*B" (no accumulate): no pass over C on the cores.
+      f.walk([&](linalg::MatmulOp mm) {
+        auto fill = dyn_cast_or_null<linalg::FillOp>(mm->getPrevNode());
+        if (!fill || !fill.hasPureBufferSemantics())
+          return;
+        Value c = mm.getDpsInitOperand(0)->get();
+        Value init = fill.getDpsInitOperand(0)->get();
+        Origin of = originOf(init), oc = originOf(c);
+        Value v = fill.getDpsInputOperand(0)->get();
+        auto ivalue = getConstantIntValue(v);
+        auto fvalue = v.getDefiningOp<arith::ConstantFloatOp>();
+        bool zero = (ivalue && *ivalue == 0) ||
+                    (fvalue && fvalue.value().isZero() && !fvalue.value().isNegative());
+        if (zero && of.level && of.level == oc.level && of.offset &&
+            of.offset == oc.offset && init.getType() == c.getType()) {
+          fill.erase();
+          mm->setAttr("npu.zero_init", UnitAttr::get(mm.getContext()));
+        }
+      });
+      // Materializing an output that already lives in its buffer leaves a
+      // copy of a buffer onto itself.
+      f.walk([&](memref::CopyOp copy) {
+        Origin src = originOf(copy.getSource()), dst = originOf(copy.getTarget());
+        if (src.level && src.offset && src.level == dst.level && src.offset == dst.offset &&
+            copy.getSource().getType() == copy.getTarget().getType())
+          copy.erase();
+      });
+      SmallVector<Operation *> work;
+      f.walk([&](linalg::LinalgOp op) { work.push_back(op); });
+      unsigned layerIndex = 0;
+      bool seenMatmul = false;
+      for (Operation *op : work) {
+        if (isa<linalg::MatmulOp>(op)) {
+          ++layerIndex;
+          seenMatmul = true;
+        }
+        std::string layer = "layer" + std::to_string(seenMatmul ? layerIndex : 1);
+        LogicalResult r = success();
+        if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+          r = scheduleMatmul(mm, layer, budget, rows, cols, l1Size, usedDirectL3, usedUnchecked);
+        else if (auto copy = dyn_cast<linalg::CopyOp>(op);
+                 copy && (originOf(copy.getDpsInputOperand(0)->get()).level == MemLevel::L3 ||
+                          originOf(copy.getDpsInitOperand(0)->get()).level == MemLevel::L3))
+          r = scheduleCopy(copy, layer);
+        else
+          r = scheduleElementwise(cast<linalg::LinalgOp>(op), layer);
+        ok &= succeeded(r);
+      }
+    }
+    if (ok && injectFault == "l3-as-l2" && !usedDirectL3) {
+      module.emitError("inject-fault=l3-as-l2 needs a matmul weight in L3 "
+                       "(compile with --default-mem-level=L3)");
+      ok = false;
+    }
+    if (ok && injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+      module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul");
+      ok = false;
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
