@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 
@@ -86,14 +87,19 @@ struct NpuMaterializePlanPass
       placementOf[tensor] = p;
       return tensor;
     };
+    // One error per buffer: a fill, the matmul accumulating on it and its
+    // tensor.empty all name the same bytes.
+    llvm::DenseSet<uint64_t> reported;
     auto rejectL3 = [&](Location loc, PlacementAttr p, StringRef what) {
       if (p.getLevel() != MemLevel::L3)
         return false;
+      failedAny = true;
+      if (!reported.insert(p.getAddress()).second)
+        return true;
       emitError(loc) << what
                      << " planned in L3: the cores and the SA compute on L2 "
                         "and L1, so inputs, activations and outputs must be "
                         "in L2 (weights may be in L3)";
-      failedAny = true;
       return true;
     };
 
@@ -147,8 +153,10 @@ struct NpuMaterializePlanPass
         toErase.push_back(&op);
         continue;
       }
-      if (rejectL3(op.getLoc(), p, "activation"))
+      if (rejectL3(op.getLoc(), p, "activation")) {
+        placementOf[op.getResult(0)] = p;
         continue;
+      }
       if (isa<tensor::EmptyOp>(op)) {
         op.getResult(0).replaceAllUsesWith(view(b, op.getLoc(), p, type, true));
         toErase.push_back(&op);

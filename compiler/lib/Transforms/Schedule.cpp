@@ -25,6 +25,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
+#include <map>
 
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUSCHEDULE
@@ -135,6 +136,7 @@ struct NpuSchedulePass
 
   ModuleOp module;
   unsigned nameIndex = 0, workerIndex = 0;
+  std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
   // here, below the memory plan, because its size follows from the tiles).
   std::string stageSymbol;
@@ -167,16 +169,19 @@ struct NpuSchedulePass
 
   // A NUL-terminated name in a private constant global, for the region markers.
   Value name(OpBuilder &b, Location loc, StringRef text) {
-    SmallVector<int8_t> bytes(text.begin(), text.end());
-    bytes.push_back(0);
-    auto type = MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
-    std::string sym = "npu_region_name_" + std::to_string(nameIndex++);
-    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-    mb.create<memref::GlobalOp>(
-        loc, sym, mb.getStringAttr("private"), type,
-        DenseElementsAttr::get(RankedTensorType::get(type.getShape(), mb.getI8Type()),
-                               ArrayRef<int8_t>(bytes)),
-        /*constant=*/true, IntegerAttr());
+    auto type = MemRefType::get({static_cast<int64_t>(text.size() + 1)}, b.getI8Type());
+    std::string &sym = nameSymbols[text.str()];
+    if (sym.empty()) {
+      SmallVector<int8_t> bytes(text.begin(), text.end());
+      bytes.push_back(0);
+      sym = "npu_region_name_" + std::to_string(nameIndex++);
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      mb.create<memref::GlobalOp>(
+          loc, sym, mb.getStringAttr("private"), type,
+          DenseElementsAttr::get(RankedTensorType::get(type.getShape(), mb.getI8Type()),
+                                 ArrayRef<int8_t>(bytes)),
+          /*constant=*/true, IntegerAttr());
+    }
     Value g = b.create<memref::GetGlobalOp>(loc, type, sym);
     return address(b, loc, g);
   }

@@ -1,0 +1,87 @@
+// What npu-schedule refuses, each at the op's location.
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-schedule
+// RUN: not npuc-opt %s -split-input-file '-npu-schedule=inject-fault=typo' 2>&1 | FileCheck %s --check-prefix=FAULT
+// RUN: not npuc-opt %s -split-input-file '-npu-schedule=set=l1.size=16KiB' 2>&1 | FileCheck %s --check-prefix=L1
+// FAULT: npu-schedule: unknown inject-fault 'typo' (l3-as-l2, unchecked-l1-alloc)
+// L1: L1 (16384 bytes) holds no tile buffers after the hart stacks (18432 bytes) and l1-reserve (1024 bytes)
+
+// The SA reads A and writes C in L2: an activation in L3 is refused.
+module {
+  memref.global "public" @a : memref<4x16xi8> {npu.placement = #npu.placement<L3, address = 0x80000000, size = 64>}
+  memref.global "public" @b : memref<16x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C100000, size = 256>}
+  memref.global "public" @c : memref<4x16xi32> {npu.placement = #npu.placement<L2, address = 0x1C100100, size = 256>}
+  func.func @npu_network_run() {
+    %a = memref.get_global @a : memref<4x16xi8>
+    %b = memref.get_global @b : memref<16x16xi8>
+    %c = memref.get_global @c : memref<4x16xi32>
+    // expected-error@+1 {{the SA schedule reads A and writes C in L2; only B (the weights) may be in L3}}
+    linalg.matmul ins(%a, %b : memref<4x16xi8>, memref<16x16xi8>) outs(%c : memref<4x16xi32>)
+    return
+  }
+}
+
+// -----
+
+// Mixed element types are not an SA job.
+module {
+  memref.global "public" @a : memref<4x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C100000, size = 64>}
+  memref.global "public" @b : memref<16x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C100100, size = 256>}
+  memref.global "public" @c : memref<4x16xf32> {npu.placement = #npu.placement<L2, address = 0x1C100200, size = 256>}
+  func.func @npu_network_run() {
+    %a = memref.get_global @a : memref<4x16xi8>
+    %b = memref.get_global @b : memref<16x16xi8>
+    %c = memref.get_global @c : memref<4x16xf32>
+    // expected-error@+1 {{the SA computes i8 x i8 -> i32 or f32 x f32 -> f32, not 'i8' x 'i8' -> 'f32'}}
+    linalg.matmul ins(%a, %b : memref<4x16xi8>, memref<16x16xi8>) outs(%c : memref<4x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// A buffer the plan does not know (an allocation) is not scheduled.
+func.func @npu_network_run(%a: memref<4x16xi8>) {
+  %b = memref.alloc() : memref<16x16xi8>
+  %c = memref.alloc() : memref<4x16xi32>
+  // expected-error@+1 {{operand is not a planned buffer (run -npu-materialize-plan before bufferization)}}
+  linalg.matmul ins(%a, %b : memref<4x16xi8>, memref<16x16xi8>) outs(%c : memref<4x16xi32>)
+  return
+}
+
+// -----
+
+// Only the matmul may reduce: a reduction on the cores is refused.
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+module {
+  memref.global "public" @x : memref<4x16xi32> {npu.placement = #npu.placement<L2, address = 0x1C100000, size = 256>}
+  memref.global "public" @y : memref<4xi32> {npu.placement = #npu.placement<L2, address = 0x1C100100, size = 16>}
+  func.func @npu_network_run() {
+    %x = memref.get_global @x : memref<4x16xi32>
+    %y = memref.get_global @y : memref<4xi32>
+    // expected-error@+1 {{has reduction loops: only linalg.matmul may reduce (it runs on the SA)}}
+    linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+        ins(%x : memref<4x16xi32>) outs(%y : memref<4xi32>) {
+      ^bb0(%a: i32, %acc: i32):
+        %s = arith.addi %a, %acc : i32
+        linalg.yield %s : i32
+    }
+    return
+  }
+}
+
+// -----
+
+// An elementwise op whose operand is neither a plan buffer nor a constant
+// cannot be outlined onto the workers.
+#id = affine_map<(d0) -> (d0)>
+func.func @npu_network_run(%x: memref<16xi32>) {
+  %y = memref.alloc() : memref<16xi32>
+  // expected-error@+1 {{an operand or captured value is not a constant or a buffer of the memory plan}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<16xi32>) outs(%y : memref<16xi32>) {
+    ^bb0(%a: i32, %b: i32):
+      linalg.yield %a : i32
+  }
+  return
+}
