@@ -128,6 +128,18 @@ endfunction()
 # Builds the runtime (called once, from firmware/CMakeLists.txt): crt0.o is
 # linked explicitly (it holds the entry), the rest goes in an archive so a
 # program pulls only what it uses and can override the weak hooks.
+# Archives target objects into a static library for the firmware (rebuilt
+# from scratch so a removed source leaves no stale member).
+function(_npu_fw_archive lib what)
+  get_filename_component(name ${lib} NAME)
+  add_custom_command(OUTPUT ${lib}
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${lib}
+    COMMAND ${NPU_FW_AR} rcs ${lib} ${ARGN}
+    DEPENDS ${ARGN}
+    COMMENT "${what}: archiving ${name}"
+    VERBATIM)
+endfunction()
+
 function(npu_add_firmware_runtime)
   cmake_parse_arguments(R "" "CRT0" "SOURCES" ${ARGN})
   set(objdir ${CMAKE_CURRENT_BINARY_DIR}/npu_runtime.dir)
@@ -142,12 +154,7 @@ function(npu_add_firmware_runtime)
     _npu_fw_compile(objs ${s} ${objdir} runtime FLAGS ${flags})
   endforeach()
   set(lib ${CMAKE_CURRENT_BINARY_DIR}/libnpu_runtime.a)
-  add_custom_command(OUTPUT ${lib}
-    COMMAND ${CMAKE_COMMAND} -E rm -f ${lib}
-    COMMAND ${NPU_FW_AR} rcs ${lib} ${objs}
-    DEPENDS ${objs}
-    COMMENT "Firmware runtime: archiving libnpu_runtime.a"
-    VERBATIM)
+  _npu_fw_archive(${lib} "Firmware runtime" ${objs})
   add_custom_target(npu_runtime ALL DEPENDS ${crt0_obj} ${lib})
   set_property(GLOBAL PROPERTY NPU_FW_CRT0 ${crt0_obj})
   set_property(GLOBAL PROPERTY NPU_FW_RUNTIME_LIB ${lib})
