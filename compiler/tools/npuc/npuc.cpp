@@ -1,12 +1,14 @@
 // npuc: network (.mlir) -> firmware.elf + manifest.json for npusim.
 //
-// First vertical slice (cores only, no tiling, no DMA/SA): verify -> memory
-// plan (recorded in the manifest) -> one-shot bufferization -> a C-ABI entry
-// `npu_network_run()` over global input/output buffers -> linalg to loops ->
-// LLVM dialect -> LLVM IR -> RV32IMAF object (in-process TargetMachine) ->
-// ld.lld with crt0, the firmware runtime, npuc_main.o, picolibc and libgcc,
-// through the linker script npu_fwgen generates for the config.
-// See docs/compiler.md.
+// verify -> memory plan (L2/L3, addresses) -> materialize the plan (every
+// buffer a global at its planned address) -> one-shot bufferization (in
+// place, no allocation) -> schedule (SA tiles through npurt_matmul, workers
+// for elementwise ops, DMA staging of L3 weights) -> LLVM dialect -> LLVM IR
+// -> RV32IMAF object (in-process TargetMachine) -> ld.lld with crt0,
+// npuc_main.o, libnpurt.a, the firmware runtime, picolibc and libgcc,
+// through npu_fwgen's linker script plus plan.ld, which puts every planned
+// data section at its address. The original module also runs on the host
+// (ExecutionEngine) for golden.bin. See docs/compiler.md.
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
