@@ -97,9 +97,9 @@ struct NpuMaterializePlanPass
       if (!reported.insert(p.getAddress()).second)
         return true;
       emitError(loc) << what
-                     << " planned in L3: the cores and the SA compute on L2 "
-                        "and L1, so inputs, activations and outputs must be "
-                        "in L2 (weights may be in L3)";
+                     << " computed in L3: the cores and the SA compute on L2 "
+                        "and L1 (npu-memory-plan computes an L3 result in L2 "
+                        "and copies it out)";
       return true;
     };
 
@@ -114,8 +114,6 @@ struct NpuMaterializePlanPass
             << arg.getArgNumber() << " has no placement (run -npu-memory-plan)";
         return signalPassFailure();
       }
-      if (rejectL3(func.getLoc(), p, "input"))
-        continue;
       arg.replaceAllUsesWith(view(b, arg.getLoc(), p, type, false));
       inputs.push_back(p);
     }
@@ -153,7 +151,11 @@ struct NpuMaterializePlanPass
         toErase.push_back(&op);
         continue;
       }
-      if (rejectL3(op.getLoc(), p, "activation")) {
+      // In L3 only as the DMA's end of a staging copy (npu-memory-plan
+      // makes every other L3 tensor one); anything else would be computed
+      // there by the SA or the cores.
+      if (!op.hasAttr("npu.staging") && !isa<tensor::EmptyOp>(op) &&
+          rejectL3(op.getLoc(), p, "activation")) {
         placementOf[op.getResult(0)] = p;
         continue;
       }

@@ -109,40 +109,91 @@ uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
   return peak;
 }
 
-// The cores cannot address L3: a weight planned there that an op on the
-// cores reads is first copied to L2 by an explicit, planned staging copy.
-// Only the B operand of linalg.matmul stays in L3 (the SA schedule stages
-// its panels through L2 itself).
+// The cores and the SA compute on L2 (and L1); only the DMA reaches L3. So
+// a tensor planned in L3 is made explicit as DMA copies the plan allocates
+// like any other buffer:
+//  - an op whose result is planned in L3 computes into L2, and one copy
+//    (`linalg.copy {npu.staging}`) right after it moves the result to L3;
+//  - each reader of an L3 tensor (weight, input or such a result) gets a
+//    copy of it into L2 right before it, except the B operand of
+//    linalg.matmul, whose panels the SA schedule stages itself, and the
+//    function's return (an output may stay in L3).
 void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
                      MemLevel activationLevel) {
-  SmallVector<arith::ConstantOp> weights;
-  for (auto constant : func.getBody().front().getOps<arith::ConstantOp>())
-    if (isa<RankedTensorType>(constant.getType()) &&
-        requestedLevel(constant, weightLevel) == MemLevel::L3)
-      weights.push_back(constant);
   MLIRContext *context = func.getContext();
-  for (arith::ConstantOp weight : weights) {
-    SmallVector<OpOperand *> coreUses;
-    for (OpOperand &use : weight->getUses())
-      if (!(isa<linalg::MatmulOp>(use.getOwner()) &&
-            use.getOperandNumber() == 1))
-        coreUses.push_back(&use);
-    for (OpOperand *use : coreUses) {
-      Operation *user = use->getOwner();
-      OpBuilder b(user);
-      auto type = cast<RankedTensorType>(weight.getType());
-      auto empty = b.create<tensor::EmptyOp>(weight.getLoc(), type.getShape(),
-                                             type.getElementType());
-      // The staging buffer lives where activations do, unless that is L3.
-      empty->setAttr(kMemAttrName,
-                     MemLevelAttr::get(context, activationLevel == MemLevel::L3
-                                                    ? MemLevel::L2
-                                                    : activationLevel));
-      auto copy = b.create<linalg::CopyOp>(weight.getLoc(), weight.getResult(),
-                                           empty.getResult());
-      copy->setAttr("npu.staging", UnitAttr::get(context));
-      copy->setAttr(kMemAttrName, empty->getAttr(kMemAttrName));
-      use->set(copy.getResult(0));
+  Block &body = func.getBody().front();
+  auto mem = [&](MemLevel level) { return MemLevelAttr::get(context, level); };
+  auto staging = [&](OpBuilder &b, Location loc, Value from, MemLevel to) {
+    auto type = cast<RankedTensorType>(from.getType());
+    auto empty = b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
+    empty->setAttr(kMemAttrName, mem(to));
+    auto copy = b.create<linalg::CopyOp>(loc, from, empty.getResult());
+    copy->setAttr("npu.staging", UnitAttr::get(context));
+    copy->setAttr(kMemAttrName, mem(to));
+    return copy.getResult(0);
+  };
+
+  SmallVector<Value> inL3;
+  for (BlockArgument arg : body.getArguments()) {
+    MemLevel level = activationLevel;
+    if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(), kMemAttrName))
+      level = attr.getValue();
+    if (level == MemLevel::L3 && isa<RankedTensorType>(arg.getType()))
+      inL3.push_back(arg);
+  }
+
+  // Results planned in L3: computed in L2, then copied out. A chain
+  // tensor.empty -> linalg.fill -> linalg.matmul is one buffer; the level
+  // is its root's, and the copy follows the chain's last op.
+  llvm::DenseMap<Operation *, MemLevel> rootLevel;
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (isa<arith::ConstantOp>(op)) {
+      if (isa<RankedTensorType>(op.getResult(0).getType()) &&
+          requestedLevel(&op, weightLevel) == MemLevel::L3)
+        inL3.push_back(op.getResult(0));
+      continue;
+    }
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps || op.hasAttr("npu.staging") || op.getNumResults() != 1 ||
+        !isa<RankedTensorType>(op.getResult(0).getType()))
+      continue;
+    Value root = dps.getDpsInitOperand(0)->get();
+    while (auto inner = root.getDefiningOp<DestinationStyleOpInterface>())
+      if (inner->getNumResults() == 1 && inner.getNumDpsInits() == 1 &&
+          !inner->hasAttr("npu.staging"))
+        root = inner.getDpsInitOperand(0)->get();
+      else
+        break;
+    Operation *owner = root.getDefiningOp<tensor::EmptyOp>();
+    if (!owner)
+      owner = &op; // the result gets a buffer of its own (its init is a weight or an input)
+    auto [it, inserted] = rootLevel.try_emplace(owner, requestedLevel(owner, activationLevel));
+    if (it->second != MemLevel::L3)
+      continue;
+    owner->setAttr(kMemAttrName, mem(MemLevel::L2));
+    Value result = op.getResult(0);
+    if (result.hasOneUse())
+      if (auto next = dyn_cast<DestinationStyleOpInterface>(result.use_begin()->getOwner()))
+        if (next.isDpsInit(&*result.use_begin()) && !next->hasAttr("npu.staging"))
+          continue; // not the chain's last op
+    OpBuilder b(context);
+    b.setInsertionPointAfter(&op);
+    Value copy = staging(b, op.getLoc(), result, MemLevel::L3);
+    result.replaceAllUsesExcept(copy, copy.getDefiningOp());
+    inL3.push_back(copy);
+  }
+
+  for (Value value : inL3) {
+    SmallVector<OpOperand *> readers;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      bool saStagesIt = isa<linalg::MatmulOp>(user) && use.getOperandNumber() == 1;
+      if (!saStagesIt && !isa<func::ReturnOp>(user) && !user->hasAttr("npu.staging"))
+        readers.push_back(&use);
+    }
+    for (OpOperand *use : readers) {
+      OpBuilder b(use->getOwner());
+      use->set(staging(b, value.getLoc(), value, MemLevel::L2));
     }
   }
 }

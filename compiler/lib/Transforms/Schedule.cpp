@@ -509,10 +509,21 @@ struct NpuSchedulePass
       // A zero fill of the accumulator right before a matmul becomes the
       // first SA job's "C = A*B" (no accumulate): no pass over C on the cores.
       f.walk([&](linalg::MatmulOp mm) {
-        auto fill = dyn_cast_or_null<linalg::FillOp>(mm->getPrevNode());
+        Value c = mm.getDpsInitOperand(0)->get();
+        // Between the fill and the matmul there may be staging copies of
+        // the other operands (into other buffers) and pure ops.
+        Operation *prev = mm->getPrevNode();
+        while (prev && !isa<linalg::FillOp>(prev)) {
+          auto copy = dyn_cast<linalg::CopyOp>(prev);
+          bool other = copy && originOf(copy.getDpsInitOperand(0)->get()).offset !=
+                                   originOf(c).offset;
+          if (!other && !isPure(prev))
+            break;
+          prev = prev->getPrevNode();
+        }
+        auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
         if (!fill || !fill.hasPureBufferSemantics())
           return;
-        Value c = mm.getDpsInitOperand(0)->get();
         Value init = fill.getDpsInitOperand(0)->get();
         Origin of = originOf(init), oc = originOf(c);
         Value v = fill.getDpsInputOperand(0)->get();

@@ -4,7 +4,9 @@
 // planned staging copy into L2 right before its reader; the matmul weights
 // stay in L3 (the SA schedule stages their panels itself).
 // RUN: npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=default-mem-level=L3' | FileCheck %s
-// Everything in L3 is possible for exploration (--emit=plan):
+// Everything in L3: each result is computed in L2 and copied out to L3, and
+// each reader of an L3 tensor gets a copy into L2 first (matmul B excepted);
+// the output stays in L3.
 // RUN: npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=default-mem-level=L3 activation-mem-level=L3' | FileCheck %s --check-prefix=ALL
 // RUN: not npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=activation-mem-level=L1' 2>&1 | FileCheck %s --check-prefix=BAD
 
@@ -19,7 +21,13 @@
 // CHECK: linalg.copy {{.*}}npu.staging} ins(%cst_2 : tensor<8xi32>)
 // CHECK-NOT: linalg.copy
 
-// ALL: npu.memory_usage = {l2 = 128 : i64, l3 = 1568 : i64}
+// ALL: npu.memory_usage = {l2 = 768 : i64, l3 = 1440 : i64}
 // ALL: %arg0: tensor<4x16xi8> {npu.placement = #npu.placement<L3
+// ALL: linalg.fill {npu.placement = #npu.placement<L2
+// ALL: linalg.copy {npu.mem = #npu.mem<L2>, {{.*}}npu.staging} ins(%arg0 : tensor<4x16xi8>)
+// ALL: %[[ACC:.*]] = linalg.matmul {npu.placement = #npu.placement<L2
+// ALL: linalg.copy {npu.mem = #npu.mem<L3>, npu.placement = #npu.placement<L3, {{.*}}npu.staging} ins(%[[ACC]] : tensor<4x32xi32>)
+// ALL: %[[OUT:.*]] = linalg.copy {npu.mem = #npu.mem<L3>, npu.placement = #npu.placement<L3, {{.*}}npu.staging} ins(%{{.*}} : tensor<4x8xi8>)
+// ALL-NEXT: return %[[OUT]]
 
 // BAD: activation-mem-level must be L2 or L3, got 'L1'

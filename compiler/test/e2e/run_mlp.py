@@ -82,6 +82,7 @@ def main():
     ap.add_argument("--f32-tol", type=float, default=1e-4)
     ap.add_argument("--npuc-arg", action="append", default=[], help="extra npuc argument (repeatable)")
     ap.add_argument("--expect-weights-in", choices=["L2", "L3"], help="every weight of the manifest's plan is there")
+    ap.add_argument("--expect-output-in", choices=["L2", "L3"], help="the output's planned level")
     ap.add_argument("--expect-exit", type=int, default=0, help="npusim's exit code (faults: 3, 4, ...)")
     ap.add_argument("--expect-regex", action="append", default=[], help="must appear in npusim's output")
     args = ap.parse_args()
@@ -103,6 +104,14 @@ def main():
             print(f"run_mlp: FAIL: expected every weight in {args.expect_weights_in}: {wrong or 'no weights'}")
             return 1
         print(f"run_mlp: all {len(weights)} weights planned in {args.expect_weights_in}")
+
+    if args.expect_output_in:
+        base = {"L2": 0x1C000000, "L3": 0x80000000}[args.expect_output_in]  # gap9 / siracusa bases
+        out_addr = manifest["outputs"][0]["address"]
+        if not base <= out_addr < base + 0x10000000:
+            print(f"run_mlp: FAIL: output at {out_addr:#x} is not in {args.expect_output_in}")
+            return 1
+        print(f"run_mlp: output planned in {args.expect_output_in} at {out_addr:#x}")
 
     # npusim reads the outputs at their planned addresses after the run and
     # compares them with golden.bin itself; memcheck=error stops at the first

@@ -95,8 +95,12 @@ cl::opt<std::string> outDir("o", cl::desc("output directory (firmware.elf, manif
                             cl::value_desc("dir"), cl::init("npuc-out"), cl::cat(cat));
 cl::opt<std::string> configFile("config", cl::desc("platform config (INI)"),
                                 cl::init(NPUC_DEFAULT_CONFIG), cl::cat(cat));
-cl::opt<std::string> defaultMemLevel("default-mem-level", cl::desc("L2 or L3 (memory plan)"),
+cl::opt<std::string> defaultMemLevel("default-mem-level", cl::desc("L2 or L3: where weights go (memory plan)"),
                                      cl::init("L2"), cl::cat(cat));
+cl::opt<std::string> activationMemLevel("activation-mem-level",
+                                        cl::desc("L2 or L3: inputs, activations, outputs (memory plan; L3 ones are "
+                                                 "computed in L2 and moved by DMA)"),
+                                        cl::init("L2"), cl::cat(cat));
 cl::opt<std::string> emit("emit",
                           cl::desc("last stage: plan | bufferized | schedule | llvm-dialect | llvm-ir | obj | elf "
                                    "(the MLIR/LLVM IR stages are printed on stdout)"),
@@ -331,6 +335,8 @@ int main(int argc, char **argv) {
     return fail("unknown --inject-fault=" + injectFault + " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
   if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
     return fail("--default-mem-level must be L2 or L3, not '" + defaultMemLevel + "'");
+  if (activationMemLevel != "L2" && activationMemLevel != "L3")
+    return fail("--activation-mem-level must be L2 or L3, not '" + activationMemLevel + "'");
 
   DialectRegistry registry;
   registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
@@ -423,6 +429,7 @@ int main(int argc, char **argv) {
     planOptions.configPath = configFile;
     planOptions.configOverrides = overrides;
     planOptions.defaultMemLevel = defaultMemLevel;
+    planOptions.activationMemLevel = activationMemLevel;
     planOptions.l2FromTop = true;
     pm.addPass(mlir::npu::createNpuMemoryPlan(planOptions));
     if (failed(pm.run(*module)))
@@ -759,6 +766,7 @@ int main(int argc, char **argv) {
       {"config_overrides", std::move(overridesJson)},
       {"config_fingerprint", fp},
       {"default_mem_level", defaultMemLevel.getValue()},
+      {"activation_mem_level", activationMemLevel.getValue()},
       {"inject_fault", injectFault.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(injectFault)},
       {"firmware", "firmware.elf"},
       {"input_file", "input.bin"},

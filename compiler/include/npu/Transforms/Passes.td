@@ -32,11 +32,13 @@ def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
     bytes.
 
     Weights default to `default-mem-level`, everything else to
-    `activation-mem-level`. An L3 weight read by an op that runs on the
-    cores (anything but the B operand of `linalg.matmul`, which the SA
-    schedule stages itself) gets an explicit staging copy into L2
-    (`linalg.copy {npu.staging}` right before its reader), planned like any
-    activation: the cores cannot address L3.
+    `activation-mem-level`. The cores and the SA compute on L2: an op whose
+    result is planned in L3 computes into L2 and a staging copy
+    (`linalg.copy {npu.staging}`) right after it moves the result to L3; a
+    reader of an L3 tensor gets a staging copy into L2 right before it,
+    except the B operand of `linalg.matmul` (the SA schedule stages its
+    panels itself) and the function's return. Staging buffers are planned
+    like any activation.
   }];
   // The plan is written as #npu.placement attributes; staging copies are
   // linalg.copy into a tensor.empty.
@@ -92,9 +94,10 @@ def NpuMaterializePlan : Pass<"npu-materialize-plan", "ModuleOp"> {
     network function becomes `@npu_network_run() -> ()`: its arguments and
     results are recorded as `npu.inputs` / `npu.outputs` placements on the
     module, and the original name as `npu.network`. A DPS op whose result
-    was planned apart from its init first copies the init there. Activations
-    planned in L3 are rejected at their location: the cores and the SA
-    compute in L2/L1.
+    was planned apart from its init first copies the init there. An op
+    other than a staging copy whose result is planned in L3 is rejected at
+    its location: the cores and the SA compute on L2/L1 (npu-memory-plan
+    never produces one).
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect",
