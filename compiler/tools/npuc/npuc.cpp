@@ -187,9 +187,13 @@ std::vector<uint8_t> inputBytes(const TensorInfo &t, unsigned k) {
 }
 
 // `pipeline` is the body of a builtin.module(...) pipeline.
+// MLIR's own --mlir-print-ir-after(-all), --mlir-timing, ... apply to every
+// pass manager npuc runs.
+bool configure(PassManager &pm) { return succeeded(applyPassManagerCLOptions(pm)); }
+
 bool runPipeline(ModuleOp module, llvm::StringRef pipeline) {
   PassManager pm(module.getContext());
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+  if (!configure(pm) || failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return false;
   return succeeded(pm.run(module));
 }
@@ -322,6 +326,14 @@ int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Passes first: --mlir-print-ir-after=<pass> looks them up while parsing.
+  registerTransformsPasses();
+  registerConversionPasses();
+  bufferization::registerBufferizationPasses();
+  registerLinalgPasses();
+  memref::registerMemRefPasses();
+  mlir::npu::registerNpuPasses();
+  registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(argc, argv, "npuc: network (.mlir) -> npusim firmware\n");
   const auto start = std::chrono::steady_clock::now();
@@ -349,12 +361,6 @@ int main(int argc, char **argv) {
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
-  registerTransformsPasses();
-  registerConversionPasses();
-  bufferization::registerBufferizationPasses();
-  registerLinalgPasses();
-  memref::registerMemRefPasses();
-  mlir::npu::registerNpuPasses();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics point at the source location; no dump of the whole module.
@@ -424,6 +430,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> overrides(configSets.begin(), configSets.end());
   {
     PassManager pm(&context);
+    if (!configure(pm))
+      return 1;
     pm.addPass(mlir::npu::createNpuVerifySupported());
     mlir::npu::NpuMemoryPlanOptions planOptions;
     planOptions.configPath = configFile;
@@ -477,6 +485,8 @@ int main(int argc, char **argv) {
   // --- stage 3: bind the plan, bufferize in place -----------------------------------
   {
     PassManager pm(&context);
+    if (!configure(pm))
+      return 1;
     pm.addPass(mlir::npu::createNpuMaterializePlan());
     if (failed(pm.run(*module)))
       return 1;
@@ -530,6 +540,8 @@ int main(int argc, char **argv) {
   // --- stage 4: schedule: SA tiles, workers, DMA staging ------------------------------
   {
     PassManager pm(&context);
+    if (!configure(pm))
+      return 1;
     mlir::npu::NpuScheduleOptions options;
     options.configPath = configFile;
     options.configOverrides = overrides;
