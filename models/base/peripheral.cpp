@@ -94,7 +94,15 @@ void peripheral::synchronise_access() {
 void peripheral::wait_in_access(const sc_core::sc_event& e) {
     if (!in_thread())
         throw std::logic_error(std::string(name()) + ": a blocking register was accessed from a process that cannot wait");
-    synchronise_access();
+    // Catching up to the access's local time may take time, during which
+    // the caller's condition can come true and `e` be notified with nobody
+    // waiting on it: return then, so the caller looks again before it
+    // sleeps (every caller loops on its condition). Only an access already
+    // at its local time sleeps on `e`.
+    if (ctx_->offset != sc_core::SC_ZERO_TIME) {
+        synchronise_access();
+        return;
+    }
     access_ctx* const mine = ctx_;
     sc_core::wait(e);
     ctx_ = mine;

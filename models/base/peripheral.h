@@ -51,10 +51,11 @@ public:
     // synchronise_access() waits until SystemC time reaches the access's
     // local time, so that state changes made by initiators running
     // decoupled happen in true time order; the access then returns with
-    // only the register latency as its delay. wait_in_access(e) also
-    // synchronises, then sleeps until `e` (the caller loops on its
-    // condition); the callback's access context survives other accesses
-    // served meanwhile.
+    // only the register latency as its delay. wait_in_access(e) sleeps
+    // until `e` — or, if the access was not yet at its local time, only
+    // synchronises and returns, since the condition may have come true
+    // (and `e` fired) meanwhile: callers loop `while (!cond) wait_in_access(e);`.
+    // The callback's access context survives other accesses served meanwhile.
     void synchronise_access();
     void wait_in_access(const sc_core::sc_event& e);
     // Inside a callback: answer with TLM_COMMAND_ERROR_RESPONSE (a register

@@ -148,6 +148,36 @@ TEST(EventUnit, BlockingWaitWakesAtTheRaisersLocalTime) {
     });
 }
 
+TEST(EventUnit, EventRaisedWhileTheWaiterCatchesUpIsNotLost) {
+    // The waiter runs 100 ns ahead; the raiser's event lands at 30 ns, while
+    // the waiter's access is still catching up to its local time. The wait
+    // must see it then (a lost wake-up would sleep forever: deadlock).
+    E->h.run_job([] {
+        for (unsigned h = 0; h < n_harts; ++h) reset_hart(h);
+        const sc_time t0 = sc_core::sc_time_stamp();
+        sc_time woke;
+        std::uint32_t got = 0;
+        bool returned = false;
+        in_parallel({
+            [&] {
+                port w0(0);
+                w0.wr(NPU_EU_EVT_MASK, 1u << 3);
+                w0.work(sc_time(100, SC_NS));
+                got = w0.rd(NPU_EU_EVT_WAIT_CLEAR);
+                woke = w0.now();
+                returned = true;
+            },
+            [&] {
+                port w1(1, sc_time(30, SC_NS));
+                w1.wr(NPU_EU_SW_EVENT(3), 1u << 0);
+            },
+        });
+        ASSERT_TRUE(returned) << "EVT_WAIT never returned";
+        EXPECT_EQ(got, 1u << 3);
+        EXPECT_EQ(woke - t0, sc_time(100, SC_NS) + 2 * lat) << "the event was pending at the waiter's time";
+    });
+}
+
 TEST(EventUnit, EventsRaisedByOtherModelsArriveAtTheirTime) {
     E->h.run_job([] {
         for (unsigned h = 0; h < n_harts; ++h) reset_hart(h);
