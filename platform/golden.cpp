@@ -259,6 +259,19 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
 
     const json::Array& outs = r.array(r.need(root, "", "outputs"), "outputs");
     for (std::size_t i = 0; i < outs.size(); ++i) m.outputs.push_back(r.tensor(outs[i], fmt::format("outputs[{}]", i), true));
+    if (const json::Value* cv = root.get("checkpoints")) {
+        const json::Array& cs = r.array(*cv, "checkpoints");
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            const std::string where = fmt::format("checkpoints[{}]", i);
+            checkpoint_desc c;
+            static_cast<tensor_desc&>(c) = r.tensor(cs[i], where, true);
+            const json::Object& o = r.object(cs[i], where);
+            c.region = r.string(o, where, "region");
+            c.occurrence = r.unsigned_int(o, where, "occurrence");
+            if (c.occurrence == 0) r.fail(where + ".occurrence", "counts from 1");
+            m.checkpoints.push_back(std::move(c));
+        }
+    }
     if (const json::Value* iv = root.get("inputs")) {
         const json::Array& ins = r.array(*iv, "inputs");
         for (std::size_t i = 0; i < ins.size(); ++i)
@@ -277,10 +290,15 @@ manifest manifest::load(const std::string& path) {
 }
 
 void check_outputs_mapped(const manifest& m, const cfg::memory_map& map) {
-    for (const auto& t : m.outputs) {
+    std::vector<std::pair<const tensor_desc*, const char*>> all;
+    for (const auto& t : m.outputs) all.emplace_back(&t, "output");
+    for (const auto& t : m.checkpoints) all.emplace_back(&t, "checkpoint");
+    for (const auto& [tp, kind] : all) {
+        const tensor_desc& t = *tp;
         if (t.bytes == 0) continue;  // nothing to read; counted as zero elements
         const auto info = map.lookup(cfg::initiator_class::loader, t.address);
-        const std::string what = fmt::format("{}: output '{}' [0x{:08x}, +{} bytes)", m.path, t.name, t.address, t.bytes);
+        const std::string what =
+            fmt::format("{}: {} '{}' [0x{:08x}, +{} bytes)", m.path, kind, t.name, t.address, t.bytes);
         if (info.what == cfg::address_info::status::unmapped)
             throw manifest_error(what + " is not in any memory region: " + info.describe());
         if (info.target->kind != cfg::region_kind::memory)
@@ -299,11 +317,14 @@ std::vector<unsigned char> load_golden(const manifest& m) {
     if (!in)
         throw manifest_error(m.path + ": golden_file " + m.golden_path + ": cannot open (" + std::strerror(errno) + ")");
     std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (const auto& t : m.outputs)
+    auto check = [&](const tensor_desc& t, const char* kind) {
         if (t.golden_offset + t.bytes > data.size())
-            throw manifest_error(fmt::format("{}: golden_file {} holds {} bytes, but output '{}' needs bytes [{}, {})",
-                                             m.path, m.golden_path, data.size(), t.name, t.golden_offset,
+            throw manifest_error(fmt::format("{}: golden_file {} holds {} bytes, but {} '{}' needs bytes [{}, {})",
+                                             m.path, m.golden_path, data.size(), kind, t.name, t.golden_offset,
                                              t.golden_offset + t.bytes));
+    };
+    for (const auto& t : m.outputs) check(t, "output");
+    for (const auto& t : m.checkpoints) check(t, "checkpoint");
     return data;
 }
 
@@ -409,8 +430,43 @@ output_result compare_tensor(const tensor_desc& t, const unsigned char* got, con
     return r;
 }
 
-comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read) {
+checkpoint_recorder::checkpoint_recorder(const manifest& m, memory_reader read)
+    : m_(m), read_(std::move(read)), snapshots_(m.checkpoints.size()) {}
+
+void checkpoint_recorder::region_ended(const std::string& name) {
+    if (m_.checkpoints.empty()) return;
+    const std::uint64_t n = ++ends_[name];
+    for (std::size_t i = 0; i < m_.checkpoints.size(); ++i) {
+        const checkpoint_desc& c = m_.checkpoints[i];
+        if (c.region != name || c.occurrence != n || snapshots_[i]) continue;
+        std::vector<unsigned char> bytes(c.bytes);
+        // A short read leaves the snapshot short; the comparison says so.
+        bytes.resize(c.bytes ? read_(c.address, bytes.data(), c.bytes) : 0);
+        snapshots_[i] = std::move(bytes);
+    }
+}
+
+comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read,
+                           const checkpoint_recorder* layers) {
     comparison c;
+    for (std::size_t i = 0; layers && i < m.checkpoints.size(); ++i) {
+        const checkpoint_desc& t = m.checkpoints[i];
+        const auto& snap = layers->snapshots()[i];
+        if (!snap) {
+            c.unreached.push_back(fmt::format("{} (end {} of region '{}')", t.name, t.occurrence, t.region));
+            continue;
+        }
+        if (snap->size() != t.bytes || t.golden_offset + t.bytes > golden.size())
+            throw manifest_error(fmt::format("{}: checkpoint '{}': only {} of {} bytes at 0x{:08x} could be read", m.path,
+                                             t.name, snap->size(), t.bytes, t.address));
+        output_result r = compare_tensor(t, snap->data(), golden.data() + t.golden_offset, m.tolerance_for(t.type),
+                                         c.first_mismatches);
+        c.layer_compared += r.compared;
+        c.layer_expected += r.expected;
+        c.layer_mismatches += r.mismatches;
+        c.layer_max_abs_err = std::max(c.layer_max_abs_err, r.max_abs_err);
+        c.layers.push_back(std::move(r));
+    }
     std::vector<unsigned char> buf;
     for (const auto& t : m.outputs) {
         if (t.golden_offset + t.bytes > golden.size())
@@ -437,11 +493,29 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         c.failure = fmt::format("only {} of {} elements were compared", c.compared, c.expected);
     else if (c.mismatches)
         c.failure = fmt::format("{} of {} elements differ from the golden reference", c.mismatches, c.compared);
+    else if (!c.unreached.empty())
+        c.failure = fmt::format("the run never reached layer checkpoint {}", c.unreached.front());
+    else if (c.layer_mismatches)
+        c.failure = fmt::format("the outputs match, but {} of {} elements of the layer checkpoints differ",
+                                c.layer_mismatches, c.layer_compared);
     return c;
 }
 
 std::string comparison::text() const {
     std::string o;
+    auto line = [](const output_result& r) {
+        return fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}\n",
+                           r.name, element_type_name(r.type), fmt::join(r.shape, "x"), r.address, r.compared,
+                           r.expected, r.mismatches, number_text(r.max_abs_err));
+    };
+    if (!layers.empty() || !unreached.empty()) {
+        o += "per layer (snapshot at the end of the layer's region):\n";
+        for (const auto& r : layers) o += line(r);
+        for (const auto& u : unreached) o += "  " + u + ": never reached\n";
+        o += fmt::format("layers: compared {} of {} elements, {} mismatches, max abs err {}\n", layer_compared,
+                         layer_expected, layer_mismatches, number_text(layer_max_abs_err));
+        o += "outputs:\n";
+    }
     for (const auto& r : outputs)
         o += fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}\n",
                          r.name, element_type_name(r.type), fmt::join(r.shape, "x"), r.address, r.compared,
@@ -473,6 +547,17 @@ std::string comparison::json() const {
                                     {"mismatches", static_cast<std::int64_t>(r.mismatches)},
                                     {"max_abs_err", num(r.max_abs_err)}});
     }
+    json::Array lays;
+    for (const auto& r : layers)
+        lays.push_back(json::Object{{"name", r.name},
+                                    {"element_type", element_type_name(r.type)},
+                                    {"address", static_cast<std::int64_t>(r.address)},
+                                    {"compared", static_cast<std::int64_t>(r.compared)},
+                                    {"expected", static_cast<std::int64_t>(r.expected)},
+                                    {"mismatches", static_cast<std::int64_t>(r.mismatches)},
+                                    {"max_abs_err", num(r.max_abs_err)}});
+    json::Array unreached_json;
+    for (const auto& u : unreached) unreached_json.push_back(u);
     json::Array firsts;
     for (const auto& l : first_mismatches) firsts.push_back(llvm::StringRef(l).ltrim().str());
     json::Object o{{"compared_outputs", true},
@@ -483,6 +568,8 @@ std::string comparison::json() const {
                    {"max_abs_err", num(max_abs_err)},
                    {"failure", failure},
                    {"outputs", std::move(outs)},
+                   {"layers", std::move(lays)},
+                   {"unreached_layers", std::move(unreached_json)},
                    {"first_mismatches", std::move(firsts)}};
     std::string s;
     llvm::raw_string_ostream os(s);

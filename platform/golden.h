@@ -45,6 +45,16 @@ struct tensor_desc {
     std::uint64_t elements() const;
 };
 
+// A layer's result inside the network (BUG-CLASSES 6: errors per layer, not
+// just per output): its buffer is reused later, so npusim reads it when the
+// firmware ends trace region `region` for the `occurrence`-th time (npuc puts
+// each layer's op in such a region) and compares it with golden.bin at
+// golden_offset.
+struct checkpoint_desc : tensor_desc {
+    std::string region;
+    std::uint64_t occurrence = 1;
+};
+
 // |got - expected| <= atol + rtol * |expected|
 struct tolerance {
     double atol = 0;
@@ -67,6 +77,7 @@ struct manifest {
     std::map<element_type, tolerance> tolerances;  // float types; absent = exact
     std::vector<tensor_desc> outputs;
     std::vector<tensor_desc> inputs;
+    std::vector<checkpoint_desc> checkpoints;  // optional
 
     tolerance tolerance_for(element_type t) const;
 
@@ -76,7 +87,7 @@ struct manifest {
     static manifest parse(const std::string& text, const std::string& path);
 };
 
-// Every output must lie entirely inside one memory the loader can read:
+// Every output (and checkpoint) must lie entirely inside one memory the loader can read:
 // throws manifest_error naming the output and what its address is.
 void check_outputs_mapped(const manifest& m, const cfg::memory_map& map);
 
@@ -100,6 +111,13 @@ struct output_result {
 
 struct comparison {
     static constexpr std::size_t max_reported = 10;
+
+    // Per-layer checkpoints, in program order; `unreached` names those whose
+    // region never ended.
+    std::vector<output_result> layers;
+    std::vector<std::string> unreached;
+    std::uint64_t layer_compared = 0, layer_expected = 0, layer_mismatches = 0;
+    double layer_max_abs_err = 0;
 
     std::vector<output_result> outputs;
     std::uint64_t compared = 0;
@@ -125,9 +143,28 @@ output_result compare_tensor(const tensor_desc& t, const unsigned char* got, con
 // Reads one range of simulated memory; returns the bytes read.
 using memory_reader = std::function<std::uint64_t(std::uint64_t addr, void* data, std::uint64_t size)>;
 
+// Reads each checkpoint of a manifest when its region ends during the run.
+class checkpoint_recorder {
+public:
+    checkpoint_recorder(const manifest& m, memory_reader read);
+    // Every region end of the run, in order (soc::on_region_end).
+    void region_ended(const std::string& name);
+    // Per checkpoint: its bytes, or empty if its region end never came.
+    const std::vector<std::optional<std::vector<unsigned char>>>& snapshots() const { return snapshots_; }
+
+private:
+    const manifest& m_;
+    memory_reader read_;
+    std::map<std::string, std::uint64_t> ends_;  // region -> ends seen
+    std::vector<std::optional<std::vector<unsigned char>>> snapshots_;
+};
+
 // Compares every output of `m` read through `read` with `golden` (from
-// load_golden). Throws manifest_error if an output cannot be read.
-comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read);
+// load_golden), and every checkpoint `layers` recorded. Throws
+// manifest_error if an output cannot be read. A layer mismatch or an
+// unreached checkpoint fails the comparison like an output mismatch.
+comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read,
+                           const checkpoint_recorder* layers = nullptr);
 
 // Text of a fingerprint as npuc writes it: 0x%016llx.
 std::string format_fingerprint(std::uint64_t fp);

@@ -251,4 +251,6 @@ run_result soc::run() {
     return r;
 }
 
+void soc::on_region_end(std::function<void(const std::string&)> fn) { soc_periph_->on_region_end = std::move(fn); }
+
 }  // namespace npu::platform

@@ -57,6 +57,8 @@ public:
     std::vector<const base::bus_initiator*> initiators() const;
     const memory::memory* memory_of(const std::string& region) const;
     const periph::soc_periph& soc_periph() const { return *soc_periph_; }
+    // Called at every trace-marker region end with the region's name.
+    void on_region_end(std::function<void(const std::string&)> fn);
     // on_done / on_error hooks (event lines), channel masters, busy cycles.
     dma::dma& dma_engine() { return *dma_; }
     // DMA/SA completion hooks raise their lines here (event_unit_regs.h).

@@ -221,6 +221,23 @@ int run(int argc, char** argv) {
     // stack access; say why up front.
     for (const auto& m : top.layout_mismatches(*image))
         fmt::print(stderr, "npusim: warning: {}: firmware {} (rebuild it for this config)\n", elf_path, m);
+    // Per-layer checkpoints are read when their region ends (their buffers
+    // are reused later in the run).
+    std::optional<npu::platform::checkpoint_recorder> layers;
+    auto debug_reader = [&top](std::uint64_t a, void* d, std::uint64_t n) {
+        std::uint64_t done = 0;
+        while (done < n) {
+            const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(n - done, 1u << 20));
+            const unsigned got = top.debug_read(a + done, static_cast<char*>(d) + done, chunk);
+            done += got;
+            if (got != chunk) break;
+        }
+        return done;
+    };
+    if (man && !man->checkpoints.empty()) {
+        layers.emplace(*man, debug_reader);
+        top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
+    }
     auto result = top.run();
 
     // Golden comparison: only a run that ended cleanly has outputs worth reading.
@@ -229,19 +246,9 @@ int run(int argc, char** argv) {
         const std::string title = fmt::format("\n=== golden comparison: {} ({}) ===\n",
                                               man->network.empty() ? "network" : man->network, manifest_file);
         if (result.code == exit_code::success) {
-            auto read = [&top](std::uint64_t a, void* d, std::uint64_t n) {
-                std::uint64_t done = 0;
-                while (done < n) {
-                    const unsigned chunk = static_cast<unsigned>(std::min<std::uint64_t>(n - done, 1u << 20));
-                    const unsigned got = top.debug_read(a + done, static_cast<char*>(d) + done, chunk);
-                    done += got;
-                    if (got != chunk) break;
-                }
-                return done;
-            };
             npu::platform::comparison cmp;
             try {
-                cmp = npu::platform::compare_outputs(*man, golden, read);
+                cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr);
             } catch (const npu::platform::manifest_error& e) {
                 return bad_input(e.what());
             }

@@ -109,6 +109,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         }
         --r.open;
         stack.erase(std::next(it).base());
+        if (on_region_end) on_region_end(name);
         return;
     }
     NPU_LOG(log(), warn, "hart {}: trace end of '{}' without a matching begin", hart, name);

@@ -24,6 +24,10 @@ public:
     // boundaries, so the report gives their utilisation inside each region.
     std::function<std::vector<std::uint64_t>()> busy_snapshot;
 
+    // Called when a hart ends a region (after its statistics are updated):
+    // npusim snapshots per-layer checkpoints of a compiled network there.
+    std::function<void(const std::string& name)> on_region_end;
+
     // Cycles per named region (trace markers), in order of first use.
     struct region_stats {
         std::string name;

@@ -298,4 +298,70 @@ TEST(GoldenCompareOutputs, CountsVerdictsAndText) {
     fs::remove_all(dir);
 }
 
+TEST(GoldenCheckpoints, SnapshotAtTheNthRegionEndAndCompare) {
+    // Two layer results in one reused buffer at 0x1c000000: layer1.matmul's
+    // (read at its region's end) and layer2.matmul's (the 2nd end of a
+    // region named the same way in this test), then the output.
+    auto m = manifest::parse(
+        manifest_text(R"([{"name": "output0", "shape": [2], "element_type": "i32", "address": 469762304,
+                           "bytes": 8, "golden_offset": 0}])",
+                      R"("checkpoints": [
+                           {"name": "layer1.matmul", "region": "mm", "occurrence": 1, "shape": [2],
+                            "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 16},
+                           {"name": "layer2.matmul", "region": "mm", "occurrence": 2, "shape": [2],
+                            "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 32}], )"),
+        "out/manifest.json");
+    ASSERT_EQ(m.checkpoints.size(), 2u);
+    EXPECT_EQ(m.checkpoints[1].region, "mm");
+    EXPECT_EQ(m.checkpoints[1].occurrence, 2u);
+
+    std::vector<std::int32_t> buffer{0, 0}, output{7, 8};
+    auto reader = [&](std::uint64_t a, void* d, std::uint64_t n) {
+        std::memcpy(d, a == 469762304u ? output.data() : buffer.data(), n);
+        return n;
+    };
+    std::vector<std::int32_t> g{7, 8, 0, 0, 1, 2, 0, 0, 3, 4};  // output, pad, layer1, pad, layer2
+    const auto golden = bytes_of(g);
+
+    checkpoint_recorder rec(m, reader);
+    buffer = {1, 2};
+    rec.region_ended("other");
+    rec.region_ended("mm");  // layer1 read now
+    buffer = {3, 4};
+    rec.region_ended("mm");  // layer2 read now
+    buffer = {9, 9};         // the buffer is reused later: too late to read
+    auto c = compare_outputs(m, golden, reader, &rec);
+    EXPECT_TRUE(c.passed()) << c.text();
+    EXPECT_EQ(c.layer_compared, 4u);
+    EXPECT_NE(c.text().find("layers: compared 4 of 4 elements, 0 mismatches"), std::string::npos) << c.text();
+
+    // A wrong layer fails the run although the outputs match.
+    checkpoint_recorder bad(m, reader);
+    buffer = {1, 5};
+    bad.region_ended("mm");
+    buffer = {3, 4};
+    bad.region_ended("mm");
+    c = compare_outputs(m, golden, reader, &bad);
+    EXPECT_EQ(c.mismatches, 0u);
+    EXPECT_FALSE(c.passed());
+    EXPECT_NE(c.failure.find("the outputs match, but 1 of 4 elements of the layer checkpoints differ"),
+              std::string::npos)
+        << c.failure;
+    EXPECT_NE(c.text().find("  layer1.matmul[1]: got 5, expected 2"), std::string::npos) << c.text();
+
+    // A checkpoint whose region never ended is a failure too.
+    checkpoint_recorder never(m, reader);
+    never.region_ended("mm");
+    c = compare_outputs(m, golden, reader, &never);
+    EXPECT_FALSE(c.passed());
+    EXPECT_NE(c.failure.find("never reached layer checkpoint layer2.matmul (end 2 of region 'mm')"), std::string::npos)
+        << c.failure;
+
+    // occurrence counts from 1.
+    EXPECT_NE(error_of(manifest_text(one_output, R"("checkpoints": [{"name": "x", "region": "r", "occurrence": 0,
+              "shape": [1], "element_type": "i8", "address": 469762048, "bytes": 1, "golden_offset": 0}], )"))
+                  .find("checkpoints[0].occurrence: counts from 1"),
+              std::string::npos);
+}
+
 }  // namespace

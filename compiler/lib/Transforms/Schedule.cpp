@@ -186,11 +186,21 @@ struct NpuSchedulePass
     return address(b, loc, g);
   }
 
-  void region(OpBuilder &b, Location loc, StringRef text, bool begin) {
+  // A region marker. The end of the region of an op npuc checkpoints
+  // (npu.checkpoint: a layer result npusim compares with the golden) carries
+  // the checkpoint and the region name, so npuc can tell npusim when to read it.
+  void region(OpBuilder &b, Location loc, StringRef text, bool begin,
+              Operation *of = nullptr) {
     Type i32Type = b.getI32Type();
     StringRef fn = begin ? "npurt_region_begin" : "npurt_region_end";
     declare(fn, {i32Type}, {});
-    b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
+    auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
+    if (!begin) {
+      call->setAttr("npu.region", b.getStringAttr(text));
+      if (of)
+        if (Attribute ckpt = of->getAttr("npu.checkpoint"))
+          call->setAttr("npu.checkpoint", ckpt);
+    }
   }
 
   LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer,
@@ -280,7 +290,7 @@ struct NpuSchedulePass
     call->setAttr("npu.l1_bytes", b.getI64IntegerAttr(tiles->l1Bytes));
     call->setAttr("npu.l1_budget", b.getI64IntegerAttr(budget));
     call->setAttr("npu.sa", b.getDenseI64ArrayAttr({rows, cols}));
-    region(b, loc, regionName, false);
+    region(b, loc, regionName, false, mm);
     mm.erase();
     return success();
   }
@@ -304,7 +314,7 @@ struct NpuSchedulePass
     b.create<func::CallOp>(loc, "npurt_copy", TypeRange{},
                            ValueRange{address(b, loc, dst), address(b, loc, src),
                                       i32(b, loc, bytes)});
-    region(b, loc, layer + ".stage", false);
+    region(b, loc, layer + ".stage", false, copy);
     copy.erase();
     return success();
   }
@@ -413,7 +423,7 @@ struct NpuSchedulePass
     Value fnRef = b.create<func::ConstantOp>(loc, fnType, SymbolRefAttr::get(fn));
     auto call = b.create<func::CallOp>(loc, "npurt_parallel", TypeRange{}, ValueRange{fnRef});
     call->setAttr("npu.split_dim", b.getI64IntegerAttr(dim));
-    region(b, loc, regionName, false);
+    region(b, loc, regionName, false, op);
     op->erase();
     return success();
   }

@@ -144,6 +144,16 @@ def main():
     if want not in run.stdout:
         print(f"run_mlp: FAIL: npusim did not report '{want}'")
         ok = False
+    # Every layer result between the input and the output, checked too.
+    layer_elems = sum(c["bytes"] // {"i8": 1, "i32": 4, "f32": 4}[c["element_type"]]
+                      for c in manifest.get("checkpoints", []))
+    if len(manifest.get("checkpoints", [])) < 2 * len(parse_mlp(open(args.network).read())[0]) - 1:
+        print("run_mlp: FAIL: the manifest lacks per-layer checkpoints (matmul and epilogue of every layer)")
+        ok = False
+    want = f"layers: compared {layer_elems} of {layer_elems} elements, 0 mismatches"
+    if layer_elems == 0 or want not in run.stdout:
+        print(f"run_mlp: FAIL: npusim did not report '{want}'")
+        ok = False
 
     # The golden itself (the original module on the host through MLIR's
     # ExecutionEngine) against an independent plain-Python reference computed

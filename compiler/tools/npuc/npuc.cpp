@@ -72,6 +72,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -423,8 +424,62 @@ int main(int argc, char **argv) {
   if (outputs.empty())
     return fail("the network function has no result");
   const std::string netName = net.getSymName().str();
-  // The golden reference runs the original module, not the planned one.
+  // Per-layer checkpoints (BUG-CLASSES 6: errors per layer, not only per
+  // output): every linalg result another op reads (not just as the buffer
+  // it accumulates into) and that is not an output. Tagged before the golden
+  // clone, so the host computes them too; npusim reads each on the device
+  // when the region of its op ends.
+  std::vector<TensorInfo> checkpoints;
+  {
+    Builder b(&context);
+    net.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::FillOp>(op) || op->getNumResults() != 1)
+        return;
+      Value r = op->getResult(0);
+      auto rt = dyn_cast<RankedTensorType>(r.getType());
+      if (!rt || !rt.hasStaticShape() || !rt.getElementType().isIntOrFloat())
+        return;
+      bool read = false, output = false;
+      for (OpOperand &use : r.getUses()) {
+        auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+        if (isa<func::ReturnOp>(use.getOwner()))
+          output = true;
+        else if (!(dps && dps.isDpsInit(&use)))
+          read = true;
+      }
+      if (!read || output)
+        return;
+      op->setAttr("npu.checkpoint", b.getI64IntegerAttr(checkpoints.size()));
+      checkpoints.push_back(TensorInfo{"", rt, 0, rt.getNumElements() * elementBytes(rt.getElementType())});
+    });
+  }
+  // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
+  uint64_t goldenBytes = outBytes;
+  for (TensorInfo &t : checkpoints) {
+    goldenBytes = llvm::alignTo(goldenBytes, 16);
+    t.offset = goldenBytes;
+    goldenBytes += t.bytes;
+  }
+  // The golden reference runs the original module, not the planned one,
+  // returning the checkpoints after the outputs.
   OwningOpRef<ModuleOp> original = module->clone();
+  if (!checkpoints.empty()) {
+    auto gnet = original->lookupSymbol<func::FuncOp>(netName);
+    SmallVector<Value> extra(checkpoints.size());
+    gnet.walk([&](Operation *op) {
+      if (auto id = op->getAttrOfType<IntegerAttr>("npu.checkpoint"))
+        extra[id.getInt()] = op->getResult(0);
+    });
+    auto ret = cast<func::ReturnOp>(gnet.getBody().front().getTerminator());
+    SmallVector<Value> values(ret.getOperands());
+    values.append(extra.begin(), extra.end());
+    OpBuilder b(ret);
+    b.create<func::ReturnOp>(ret.getLoc(), values);
+    ret.erase();
+    gnet.setType(FunctionType::get(&context, gnet.getArgumentTypes(), ValueRange(values).getTypes()));
+  }
+  std::vector<TensorInfo> goldenTensors = outputs;
+  goldenTensors.insert(goldenTensors.end(), checkpoints.begin(), checkpoints.end());
 
   // --- stage 1+2: verify, memory plan -------------------------------------------------
   std::vector<std::string> overrides(configSets.begin(), configSets.end());
@@ -476,6 +531,16 @@ int main(int argc, char **argv) {
                                                         : "activation";
     recordPlacement(op->getAttr("npu.placement"), kind, op->getName().getStringRef(),
                     op->getResult(0).getType(), op->getLoc());
+  });
+  std::vector<uint64_t> checkpointAddress(checkpoints.size(), 0);
+  std::vector<std::string> checkpointLocation(checkpoints.size());
+  net.walk([&](Operation *op) {
+    auto id = op->getAttrOfType<IntegerAttr>("npu.checkpoint");
+    auto p = op->getAttrOfType<mlir::npu::PlacementAttr>("npu.placement");
+    if (id && p) {
+      checkpointAddress[id.getInt()] = p.getAddress();
+      checkpointLocation[id.getInt()] = locString(op->getLoc());
+    }
   });
   llvm::json::Object usage;
   if (auto u = (*module)->getAttrOfType<DictionaryAttr>("npu.memory_usage"))
@@ -600,6 +665,20 @@ int main(int argc, char **argv) {
   if (stageIndex == 2) {
     module->print(llvm::outs());
     return 0;
+  }
+  // Which region end reads each checkpoint: the n-th end of region R.
+  std::vector<std::pair<std::string, int64_t>> checkpointRegion(checkpoints.size(), {"", 0});
+  {
+    std::map<std::string, int64_t> ends;
+    auto run = module->lookupSymbol<func::FuncOp>("npu_network_run");
+    run.walk([&](func::CallOp call) {
+      auto region = call->getAttrOfType<StringAttr>("npu.region");
+      if (!region)
+        return;
+      int64_t n = ++ends[region.str()];
+      if (auto id = call->getAttrOfType<IntegerAttr>("npu.checkpoint"))
+        checkpointRegion[id.getInt()] = {region.str(), n};
+    });
   }
   // The plan lives on in plannedData and the manifest; the lowering and the
   // LLVM IR translation see plain upstream IR.
@@ -735,7 +814,7 @@ int main(int argc, char **argv) {
 
   // --- golden reference: the same network and inputs on the host ------------------------
   if (golden) {
-    std::string err = runGolden(*original, netName, inputs, outputs, inBytes, outBytes, inData,
+    std::string err = runGolden(*original, netName, inputs, goldenTensors, inBytes, goldenBytes, inData,
                                 outPath("golden.bin"));
     if (!err.empty())
       return fail("golden reference: " + err);
@@ -763,6 +842,19 @@ int main(int argc, char **argv) {
     o["golden_offset"] = static_cast<int64_t>(t.offset);
     outJson.push_back(std::move(o));
   }
+  llvm::json::Array checkpointJson;
+  for (auto [i, t] : llvm::enumerate(checkpoints)) {
+    const auto &[region, occurrence] = checkpointRegion[i];
+    if (region.empty() || !checkpointAddress[i])
+      continue; // its op was scheduled without a region (none today)
+    llvm::json::Object o = tensorJson(t, checkpointAddress[i]);
+    o["name"] = occurrence > 1 ? region + "#" + std::to_string(occurrence) : region;
+    o["region"] = region;
+    o["occurrence"] = occurrence;
+    o["golden_offset"] = static_cast<int64_t>(t.offset);
+    o["location"] = checkpointLocation[i];
+    checkpointJson.push_back(std::move(o));
+  }
   llvm::json::Array overridesJson;
   for (const std::string &o : overrides)
     overridesJson.push_back(o);
@@ -787,6 +879,7 @@ int main(int argc, char **argv) {
       {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
       {"inputs", std::move(inJson)},
       {"outputs", std::move(outJson)},
+      {"checkpoints", std::move(checkpointJson)},
       {"memory_plan", llvm::json::Object{{"enforced_by_codegen", true},
                                          {"peak_bytes", std::move(usage)},
                                          {"tensors", std::move(planJson)}}}};

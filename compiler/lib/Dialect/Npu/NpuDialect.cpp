@@ -91,13 +91,14 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return is(DictionaryAttr(), "a dictionary");
   if (name == "npu.inputs" || name == "npu.outputs")
     return is(ArrayAttr(), "an array of #npu.placement");
-  if (name == "npu.network" || name == "npu.section")
+  if (name == "npu.network" || name == "npu.section" || name == "npu.region")
     return is(StringAttr(), "a string");
   if (name == "npu.staging" || name == "npu.zero_init")
     return is(UnitAttr(), "a unit attribute");
   if (name == "npu.tiles" || name == "npu.sa")
     return is(DenseI64ArrayAttr(), "an i64 array");
-  if (name == "npu.l1_bytes" || name == "npu.l1_budget" || name == "npu.split_dim")
+  if (name == "npu.l1_bytes" || name == "npu.l1_budget" || name == "npu.split_dim" ||
+      name == "npu.checkpoint")
     return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }
