@@ -1,6 +1,6 @@
 // npu-schedule: decides who does what on the cluster. Matmuls go to the
-// systolic array with tile sizes chosen here from the L1 budget and the
-// array's shape (the runtime kernel npurt_matmul executes that schedule:
+// systolic array with the tiles npu-tile chose (the runtime kernel
+// npurt_matmul executes that schedule:
 // DMA per tile, double buffering, L3 staging); elementwise work is outlined
 // and split across the workers; copies between levels become DMA transfers.
 // Runs on bufferized IR whose buffers are the plan's globals
@@ -80,56 +80,6 @@ Origin originOf(Value v) {
 
 uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 
-struct Tiles {
-  int64_t tm = 0, tn = 0, tk = 0;
-  uint64_t l1Bytes = 0;
-};
-
-uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
-                    uint64_t eb, uint64_t ec) {
-  // A, B and C tiles, each double-buffered.
-  return 2 * (tm * tk * ea + tk * tn * eb + tm * tn * ec);
-}
-
-// Sizes along one dimension: multiples of the array's extent, or the whole
-// dimension (the edge tile takes the remainder).
-SmallVector<int64_t> candidates(int64_t dim, int64_t unit) {
-  SmallVector<int64_t> out;
-  for (int64_t t = unit; t < dim; t += unit)
-    out.push_back(t);
-  out.push_back(dim);
-  return out;
-}
-
-// The largest tile volume whose double-buffered working set fits, ties
-// broken towards a larger tk (fewer re-accumulations) then tn.
-std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
-                                 uint64_t eb, uint64_t ec, int64_t rows,
-                                 int64_t cols, uint64_t budget) {
-  std::optional<Tiles> best;
-  for (int64_t tk : candidates(k, rows))
-    for (int64_t tn : candidates(n, cols)) {
-      if (workingSet(1, tn, tk, ea, eb, ec) > budget)
-        continue;
-      // The largest tm that fits for this (tn, tk).
-      int64_t lo = 1, hi = m;
-      while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (workingSet(mid, tn, tk, ea, eb, ec) <= budget)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
-      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
-      auto volume = [](const Tiles &x) { return x.tm * x.tn * x.tk; };
-      if (!best || volume(t) > volume(*best) ||
-          (volume(t) == volume(*best) &&
-           (t.tk > best->tk || (t.tk == best->tk && t.tn > best->tn))))
-        best = t;
-    }
-  return best;
-}
-
 struct NpuSchedulePass
     : public mlir::npu::impl::NpuScheduleBase<NpuSchedulePass> {
   using NpuScheduleBase::NpuScheduleBase;
@@ -204,7 +154,6 @@ struct NpuSchedulePass
   }
 
   LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer,
-                               uint64_t budget, int64_t rows, int64_t cols,
                                uint64_t l1Size, bool &usedDirectL3,
                                bool &usedUnchecked) {
     Value a = mm.getDpsInputOperand(0)->get();
@@ -249,17 +198,13 @@ struct NpuSchedulePass
       }
     }
 
-    std::optional<Tiles> tiles =
-        chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                    elementBytes(ec), rows, cols, budget);
-    if (!tiles)
-      return mm.emitOpError("the L1 budget of ")
-             << budget << " bytes cannot hold the smallest double-buffered "
-             << "tile (" << workingSet(1, std::min(n, cols), std::min(k, rows),
-                                       elementBytes(ea), elementBytes(eb),
-                                       elementBytes(ec))
-             << " bytes): raise l1.size or lower firmware.stack_size";
-    uint64_t l1Bytes = tiles->l1Bytes;
+    // The decision of -npu-tile.
+    auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
+    auto tiledBytes = mm->getAttrOfType<IntegerAttr>("npu.l1_bytes");
+    if (!tiles || tiles.size() != 3 || !tiledBytes)
+      return mm.emitOpError("has no tiles: run -npu-tile first");
+    const int64_t tm = tiles[0], tn = tiles[1], tk = tiles[2];
+    uint64_t l1Bytes = tiledBytes.getInt();
     if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
       // More than L1 holds: npu_l1_malloc returns NULL, used unchecked.
       flags |= kUncheckedL1;
@@ -277,7 +222,7 @@ struct NpuSchedulePass
     SmallVector<Value> operands = {
         address(b, loc, a), address(b, loc, bm), address(b, loc, c),
         i32(b, loc, m), i32(b, loc, n), i32(b, loc, k),
-        i32(b, loc, tiles->tm), i32(b, loc, tiles->tn), i32(b, loc, tiles->tk),
+        i32(b, loc, tm), i32(b, loc, tn), i32(b, loc, tk),
         i32(b, loc, flags), i32(b, loc, static_cast<int64_t>(l1Bytes)),
         (flags & kBInL3) && !stageSymbol.empty()
             ? address(b, loc, b.create<memref::GetGlobalOp>(
@@ -285,11 +230,10 @@ struct NpuSchedulePass
                                   stageSymbol))
             : i32(b, loc, 0)};
     auto call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
-    // The decision, readable in --emit=schedule.
-    call->setAttr("npu.tiles", b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
-    call->setAttr("npu.l1_bytes", b.getI64IntegerAttr(tiles->l1Bytes));
-    call->setAttr("npu.l1_budget", b.getI64IntegerAttr(budget));
-    call->setAttr("npu.sa", b.getDenseI64ArrayAttr({rows, cols}));
+    // The tiling decision stays readable in --emit=schedule.
+    for (StringRef attr : {"npu.tiles", "npu.l1_bytes", "npu.l1_budget", "npu.sa"})
+      if (Attribute a = mm->getAttr(attr))
+        call->setAttr(attr, a);
     region(b, loc, regionName, false, mm);
     mm.erase();
     return success();
@@ -328,9 +272,11 @@ struct NpuSchedulePass
     if (!op.hasPureBufferSemantics())
       return op->emitOpError("npu-schedule runs on bufferized IR (memrefs)");
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
-      return op->emitOpError("needs static loop ranges");
-    unsigned dim = std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+    auto split = op->getAttrOfType<IntegerAttr>("npu.split_dim");
+    if (!split || split.getInt() < 0 || split.getInt() >= static_cast<int64_t>(ranges.size()) ||
+        ShapedType::isDynamic(ranges[split.getInt()]))
+      return op->emitOpError("has no worker split: run -npu-tile first");
+    unsigned dim = split.getInt();
 
     Location loc = op.getLoc();
     MLIRContext *ctx = module.getContext();
@@ -413,6 +359,7 @@ struct NpuSchedulePass
     for (auto [i, v] : llvm::enumerate(sliced))
       clone->setOperand(i, v);
     clone->removeAttr(kPlacementAttrName);
+    clone->removeAttr("npu.split_dim");
     wb.create<func::ReturnOp>(loc);
 
     OpBuilder b(op);
@@ -430,23 +377,19 @@ struct NpuSchedulePass
 
   // Two K x tn panels for the largest L3-weight matmul, placed right below
   // the lowest planned L2 buffer; npuc moves the heap's end below it.
-  LogicalResult planStage(uint64_t budget, int64_t rows, int64_t cols) {
+  LogicalResult planStage() {
     if (injectFault == "l3-as-l2")
       return success(); // the fault is that nothing is staged
     uint64_t need = 0;
     module.walk([&](linalg::MatmulOp mm) {
       Value bm = mm.getDpsInputOperand(1)->get();
-      auto ta = dyn_cast<MemRefType>(mm.getDpsInputOperand(0)->get().getType());
       auto tb = dyn_cast<MemRefType>(bm.getType());
-      auto tc = dyn_cast<MemRefType>(mm.getDpsInitOperand(0)->get().getType());
-      if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
+      auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
+      if (!tb || !tb.hasStaticShape() || !tiles || tiles.size() != 3 ||
           originOf(bm).level != MemLevel::L3)
         return;
-      uint64_t ea = elementBytes(ta.getElementType()), eb = elementBytes(tb.getElementType());
-      auto tiles = chooseTiles(ta.getDimSize(0), tb.getDimSize(1), ta.getDimSize(1), ea, eb,
-                               elementBytes(tc.getElementType()), rows, cols, budget);
-      if (tiles)
-        need = std::max<uint64_t>(need, 2 * tb.getDimSize(0) * tiles->tn * eb);
+      need = std::max<uint64_t>(need, 2 * tb.getDimSize(0) * tiles[1] *
+                                          elementBytes(tb.getElementType()));
     });
     if (need == 0)
       return success();
@@ -485,29 +428,15 @@ struct NpuSchedulePass
           << injectFault << "' (l3-as-l2, unchecked-l1-alloc)";
       return signalPassFailure();
     }
-    uint64_t l1Size = 0, stacks = 0;
-    int64_t rows = 0, cols = 0;
+    uint64_t l1Size = 0;
     try {
       std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
-      auto config = ::npu::cfg::config::load(configPath, overrides);
-      l1Size = config.size("l1.size");
-      stacks = (config.count("cluster.workers") + 1) * config.size("firmware.stack_size");
-      rows = static_cast<int64_t>(config.count("sa.rows"));
-      cols = static_cast<int64_t>(config.count("sa.cols"));
+      l1Size = ::npu::cfg::config::load(configPath, overrides).size("l1.size");
     } catch (const std::exception &error) {
       module.emitError("cannot read the platform config: ") << error.what();
       return signalPassFailure();
     }
-    if (stacks + l1Reserve >= l1Size) {
-      module.emitError("L1 (")
-          << l1Size << " bytes) holds no tile buffers after the hart stacks ("
-          << stacks << " bytes) and l1-reserve (" << static_cast<uint64_t>(l1Reserve)
-          << " bytes)";
-      return signalPassFailure();
-    }
-    uint64_t budget = l1Size - stacks - l1Reserve;
-
-    if (failed(planStage(budget, rows, cols)))
+    if (failed(planStage()))
       return signalPassFailure();
 
     SmallVector<func::FuncOp> funcs;
@@ -567,7 +496,7 @@ struct NpuSchedulePass
         std::string layer = "layer" + std::to_string(seenMatmul ? layerIndex : 1);
         LogicalResult r = success();
         if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-          r = scheduleMatmul(mm, layer, budget, rows, cols, l1Size, usedDirectL3, usedUnchecked);
+          r = scheduleMatmul(mm, layer, l1Size, usedDirectL3, usedUnchecked);
         else if (auto copy = dyn_cast<linalg::CopyOp>(op);
                  copy && (originOf(copy.getDpsInputOperand(0)->get()).level == MemLevel::L3 ||
                           originOf(copy.getDpsInitOperand(0)->get()).level == MemLevel::L3))

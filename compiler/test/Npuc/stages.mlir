@@ -4,6 +4,7 @@
 // single-float ABI, and a linked firmware with its manifest.
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=bufferized | FileCheck %s --check-prefix=BUF
+// RUN: npuc %networks/mlp_tiny_int8.mlir --emit=tiled | FileCheck %s --check-prefix=TILED
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=schedule | FileCheck %s --check-prefix=SCHED
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=llvm-ir | FileCheck %s --check-prefix=IR
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=llvm-ir --opt=0 | FileCheck %s --check-prefix=IR
@@ -32,6 +33,10 @@
 // BUF-NOT: memref.alloc
 // BUF: memref.global "public" @npu_buf_0 : memref<4x16xi8> {npu.placement = #npu.placement<L2
 // BUF: memref.global "public" constant @npu_weight_0 : memref<16x32xi8> = dense<{{.*}}> {alignment = 64 : i64, npu.placement = #npu.placement<L2, {{.*}}, npu.section = ".npu.plan.npu_weight_0"}
+
+// TILED: linalg.fill {{{.*}}npu.split_dim = 1 : i64}
+// TILED: linalg.matmul {{{.*}}npu.l1_bytes = 2176 : i64, {{.*}}npu.tiles = array<i64: 4, 32, 16>}
+// TILED: linalg.generic {{.*}}npu.split_dim = 1 : i64
 
 // SCHED: func.func @npu_network_run() {
 // SCHED: call @npurt_region_begin(

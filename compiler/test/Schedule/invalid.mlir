@@ -1,9 +1,7 @@
 // What npu-schedule refuses, each at the op's location.
-// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-schedule
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-tile -npu-schedule
 // RUN: not npuc-opt %s -split-input-file '-npu-schedule=inject-fault=typo' 2>&1 | FileCheck %s --check-prefix=FAULT
-// RUN: not npuc-opt %s -split-input-file '-npu-schedule=set=l1.size=16KiB' 2>&1 | FileCheck %s --check-prefix=L1
 // FAULT: npu-schedule: unknown inject-fault 'typo' (l3-as-l2, unchecked-l1-alloc)
-// L1: L1 (16384 bytes) holds no tile buffers after the hart stacks (18432 bytes) and l1-reserve (1024 bytes)
 
 // The SA reads A and writes C in L2: an activation in L3 is refused.
 module {

@@ -103,7 +103,7 @@ cl::opt<std::string> activationMemLevel("activation-mem-level",
                                                  "computed in L2 and moved by DMA)"),
                                         cl::init("L2"), cl::cat(cat));
 cl::opt<std::string> emit("emit",
-                          cl::desc("last stage: plan | bufferized | schedule | llvm-dialect | llvm-ir | obj | elf "
+                          cl::desc("last stage: plan | bufferized | tiled | schedule | llvm-dialect | llvm-ir | obj | elf "
                                    "(the MLIR/LLVM IR stages are printed on stdout)"),
                           cl::init("elf"), cl::cat(cat));
 cl::opt<unsigned> optLevel("opt", cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
@@ -339,10 +339,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "npuc: network (.mlir) -> npusim firmware\n");
   const auto start = std::chrono::steady_clock::now();
 
-  const std::vector<std::string> stages = {"plan", "bufferized", "schedule", "llvm-dialect", "llvm-ir", "obj", "elf"};
+  const std::vector<std::string> stages = {"plan",         "bufferized", "tiled", "schedule",
+                                            "llvm-dialect", "llvm-ir",    "obj",   "elf"};
   auto stageIndex = std::find(stages.begin(), stages.end(), emit.getValue()) - stages.begin();
   if (stageIndex == static_cast<long>(stages.size()))
-    return fail("unknown --emit=" + emit + " (plan, bufferized, schedule, llvm-dialect, llvm-ir, obj, elf)");
+    return fail("unknown --emit=" + emit + " (plan, bufferized, tiled, schedule, llvm-dialect, llvm-ir, obj, elf)");
   if (!injectFault.empty() && injectFault != "skip-weight-load" && injectFault != "l3-as-l2" &&
       injectFault != "unchecked-l1-alloc")
     return fail("unknown --inject-fault=" + injectFault + " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
@@ -602,7 +603,24 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  // --- stage 4: schedule: SA tiles, workers, DMA staging ------------------------------
+  // --- stage 4: tiles for the SA and the workers -------------------------------------
+  {
+    PassManager pm(&context);
+    if (!configure(pm))
+      return 1;
+    mlir::npu::NpuTileOptions options;
+    options.configPath = configFile;
+    options.configOverrides = overrides;
+    pm.addPass(mlir::npu::createNpuTile(options));
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+  if (stageIndex == 2) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  // --- stage 5: schedule: SA calls, workers, DMA staging ------------------------------
   {
     PassManager pm(&context);
     if (!configure(pm))
@@ -662,7 +680,7 @@ int main(int argc, char **argv) {
     if (skippedWeight.empty())
       return fail("--inject-fault=skip-weight-load needs a weight in L2 (use --default-mem-level=L2)");
   }
-  if (stageIndex == 2) {
+  if (stageIndex == 3) {
     module->print(llvm::outs());
     return 0;
   }
@@ -691,15 +709,15 @@ int main(int argc, char **argv) {
       op->removeDiscardableAttr(n);
   });
 
-  // --- stage 5: loops and the LLVM dialect (index = i32 on RV32) ----------------------
+  // --- stage 6: loops and the LLVM dialect (index = i32 on RV32) ----------------------
   if (!runPipeline(*module, lowerToLLVM(32)))
     return 1;
-  if (stageIndex == 3) {
+  if (stageIndex == 4) {
     module->print(llvm::outs());
     return 0;
   }
 
-  // --- stage 6: LLVM IR for riscv32 ------------------------------------------------------
+  // --- stage 7: LLVM IR for riscv32 ------------------------------------------------------
   std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(error);
   if (!tm)
     return fail("cannot create the riscv32 target machine: " + error);
@@ -740,12 +758,12 @@ int main(int argc, char **argv) {
     llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(levels[std::min(optLevel.getValue(), 3u)]);
     mpm.run(*llvmModule, mam);
   }
-  if (stageIndex == 4) {
+  if (stageIndex == 5) {
     llvmModule->print(llvm::outs(), nullptr);
     return 0;
   }
 
-  // --- stage 7: object file --------------------------------------------------------------
+  // --- stage 8: object file --------------------------------------------------------------
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
     return fail("cannot create " + outDir + ": " + ec.message());
   auto outPath = [&](llvm::StringRef name) {
@@ -765,10 +783,10 @@ int main(int argc, char **argv) {
     codegen.run(*llvmModule);
     obj.keep();
   }
-  if (stageIndex == 5)
+  if (stageIndex == 6)
     return 0;
 
-  // --- stage 8: link -------------------------------------------------------------------------
+  // --- stage 9: link -------------------------------------------------------------------------
   const std::string ldScript = outPath("npu.ld"), header = outPath("npu_platform.h");
   std::vector<std::string> fwgenArgs = {fwgenPath, "--config", configFile, "--ld", ldScript, "--header", header};
   for (const std::string &o : overrides) {

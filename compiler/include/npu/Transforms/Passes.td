@@ -104,29 +104,52 @@ def NpuMaterializePlan : Pass<"npu-materialize-plan", "ModuleOp"> {
                            "::mlir::linalg::LinalgDialect"];
 }
 
-def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
-  let summary = "Tile matmuls for the SA and split elementwise work across workers";
+def NpuTile : Pass<"npu-tile", "ModuleOp"> {
+  let summary = "Choose SA tiles from the L1 budget and the worker split";
   let description = [{
-    Stage 5 of the pipeline, on bufferized IR (memrefs at planned
-    addresses). Reads the platform config for L1 size, hart count and stack
-    size, and the SA's rows x cols.
+    Stage 4 of the pipeline, on bufferized IR. Reads the platform config
+    (L1 size, hart count and stack size, SA rows x cols; `set=` overrides).
+    Each `linalg.matmul` (i8 x i8 -> i32 or f32) gets
+    `npu.tiles = array<i64: tm, tn, tk>`: tk a multiple of the SA rows (or
+    K), tn a multiple of the SA columns (or N), tm up to M, such that the
+    double-buffered working set 2*(tm*tk*ea + tk*tn*eb + tm*tn*4) fits the
+    L1 budget (L1 minus the hart stacks minus `l1-reserve`); the largest
+    tile volume wins, then the larger tk, then tn. It also records
+    `npu.l1_bytes`, `npu.l1_budget` and `npu.sa`. A budget that cannot hold
+    the smallest tile is an error naming both sizes. Every other elementwise
+    linalg op (not a staging copy) gets `npu.split_dim`, its largest
+    parallel loop, which the workers split.
+  }];
+  let options = [
+    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
+           "Platform config file (INI); empty = the built-in defaults (gap9)">,
+    ListOption<"configOverrides", "set", "std::string",
+               "Config overrides key=value (as npusim --key=value)">,
+    Option<"l1Reserve", "l1-reserve", "uint64_t", /*default=*/"1024",
+           "L1 bytes kept for the runtime's own L1 data and allocator headers">
+  ];
+}
 
-    * `linalg.matmul` (i8 x i8 -> i32 or f32) becomes a call to the runtime
-      kernel `npurt_matmul` with tile sizes tm x tn x tk chosen here: tk a
-      multiple of the SA rows (or K), tn a multiple of the SA columns (or N),
-      and the double-buffered L1 working set 2*(tm*tk*ea + tk*tn*eb +
-      tm*tn*4) within the L1 budget (L1 minus the hart stacks minus
-      `l1-reserve`); the largest tile volume wins, then the largest tk. The
-      kernel runs the schedule: DMA L2->L1 per tile, double buffering, SA
-      jobs, and L3->L2 panel staging when B is in L3. A zero `linalg.fill`
-      of the accumulator right before it is folded into the first SA job.
+def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
+  let summary = "Run the tiled matmuls on the SA and elementwise work on the workers";
+  let description = [{
+    Stage 5 of the pipeline, on bufferized IR whose buffers are planned
+    globals, after -npu-tile.
+
+    * `linalg.matmul` becomes a call to the runtime kernel `npurt_matmul`
+      with the tiles of -npu-tile; the kernel runs the schedule: DMA L2->L1
+      per tile, double buffering, SA jobs, and L3->L2 panel staging through
+      `@npu_l2_stage` (planned here below the memory plan) when B is in L3.
+      A zero `linalg.fill` of the accumulator before it (past staging copies
+      into other buffers) is folded into the first SA job.
     * every other elementwise linalg op (`linalg.generic`, `linalg.fill`)
-      is outlined into `@npu_worker_<i>()`, which takes its slice of the
-      largest parallel loop from `npurt_worker_id()`, and is run on all
-      workers by `npurt_parallel`.
-    * `linalg.copy` between levels (staging) becomes a DMA `npurt_copy`.
-    * each layer is bracketed by `npurt_region_begin/end("layer<i>.<what>")`
-      so npusim reports its cycles.
+      is outlined into `@npu_worker_<i>()`, which takes its slice of loop
+      `npu.split_dim` from `npurt_worker_id()`, and is run on all workers by
+      `npurt_parallel`.
+    * `linalg.copy` with an end in L3 (staging) becomes a DMA `npurt_copy`.
+    * each step is bracketed by `npurt_region_begin/end("layer<i>.<what>")`
+      so npusim reports its cycles; the end of a checkpointed op's region
+      carries its `npu.checkpoint`.
 
     `inject-fault` rewrites the schedule into a known-wrong one, for tests
     and teaching: `l3-as-l2` DMAs an L3 weight straight to L1 as if it were
@@ -142,8 +165,6 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
            "Platform config file (INI); empty = the built-in defaults (gap9)">,
     ListOption<"configOverrides", "set", "std::string",
                "Config overrides key=value (as npusim --key=value)">,
-    Option<"l1Reserve", "l1-reserve", "uint64_t", /*default=*/"1024",
-           "L1 bytes kept for the runtime's own L1 data and allocator headers">,
     Option<"injectFault", "inject-fault", "std::string", /*default=*/"\"\"",
            "'', 'l3-as-l2' or 'unchecked-l1-alloc' (teaching/test aid)">
   ];

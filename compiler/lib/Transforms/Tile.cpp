@@ -1,0 +1,161 @@
+// npu-tile: decides the tiles, before anything is scheduled. A matmul gets
+// the SA tile sizes whose double-buffered L1 working set fits the L1 budget;
+// an elementwise op gets the loop the workers split. The decisions are
+// attributes (printable with npuc --emit=tiled) that npu-schedule executes.
+#include "npu/Dialect/Npu/NpuDialect.h"
+#include "npu/Transforms/Passes.h"
+
+#include "config/config.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <algorithm>
+
+namespace mlir::npu {
+#define GEN_PASS_DEF_NPUTILE
+#include "npu/Transforms/Passes.h.inc"
+} // namespace mlir::npu
+
+using namespace mlir;
+using namespace mlir::npu;
+
+namespace {
+
+uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
+
+struct Tiles {
+  int64_t tm = 0, tn = 0, tk = 0;
+  uint64_t l1Bytes = 0;
+};
+
+uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
+                    uint64_t eb, uint64_t ec) {
+  // A, B and C tiles, each double-buffered.
+  return 2 * (tm * tk * ea + tk * tn * eb + tm * tn * ec);
+}
+
+// Sizes along one dimension: multiples of the array's extent, or the whole
+// dimension (the edge tile takes the remainder).
+SmallVector<int64_t> candidates(int64_t dim, int64_t unit) {
+  SmallVector<int64_t> out;
+  for (int64_t t = unit; t < dim; t += unit)
+    out.push_back(t);
+  out.push_back(dim);
+  return out;
+}
+
+// The largest tile volume whose double-buffered working set fits, ties
+// broken towards a larger tk (fewer re-accumulations) then tn.
+std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
+                                 uint64_t eb, uint64_t ec, int64_t rows,
+                                 int64_t cols, uint64_t budget) {
+  std::optional<Tiles> best;
+  for (int64_t tk : candidates(k, rows))
+    for (int64_t tn : candidates(n, cols)) {
+      if (workingSet(1, tn, tk, ea, eb, ec) > budget)
+        continue;
+      // The largest tm that fits for this (tn, tk).
+      int64_t lo = 1, hi = m;
+      while (lo < hi) {
+        int64_t mid = (lo + hi + 1) / 2;
+        if (workingSet(mid, tn, tk, ea, eb, ec) <= budget)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
+      auto volume = [](const Tiles &x) { return x.tm * x.tn * x.tk; };
+      if (!best || volume(t) > volume(*best) ||
+          (volume(t) == volume(*best) &&
+           (t.tk > best->tk || (t.tk == best->tk && t.tn > best->tn))))
+        best = t;
+    }
+  return best;
+}
+
+struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
+  using NpuTileBase::NpuTileBase;
+
+  LogicalResult tileMatmul(linalg::MatmulOp mm, uint64_t budget, int64_t rows,
+                           int64_t cols) {
+    auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
+    ShapedType ta = shaped(mm.getDpsInputOperand(0)->get());
+    ShapedType tb = shaped(mm.getDpsInputOperand(1)->get());
+    ShapedType tc = shaped(mm.getDpsInitOperand(0)->get());
+    if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
+        !tc.hasStaticShape())
+      return mm.emitOpError("tiling needs statically shaped operands");
+    Type ea = ta.getElementType(), eb = tb.getElementType(), ec = tc.getElementType();
+    bool f32 = ea.isF32() && eb.isF32() && ec.isF32();
+    bool i8 = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
+    if (!f32 && !i8)
+      return mm.emitOpError("the SA computes i8 x i8 -> i32 or f32 x f32 -> "
+                            "f32, not ")
+             << ea << " x " << eb << " -> " << ec;
+    int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
+    std::optional<Tiles> tiles =
+        chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
+                    elementBytes(ec), rows, cols, budget);
+    if (!tiles)
+      return mm.emitOpError("the L1 budget of ")
+             << budget << " bytes cannot hold the smallest double-buffered "
+             << "tile (" << workingSet(1, std::min(n, cols), std::min(k, rows),
+                                       elementBytes(ea), elementBytes(eb),
+                                       elementBytes(ec))
+             << " bytes): raise l1.size or lower firmware.stack_size";
+    Builder b(mm.getContext());
+    mm->setAttr("npu.tiles", b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
+    mm->setAttr("npu.l1_bytes", b.getI64IntegerAttr(tiles->l1Bytes));
+    mm->setAttr("npu.l1_budget", b.getI64IntegerAttr(budget));
+    mm->setAttr("npu.sa", b.getDenseI64ArrayAttr({rows, cols}));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    uint64_t l1Size = 0, stacks = 0;
+    int64_t rows = 0, cols = 0;
+    try {
+      std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
+      auto config = ::npu::cfg::config::load(configPath, overrides);
+      l1Size = config.size("l1.size");
+      stacks = (config.count("cluster.workers") + 1) * config.size("firmware.stack_size");
+      rows = static_cast<int64_t>(config.count("sa.rows"));
+      cols = static_cast<int64_t>(config.count("sa.cols"));
+    } catch (const std::exception &error) {
+      module.emitError("cannot read the platform config: ") << error.what();
+      return signalPassFailure();
+    }
+    if (stacks + l1Reserve >= l1Size) {
+      module.emitError("L1 (")
+          << l1Size << " bytes) holds no tile buffers after the hart stacks ("
+          << stacks << " bytes) and l1-reserve (" << static_cast<uint64_t>(l1Reserve)
+          << " bytes)";
+      return signalPassFailure();
+    }
+    const uint64_t budget = l1Size - stacks - l1Reserve;
+
+    bool ok = true;
+    Builder b(module.getContext());
+    module.walk([&](linalg::LinalgOp op) {
+      if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+        ok &= succeeded(tileMatmul(mm, budget, rows, cols));
+        return;
+      }
+      // Elementwise work (staging copies go to the DMA): the workers split
+      // the largest parallel loop, each taking one contiguous slice.
+      if (op->hasAttr("npu.staging") || op.getNumReductionLoops() != 0)
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+        return;
+      int64_t dim = std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+      op->setAttr("npu.split_dim", b.getI64IntegerAttr(dim));
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
