@@ -180,13 +180,17 @@ int run(int argc, char** argv) {
         if (fp != man->fingerprint) {
             const std::string used = user_config ? with_overrides(config_file, user_platform_overrides)
                                                  : with_overrides(config_file, man->config_overrides);
+            // npuc spells an override --set key=value.
+            std::string recompile = "npuc --config " + (config_file.empty() ? std::string("<config>") : config_file);
+            for (const auto& o : user_config ? user_platform_overrides : man->config_overrides)
+                recompile += " --set " + o;
             return bad_input(fmt::format(
                 "manifest {} was compiled for {} (fingerprint {}); this run uses {} (fingerprint {}){}: recompile "
-                "with npuc --config {}",
+                "with {} (or ./npu run NET --config ... --key=value)",
                 manifest_file, with_overrides(man->config, man->config_overrides), man->config_fingerprint, used,
                 npu::platform::format_fingerprint(fp),
                 user_config ? "" : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
-                used));
+                recompile));
         }
         if (elf_path.empty())
             elf_path = man->firmware_path;

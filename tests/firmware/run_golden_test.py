@@ -197,7 +197,8 @@ def scenario(name, c, a):
         return (["--manifest", m, "--config", a.config, "--l1.size=64KiB"], 2,
                 [r"^npusim: error: manifest \S+manifest\.json was compiled for \S*gap9\.cfg \(fingerprint 0x[0-9a-f]{16}\); "
                  r"this run uses \S*gap9\.cfg --l1\.size=64KiB \(fingerprint 0x[0-9a-f]{16}\): recompile with npuc "
-                 r"--config \S*gap9\.cfg --l1\.size=64KiB$"], ["golden comparison"], None)
+                 r"--config \S*gap9\.cfg --set l1\.size=64KiB \(or \./npu run NET --config \.\.\. --key=value\)$"],
+                ["golden comparison"], None)
     if name == "missing_golden":
         c.manifest["golden_file"] = "nope/golden.bin"
         return (["--manifest", m], 2, [r"golden_file \S+nope/golden\.bin: cannot open"], [], None)
