@@ -534,28 +534,21 @@ std::string comparison::json() const {
         if (std::isfinite(v)) return v;
         return nullptr;  // JSON has no inf
     };
-    json::Array outs;
-    for (const auto& r : outputs) {
+    auto result_json = [&num](const output_result& r) {
         json::Array shape;
         for (auto d : r.shape) shape.push_back(static_cast<std::int64_t>(d));
-        outs.push_back(json::Object{{"name", r.name},
-                                    {"element_type", element_type_name(r.type)},
-                                    {"shape", std::move(shape)},
-                                    {"address", static_cast<std::int64_t>(r.address)},
-                                    {"compared", static_cast<std::int64_t>(r.compared)},
-                                    {"expected", static_cast<std::int64_t>(r.expected)},
-                                    {"mismatches", static_cast<std::int64_t>(r.mismatches)},
-                                    {"max_abs_err", num(r.max_abs_err)}});
-    }
-    json::Array lays;
-    for (const auto& r : layers)
-        lays.push_back(json::Object{{"name", r.name},
-                                    {"element_type", element_type_name(r.type)},
-                                    {"address", static_cast<std::int64_t>(r.address)},
-                                    {"compared", static_cast<std::int64_t>(r.compared)},
-                                    {"expected", static_cast<std::int64_t>(r.expected)},
-                                    {"mismatches", static_cast<std::int64_t>(r.mismatches)},
-                                    {"max_abs_err", num(r.max_abs_err)}});
+        return json::Object{{"name", r.name},
+                            {"element_type", element_type_name(r.type)},
+                            {"shape", std::move(shape)},
+                            {"address", static_cast<std::int64_t>(r.address)},
+                            {"compared", static_cast<std::int64_t>(r.compared)},
+                            {"expected", static_cast<std::int64_t>(r.expected)},
+                            {"mismatches", static_cast<std::int64_t>(r.mismatches)},
+                            {"max_abs_err", num(r.max_abs_err)}};
+    };
+    json::Array outs, lays;
+    for (const auto& r : outputs) outs.push_back(result_json(r));
+    for (const auto& r : layers) lays.push_back(result_json(r));
     json::Array unreached_json;
     for (const auto& u : unreached) unreached_json.push_back(u);
     json::Array firsts;

@@ -169,13 +169,13 @@ struct NpuSchedulePass
         return mm.emitOpError("SA schedule needs dense, statically shaped "
                               "row-major operands, got ")
                << t;
-    Type ea = ta.getElementType(), eb = tb.getElementType(), ec = tc.getElementType();
-    bool f32 = ea.isF32() && eb.isF32() && ec.isF32();
-    bool i8 = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
-    if (!f32 && !i8)
-      return mm.emitOpError("the SA computes i8 x i8 -> i32 or f32 x f32 -> "
-                            "f32, not ")
-             << ea << " x " << eb << " -> " << ec;
+    // -npu-tile checked the element types (i8 x i8 -> i32 or all f32).
+    auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
+    auto tiledBytes = mm->getAttrOfType<IntegerAttr>("npu.l1_bytes");
+    if (!tiles || tiles.size() != 3 || !tiledBytes)
+      return mm.emitOpError("has no tiles: run -npu-tile first");
+    const int64_t tm = tiles[0], tn = tiles[1], tk = tiles[2];
+    const bool f32 = ta.getElementType().isF32();
     Origin oa = originOf(a), ob = originOf(bm), oc = originOf(c);
     if (!oa.level || !ob.level || !oc.level)
       return mm.emitOpError("operand is not a planned buffer (run "
@@ -198,12 +198,6 @@ struct NpuSchedulePass
       }
     }
 
-    // The decision of -npu-tile.
-    auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
-    auto tiledBytes = mm->getAttrOfType<IntegerAttr>("npu.l1_bytes");
-    if (!tiles || tiles.size() != 3 || !tiledBytes)
-      return mm.emitOpError("has no tiles: run -npu-tile first");
-    const int64_t tm = tiles[0], tn = tiles[1], tk = tiles[2];
     uint64_t l1Bytes = tiledBytes.getInt();
     if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
       // More than L1 holds: npu_l1_malloc returns NULL, used unchecked.
