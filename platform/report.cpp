@@ -80,10 +80,20 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
 
 std::string report::format_memcheck(const base::memcheck_info& m) const {
     std::string sym = sim_services::get().symbol_of(m.address);
-    std::string out = fmt::format("*** memcheck: read of never-written memory ***\n  initiator : {}\n", who_text(m.who));
-    out += fmt::format("  access    : load of {} bytes, first unwritten byte 0x{:08x}{}\n", m.size, m.address,
+    std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
+                                  m.in_flight ? "read of a DMA destination before the transfer wrote it"
+                                              : "read of never-written memory",
+                                  who_text(m.who));
+    out += fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
+                       m.in_flight ? "not yet transferred" : "unwritten", m.address,
                        sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(m.pc));
+    if (m.in_flight) {
+        const auto& describe = sim_services::get().describe_in_flight;
+        const std::string t = describe ? describe(m.address) : "";
+        out += fmt::format("  dma       : {}\n", t.empty() ? "a transfer in flight" : t);
+        out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
+    }
     return out;
 }
 

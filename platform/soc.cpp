@@ -110,6 +110,7 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         return v;
     };
 
+    sim_services::get().describe_in_flight = [this](std::uint64_t a) { return dma_->in_flight_transfer_at(a); };
     sim_services::get().describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };

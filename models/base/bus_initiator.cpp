@@ -135,8 +135,21 @@ unsigned bus_initiator::debug_write(std::uint64_t addr, const void* data, unsign
     return socket->transport_dbg(txn_);
 }
 
-void bus_initiator::report_uninit(std::uint64_t addr, unsigned size) {
+unsigned bus_initiator::memcheck_in_flight(std::uint64_t addr, unsigned size, bool on) {
+    ext_.mark = on ? txn_ext::memcheck_mark::in_flight : txn_ext::memcheck_mark::clear_in_flight;
+    txn_.set_command(tlm::TLM_IGNORE_COMMAND);
+    txn_.set_address(addr);
+    txn_.set_data_ptr(nullptr);
+    txn_.set_data_length(size);
+    txn_.set_streaming_width(size);
+    const unsigned n = socket->transport_dbg(txn_);
+    ext_.mark = txn_ext::memcheck_mark::none;
+    return n;
+}
+
+void bus_initiator::report_uninit(std::uint64_t addr, unsigned size, bool in_flight) {
     memcheck_info m;
+    m.in_flight = in_flight;
     m.who = &who_;
     m.pc = ext_.pc;
     m.has_pc = ext_.has_pc;

@@ -73,6 +73,11 @@ public:
     // Debug transport (no timing, no memcheck): loaders and report readers.
     unsigned debug_read(std::uint64_t addr, void* data, unsigned size);
     unsigned debug_write(std::uint64_t addr, const void* data, unsigned size);
+    // Memcheck: marks [addr, addr + size) as the destination of a transfer
+    // in flight (on) or clears that mark (off), through the target's debug
+    // port. Until a write lands, a read of such a byte is a finding: a DMA
+    // destination read before the transfer wrote it. Returns bytes marked.
+    unsigned memcheck_in_flight(std::uint64_t addr, unsigned size, bool on);
 
     // Fast path for instruction-set simulators: the cached DMI window that
     // covers [addr, addr+size), requesting one if none is cached. Null when
@@ -102,8 +107,8 @@ public:
         if (w.shadow) {
             const unsigned char* s = w.shadow + (addr - w.start);
             for (unsigned i = 0; i < size; ++i)
-                if (!s[i]) {
-                    report_uninit(addr + i, size);
+                if (s[i] != 1) {  // never written, or a DMA in flight has yet to write it
+                    report_uninit(addr + i, size, (s[i] & 2) != 0);
                     // Reported once: later reads of the same bytes stay quiet.
                     std::memset(w.shadow + (addr - w.start), 1, size);
                     return;
@@ -127,7 +132,7 @@ private:
         return st;
     }
     sc_core::sc_time local_;
-    void report_uninit(std::uint64_t addr, unsigned size);
+    void report_uninit(std::uint64_t addr, unsigned size, bool in_flight);
 
     initiator_id who_;
     tlm::tlm_generic_payload txn_;

@@ -111,7 +111,7 @@ void peripheral::wait_in_access(const sc_core::sc_event& e) {
 unsigned peripheral::transport_dbg(tlm::tlm_generic_payload& t) {
     // Debug reads show stored values without side effects; debug writes are
     // refused so a loader can never poke a register by accident.
-    if (t.is_write() || t.get_data_length() != 4) return 0;
+    if (t.is_write() || t.get_command() != tlm::TLM_READ_COMMAND || t.get_data_length() != 4) return 0;
     reg* r = find(static_cast<std::uint32_t>(t.get_address()));
     if (!r) return 0;
     std::memcpy(t.get_data_ptr(), &r->value, 4);

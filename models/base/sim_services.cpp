@@ -49,8 +49,10 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
     if (stop) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
-        request_stop(exit_code::memcheck_error, std::string("memcheck: read of never-written memory at ") + buf +
-                                                    " by " + (m.who ? m.who->name : std::string("?")));
+        request_stop(exit_code::memcheck_error,
+                     std::string(m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
+                                             : "memcheck: read of never-written memory at ") +
+                         buf + " by " + (m.who ? m.who->name : std::string("?")));
     }
 }
 

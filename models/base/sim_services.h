@@ -50,6 +50,9 @@ struct memcheck_info {
     bool has_pc = false;
     std::uint64_t address = 0;     // first never-written byte
     unsigned size = 0;             // access size
+    // The byte is the destination of a DMA transfer still in flight that
+    // has not written it yet (rather than memory nothing ever wrote).
+    bool in_flight = false;
 };
 
 enum class memcheck_mode { off, warn, error };
@@ -71,6 +74,9 @@ public:
     std::function<std::string(std::uint64_t)> symbolize;
     // "mapped: l2 + 0x..", "unmapped (...)": what an address is to a class of initiator.
     std::function<std::string(int cls, std::uint64_t)> describe_address;
+    // The DMA transfer in flight whose destination holds the address (""
+    // if none), for memcheck reports of a read before the transfer wrote it.
+    std::function<std::string(std::uint64_t)> describe_in_flight;
     // Formats and prints the bus-error report; npusim installs it.
     std::function<void(const bus_error_info&)> on_bus_error;
     // Records a memcheck finding; returns true if the run must stop.
@@ -88,7 +94,8 @@ public:
 
     // --- memcheck shadow directory ----------------------------------------------
     // A memory registers the host range it hands out through DMI together with
-    // its shadow bytes (non-zero = written) so an initiator can check and
+    // its shadow bytes (1 = written; 0 = never written; bit 1 set = a DMA
+    // transfer in flight will write it) so an initiator can check and
     // mark bytes it touches through a DMI pointer without calling the memory.
     struct host_range {
         const unsigned char* host;

@@ -24,6 +24,10 @@ struct txn_ext : tlm::tlm_extension<txn_ext> {
     int traffic_id = -1;
     // Set by the router.
     enum class route { ok, unmapped, not_visible } routed = route::ok;
+    // On a debug transaction (TLM_IGNORE_COMMAND): instead of data, mark
+    // the bytes' memcheck shadow as the destination of a DMA transfer in
+    // flight (or clear that mark). See memory::transport_dbg.
+    enum class memcheck_mark : std::uint8_t { none, in_flight, clear_in_flight } mark = memcheck_mark::none;
 
     tlm::tlm_extension_base* clone() const override { return new txn_ext(*this); }
     void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const txn_ext&>(e); }

@@ -70,10 +70,11 @@ std::uint8_t cpi(const cfg::config& c, const char* key) {
     return static_cast<std::uint8_t>(v);
 }
 
-// Bytes of a 1..4-byte shadow run that are zero (never written)?
+// Bytes of a 1..4-byte shadow run that are not plainly written (never
+// written, or a DMA transfer in flight has yet to write them)?
 inline bool any_unwritten(const unsigned char* s, unsigned n) {
     for (unsigned i = 0; i < n; ++i)
-        if (!s[i]) return true;
+        if (s[i] != 1) return true;
     return false;
 }
 

@@ -151,6 +151,38 @@ std::string dma::describe(const descriptor& d) const {
     return s;
 }
 
+// Memcheck: from the push every destination byte counts as "in flight"
+// until its burst writes it, so a core, the SA or
+// another transfer reading it before then is a finding at that read (a DMA
+// destination read without waiting for the transfer). An aborted transfer
+// clears what it never wrote.
+void dma::mark_destination(channel& ch, bool in_flight) {
+    if (base::sim_services::get().memcheck() == base::memcheck_mode::off) return;
+    const descriptor& d = ch.desc;
+    if (d.len == 0) return;
+    for (std::uint64_t p = 0; p < d.count_3d; ++p)
+        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
+            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
+            ch.bus->memcheck_in_flight(a & 0xFFFFFFFFu, d.len, in_flight);
+        }
+}
+
+std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
+    for (const auto& cp : chans_) {
+        const channel& ch = *cp;
+        if (!(busy_mask_ >> ch.index & 1u)) continue;
+        const descriptor& d = ch.desc;
+        for (std::uint64_t p = 0; p < d.count_3d; ++p)
+            for (std::uint64_t r = 0; r < d.count_2d; ++r) {
+                const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
+                if (addr >= a && addr < a + d.len)
+                    return fmt::format("transfer id {} ({}-D) {}, pushed by {}{}", ch.index, d.dims, describe(d),
+                                       programmer_text(ch), ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "");
+            }
+    }
+    return {};
+}
+
 std::string dma::programmer_text(const channel& ch) const {
     if (ch.by_hart >= 0) return fmt::format("hart {} ({}, {})", ch.by_hart, ch.by_role, ch.by_name);
     return ch.by_name.empty() ? std::string("unknown initiator") : fmt::format("{} ({})", ch.by_name, ch.by_role);
@@ -250,6 +282,9 @@ std::uint32_t dma::push(unsigned dims) {
     error_mask_ &= ~(1u << ch->index);
     ++transfers_;
     NPU_LOG(log(), debug, "push id {} by {}: {} {}", ch->index, ch->by_name, dims_name(dims), describe(d));
+    // Marked now, in the pusher's program order: the pusher (decoupled,
+    // ahead of the channel thread) reading the destination next is the bug.
+    mark_destination(*ch, true);
     // The transfer starts at the pusher's local time.
     ch->start.notify(offset);
     return ch->index;
@@ -276,6 +311,7 @@ void dma::channel_thread(unsigned c) {
         sc_core::wait(ch.start);
         if (active_++ == 0) busy_since_ = sc_core::sc_time_stamp();
         const bool ok = run_transfer(ch);
+        if (!ok) mark_destination(ch, false);
         if (--active_ == 0) {
             busy_time_ += sc_core::sc_time_stamp() - busy_since_;
             busy_stat_ = static_cast<std::uint64_t>(busy_time_ / clock_period());

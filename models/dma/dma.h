@@ -35,6 +35,11 @@ public:
     std::function<void(unsigned id, const sc_core::sc_time& delay)> on_done;
     std::function<void(unsigned id, const sc_core::sc_time& delay)> on_error;
 
+    // The transfer in flight whose destination holds `addr` (for memcheck
+    // reports of a read before the transfer wrote it): its id, descriptor
+    // and who pushed it; empty if none.
+    std::string in_flight_transfer_at(std::uint64_t addr) const;
+
 private:
     struct descriptor {
         std::uint32_t src = 0, dst = 0, len = 0;
@@ -49,6 +54,7 @@ private:
     void wait_for(std::uint32_t id);
     void channel_thread(unsigned c);
     bool run_transfer(channel& ch);
+    void mark_destination(channel& ch, bool in_flight);
     void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;

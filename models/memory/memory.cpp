@@ -103,7 +103,7 @@ std::uint64_t memory::first_unwritten(std::uint64_t offset, std::uint64_t len) c
             if (!p.shadow) return a;
             s = p.shadow.get() + a % page_size;
         }
-        if (!*s) return a;
+        if (*s != 1) return a;  // never written, or a DMA in flight has yet to write it
     }
     return UINT64_MAX;
 }
@@ -140,6 +140,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             // Report the bus address: the router rewrote ours to an offset.
             m.address = bad - offset + (ext ? ext->bus_address : offset);
             m.size = static_cast<unsigned>(len);
+            m.in_flight = (shadow_at(bad) & 2) != 0;
             sim_services::get().memcheck_finding(m);
         }
     }
@@ -210,10 +211,34 @@ bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {
     return true;
 }
 
+unsigned char memory::shadow_at(std::uint64_t offset) const {
+    if (!sparse_) return dense_shadow_[offset];
+    const sparse_page& p = pages_[offset / page_size];
+    return p.shadow ? p.shadow[offset % page_size] : 0;
+}
+
+void memory::mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on) {
+    while (len) {
+        const std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
+        unsigned char* shadow = nullptr;
+        // A sparse page gets its shadow now: the mark must survive until the write.
+        page(offset, true, &shadow);
+        for (std::uint64_t i = 0; shadow && i < chunk; ++i)
+            shadow[i] = on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
+        offset += chunk;
+        len -= chunk;
+    }
+}
+
 unsigned memory::transport_dbg(tlm::tlm_generic_payload& t) {
     const std::uint64_t offset = t.get_address();
     if (offset >= size_) return 0;
     const std::uint64_t len = std::min<std::uint64_t>(t.get_data_length(), size_ - offset);
+    if (auto* ext = t.get_extension<base::txn_ext>(); ext && ext->mark != base::txn_ext::memcheck_mark::none) {
+        if (shadowed_) mark_in_flight(offset, len, ext->mark == base::txn_ext::memcheck_mark::in_flight);
+        return static_cast<unsigned>(len);
+    }
+    if (t.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
     // Debug writes (the ELF loader) count as initialisation for memcheck.
     copy(offset, t.get_data_ptr(), len, t.is_write());
     return static_cast<unsigned>(len);

@@ -41,6 +41,10 @@ private:
 
     // Host storage of the page holding `offset`, allocating it when `create`.
     unsigned char* page(std::uint64_t offset, bool create, unsigned char** shadow);
+    // Memcheck shadow of one byte (0 if it has none), and the in-flight mark
+    // of a DMA destination (bit 1; a write of the byte clears it).
+    unsigned char shadow_at(std::uint64_t offset) const;
+    void mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on);
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
