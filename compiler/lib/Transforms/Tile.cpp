@@ -94,9 +94,28 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                             "f32, not ")
              << ea << " x " << eb << " -> " << ec;
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
-    std::optional<Tiles> tiles =
-        chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                    elementBytes(ec), rows, cols, budget);
+    std::optional<Tiles> tiles;
+    // A user's choice (npu.tiles on the matmul in the input, like npu.mem
+    // for the plan) is kept if the SA and L1 can take it: for exploring.
+    if (auto given = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles")) {
+      if (given.size() != 3 || given[0] < 1 || given[0] > m || given[1] < 1 ||
+          given[1] > n || given[2] < 1 || given[2] > k)
+        return mm.emitOpError("npu.tiles must be [tm, tn, tk] with 1 <= tm <= ")
+               << m << ", 1 <= tn <= " << n << ", 1 <= tk <= " << k;
+      if ((given[1] % cols && given[1] != n) || (given[2] % rows && given[2] != k))
+        return mm.emitOpError("npu.tiles: tn must be a multiple of the SA's ")
+               << cols << " columns (or N), tk of its " << rows << " rows (or K)";
+      uint64_t bytes = workingSet(given[0], given[1], given[2], elementBytes(ea),
+                                  elementBytes(eb), elementBytes(ec));
+      if (bytes > budget)
+        return mm.emitOpError("npu.tiles [")
+               << given[0] << ", " << given[1] << ", " << given[2] << "] need " << bytes
+               << " bytes of L1 (double-buffered), the budget is " << budget;
+      tiles = Tiles{given[0], given[1], given[2], bytes};
+    } else {
+      tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
+                          elementBytes(ec), rows, cols, budget);
+    }
     if (!tiles)
       return mm.emitOpError("the L1 budget of ")
              << budget << " bytes cannot hold the smallest double-buffered "
