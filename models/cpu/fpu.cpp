@@ -205,18 +205,27 @@ std::uint32_t round_to_f32(double v, bool sticky, unsigned rm, std::uint32_t& fl
     return sign | (static_cast<std::uint32_t>(exp_field) << 23) | (static_cast<std::uint32_t>(kept) & 0x7fffff);
 }
 
-std::uint32_t add(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
-    if (rm != rmm) return host_binary(bop::add, a, b, rm, flags);
+namespace {
+// RMM for a binary op the host has no mode for: compute in double with
+// round-to-odd, then round the result to float with ties away from zero.
+template <class Op>
+std::uint32_t rmm_binary(std::uint32_t a, std::uint32_t b, std::uint32_t& flags, Op op) {
     if (nan_in(a, b, flags)) return canonical_nan;
     const double x = as_f(a), y = as_f(b);
-    // An exact zero sum is +0 in RMM like in RNE (only RDN gives -0).
     return finish_rmm(to_odd([&] {
                           double xx = x, yy = y;
                           pin(xx);
                           pin(yy);
-                          return xx + yy;
+                          return op(xx, yy);
                       }),
                       flags);
+}
+}  // namespace
+
+std::uint32_t add(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
+    if (rm != rmm) return host_binary(bop::add, a, b, rm, flags);
+    // An exact zero sum is +0 in RMM like in RNE (only RDN gives -0).
+    return rmm_binary(a, b, flags, [](double x, double y) { return x + y; });
 }
 
 std::uint32_t sub(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
@@ -227,28 +236,12 @@ std::uint32_t sub(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& 
 
 std::uint32_t mul(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
     if (rm != rmm) return host_binary(bop::mul, a, b, rm, flags);
-    if (nan_in(a, b, flags)) return canonical_nan;
-    const double x = as_f(a), y = as_f(b);
-    return finish_rmm(to_odd([&] {
-                          double xx = x, yy = y;
-                          pin(xx);
-                          pin(yy);
-                          return xx * yy;
-                      }),
-                      flags);
+    return rmm_binary(a, b, flags, [](double x, double y) { return x * y; });
 }
 
 std::uint32_t div(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
     if (rm != rmm) return host_binary(bop::div, a, b, rm, flags);
-    if (nan_in(a, b, flags)) return canonical_nan;
-    const double x = as_f(a), y = as_f(b);
-    return finish_rmm(to_odd([&] {
-                          double xx = x, yy = y;
-                          pin(xx);
-                          pin(yy);
-                          return xx / yy;
-                      }),
-                      flags);
+    return rmm_binary(a, b, flags, [](double x, double y) { return x / y; });
 }
 
 std::uint32_t sqrt(std::uint32_t a, unsigned rm, std::uint32_t& flags) {
