@@ -205,7 +205,7 @@ def compare(args):
         if name not in after:
             out.append(f"{name}: missing after")
         elif name not in before:
-            out.append(f"{name}: new (not in before)")
+            print(f"{name}: new (not in before; not a difference)")
         else:
             diff(name, before[name], after[name], out)
     for line in out:
