@@ -171,6 +171,12 @@ schema make_platform_schema() {
                "A bus error of the systolic array (operand outside its view, e.g. in L2 or at NULL) stops "
                "the run with a report of the job. false: the job aborts with STATUS.ERROR and the error "
                "event only, for firmware that handles the fault."));
+    auto& sam = s.add(decl("sa.model", value_kind::choice, "tlm",
+                           "Model of the systolic array's engine behind its register window "
+                           "(platform/blocks.cpp builds it): `tlm`, the loosely-timed engine of "
+                           "docs/sa.md (results and cycle model at START). Further engines (an RTL "
+                           "twin) are further choices."));
+    sam.choices = {"tlm"};
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",

@@ -2,21 +2,13 @@
 
 #include "sim_services.h"
 
-namespace npu::base {
+#include <stdexcept>
 
-stats_registry& stats_registry::get() {
-    static stats_registry r;
-    return r;
-}
+namespace npu::base {
 
 stats_registry::group& stats_registry::add_group(const std::string& owner) {
     groups_.push_back(group{owner, {}});
     return groups_.back();
-}
-
-traffic_registry& traffic_registry::get() {
-    static traffic_registry r;
-    return r;
 }
 
 int traffic_registry::add_target(const std::string& name) {
@@ -27,14 +19,15 @@ int traffic_registry::add_target(const std::string& name) {
 }
 
 component::component(sc_core::sc_module_name nm, const cfg::config& cfg, std::string section)
-    : sc_core::sc_module(nm), cfg_(cfg), section_(std::move(section)), log_(name()) {
+    : sc_core::sc_module(nm), cfg_(cfg), section_(std::move(section)), ctx_(&find_context(*this)),
+      log_(name(), ctx_->level) {
     const double hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     period_ = sc_core::sc_time(1.0 / hz, sc_core::SC_SEC);
 }
 
 void component::add_stat(const std::string& name, const std::uint64_t& v, const std::string& unit,
                          const std::string& description) {
-    if (!stats_) stats_ = &stats_registry::get().add_group(this->name());
+    if (!stats_) stats_ = &ctx_->stats.add_group(this->name());
     stats_->values.push_back(stat_value{name, unit, description, &v});
 }
 

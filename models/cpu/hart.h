@@ -40,7 +40,7 @@ inline constexpr std::uint32_t tw = 1u << 21;
 inline constexpr std::uint32_t sd = 1u << 31;
 }  // namespace mstatus_bits
 
-// One LR/SC reservation per hart, shared by every hart of a simulation: a
+// One LR/SC reservation per hart, shared by every hart of a SoC: a
 // store by any hart to a reserved word (or anything inside the reserved
 // word's 4 bytes) breaks the reservation. Holders are few, so the store-side
 // check is a single test of `any` in the common case.
