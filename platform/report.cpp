@@ -156,10 +156,24 @@ std::string report::summary(const soc& s, const run_result& r) const {
     return o;
 }
 
-std::string report::json(const soc& s, const run_result& r) const {
+namespace {
+// One entry (a core, an initiator's traffic, a component's statistics, a
+// region) as one compact line, as scripts grepping the report expect.
+template <class Body>
+std::string one_line(Body&& body) {
     std::string text;
     llvm::raw_string_ostream os(text);
-    llvm::json::OStream j(os, 2);
+    llvm::json::OStream j(os);
+    body(j);
+    return text;
+}
+}  // namespace
+
+std::string report::json(const soc& s, const run_result& r) const {
+    using llvm::json::OStream;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    OStream j(os, 2);
     j.object([&] {
         j.attribute("status", base::exit_code_name(r.code));
         j.attribute("exit_code", static_cast<int>(r.code));
@@ -174,40 +188,54 @@ std::string report::json(const soc& s, const run_result& r) const {
         j.attributeArray("cores", [&] {
             for (std::size_t h = 0; h < s.cores().size(); ++h) {
                 const auto& c = *s.cores()[h];
-                j.object([&] {
-                    j.attribute("hart", static_cast<std::uint64_t>(h));
-                    j.attribute("role", h + 1 == s.cores().size() ? "cluster controller" : "worker");
-                    j.attribute("instructions", c.instret());
-                    j.attribute("cycles", c.state().cycle);
-                });
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        e.attribute("hart", static_cast<std::uint64_t>(h));
+                        e.attribute("role", h + 1 == s.cores().size() ? "cluster controller" : "worker");
+                        e.attribute("instructions", c.instret());
+                        e.attribute("cycles", c.state().cycle);
+                    });
+                }));
             }
         });
         const auto& targets = s.context().traffic.targets();
         j.attributeObject("traffic", [&] {
-            for (const auto* i : s.initiators())
-                j.attributeObject(i->who().name, [&] {
-                    for (std::size_t t = 0; t < targets.size(); ++t)
-                        j.attributeObject(targets[t], [&] {
-                            j.attribute("read", i->traffic().read_bytes[t]);
-                            j.attribute("write", i->traffic().write_bytes[t]);
-                        });
-                });
+            for (const auto* i : s.initiators()) {
+                j.attributeBegin(i->who().name);
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        for (std::size_t t = 0; t < targets.size(); ++t)
+                            e.attributeObject(targets[t], [&] {
+                                e.attribute("read", i->traffic().read_bytes[t]);
+                                e.attribute("write", i->traffic().write_bytes[t]);
+                            });
+                    });
+                }));
+                j.attributeEnd();
+            }
         });
         j.attributeObject("stats", [&] {
-            for (const auto& g : s.context().stats.groups())
-                j.attributeObject(g.owner, [&] {
-                    for (const auto& v : g.values) j.attribute(v.name, *v.value);
-                });
+            for (const auto& g : s.context().stats.groups()) {
+                j.attributeBegin(g.owner);
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        for (const auto& v : g.values) e.attribute(v.name, *v.value);
+                    });
+                }));
+                j.attributeEnd();
+            }
         });
         j.attributeArray("regions", [&] {
             for (const auto& g : s.soc_periph().regions())
-                j.object([&] {
-                    j.attribute("name", g.name);
-                    j.attribute("hart", g.hart);
-                    j.attribute("count", g.count);
-                    j.attribute("cycles", g.cycles);
-                    j.attribute("open", g.open);
-                });
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        e.attribute("name", g.name);
+                        e.attribute("hart", g.hart);
+                        e.attribute("count", g.count);
+                        e.attribute("cycles", g.cycles);
+                        e.attribute("open", g.open);
+                    });
+                }));
         });
         j.attributeArray("bus_errors", [&] {
             for (const auto& e : bus_errors_) j.value(e);

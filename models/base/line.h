@@ -41,13 +41,24 @@ public:
     virtual bool read() const = 0;
 };
 
-// Driver side: exactly one receiver (SystemC's default binding policy, so an
-// unbound line fails elaboration).
-using line_out = sc_core::sc_port<line_if>;
-// Driver side of a line fanned out to any number (>= 1) of receivers.
-using line_fanout = sc_core::sc_port<line_if, 0>;
-using word_out = sc_core::sc_port<word_if, 0>;
-using level_probe = sc_core::sc_port<level_if>;
+// Driver side. A port whose kind() tells what to do about it: SystemC's
+// unbound-port error reads "complete binding failed: port not bound: port
+// 'soc.sa.error' (side-band line: bind it to its receiver, or to a
+// base::line_stub to leave it open)".
+template <class IF, int N = 1>
+class side_band_port : public sc_core::sc_port<IF, N> {
+public:
+    explicit side_band_port(const char* name) : sc_core::sc_port<IF, N>(name) {}
+    const char* kind() const override {
+        return "side-band line: bind it to its receiver, or to a base::line_stub to leave it open";
+    }
+};
+
+// Exactly one receiver (so an unbound line fails elaboration).
+using line_out = side_band_port<line_if>;
+// A value fanned out to any number (>= 1) of receivers.
+using word_out = side_band_port<word_if, 0>;
+using level_probe = side_band_port<level_if>;
 
 // Receiver side: an export whose drives go to the handler the receiver gives.
 class line_in : public sc_core::sc_export<line_if> {
