@@ -1,7 +1,12 @@
 // The base chain every model derives from: a SystemC module that owns a
-// name-stamped logger, typed parameters read from the platform config, and
-// statistics collected by the end-of-run report; it reaches its SoC's
+// name-stamped logger, the platform config its parameters are read from,
+// and statistics collected by the end-of-run report; it reaches its SoC's
 // simulation context (context.h).
+//
+// Parameters are read one way: the config's typed accessors on a schema key
+// (cfg.size("l1.size"), cfg.cycles(section() + ".latency"), ...). The
+// schema declares each key's type, default, unit, bounds and meaning, and
+// validates the value before any model is built.
 #pragma once
 
 #include "context.h"
@@ -46,25 +51,6 @@ private:
     logger log_;
     sc_core::sc_time period_;
     stats_registry::group* stats_ = nullptr;
-};
-
-// A typed parameter bound to "<section>.<name>" in the config: the schema
-// declares its type, default, unit and meaning; the value is validated before
-// the model is built. T is std::uint64_t (sizes, addresses, cycles, counts,
-// frequencies, times in ps), bool, or std::string (choices, lists, text).
-template <typename T>
-class param {
-public:
-    param(const component& owner, const std::string& name);
-    const T& get() const { return value_; }
-    operator const T&() const { return value_; }
-    const std::string& key() const { return key_; }
-    const cfg::key_decl& decl() const { return *decl_; }
-
-private:
-    std::string key_;
-    const cfg::key_decl* decl_;
-    T value_;
 };
 
 }  // namespace npu::base

@@ -14,6 +14,8 @@ static_assert(NPU_EU_NB_BARRIERS == 4, "barriers_ is sized for the register map"
 std::uint32_t low_bits(unsigned n) { return n >= 32 ? ~0u : (1u << n) - 1; }
 }  // namespace
 
+// Hart masks are 32-bit: the schema bounds cluster.workers to 31, so there
+// are at most 32 harts.
 event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     : base::peripheral(nm, cfg, "event_unit"),
       event_in("event_in"),
@@ -23,7 +25,6 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
       all_harts_(low_bits(harts_)),
       all_workers_(low_bits(harts_ - 1)),
       harts_state_(harts_) {
-    if (harts_ > 32) throw std::invalid_argument(fmt::format("{}: at most 32 harts (hart masks are 32-bit)", name()));
     event_in.init(NPU_EVT_NB_LINES, [this](const char* nm, std::size_t line) {
         return new base::line_in(nm, [this, line](unsigned, bool level, const sc_core::sc_time& delay) {
             if (level) raise(static_cast<unsigned>(line), ~0u, delay);

@@ -99,7 +99,7 @@ struct hart_state {
     std::uint64_t fdiv_ops = 0;
     std::uint64_t taken_branches = 0;
 
-    reservation_set* reservations = nullptr;
+    reservation_set* reservations = nullptr;  // required: the harts of one SoC share one
     // `time` CSR source: simulated time in cycles; defaults to mcycle.
     std::uint64_t (*time_source)(void* ctx, const hart_state&) = nullptr;
     void* time_ctx = nullptr;

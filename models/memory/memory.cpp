@@ -9,18 +9,18 @@ namespace npu::memory {
 
 memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::string& section)
     : base::component(nm, cfg, section), socket("socket") {
-    size_ = base::param<std::uint64_t>(*this, "size");
-    latency_cycles_ = base::param<std::uint64_t>(*this, "latency");
-    bandwidth_ = base::param<std::uint64_t>(*this, "bandwidth");
-    sparse_ = base::param<std::string>(*this, "storage").get() == "sparse";
+    size_ = cfg.size(section + ".size");
+    latency_cycles_ = cfg.cycles(section + ".latency");
+    bandwidth_ = cfg.size(section + ".bandwidth");
+    sparse_ = cfg.choice(section + ".storage") == "sparse";
     // From the config, not from the context's services: whoever sets those
     // up need not do it before the memories are built.
     shadowed_ = cfg.choice("soc.memcheck") != "off";
     traffic_id_ = context().traffic.add_target(section);
     port_free_ = sc_core::SC_ZERO_TIME;
     if (cfg::platform_schema().find(section + ".banks")) {
-        banks_ = base::param<std::uint64_t>(*this, "banks");
-        bank_width_ = base::param<std::uint64_t>(*this, "bank_width");
+        banks_ = cfg.count(section + ".banks");
+        bank_width_ = cfg.size(section + ".bank_width");
         bank_free_.assign(banks_, sc_core::SC_ZERO_TIME);
     }
 
