@@ -1,6 +1,8 @@
 // An event line left unbound is an elaboration error naming the line (and
 // saying what to do), not an event silently dropped at run time; a line
-// bound to a line_stub is deliberately open and elaborates.
+// bound to a line_stub is deliberately open and elaborates; a pin (an
+// sc_signal<bool>, as an RTL twin drives it) drives a line through
+// signal_to_line.
 #include "accel/systolic_array.h"
 #include "blocks.h"
 #include "memory/memory.h"
@@ -9,6 +11,9 @@
 #include "config/memory_map.h"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
 
 using namespace npu;
 
@@ -50,6 +55,29 @@ TEST(UnboundLine, FailsElaborationNamingTheLine) {
 TEST(UnboundLine, StubbedLinesElaborate) {
     bench b(true);
     EXPECT_NO_THROW(sc_core::sc_start(sc_core::SC_ZERO_TIME));
+}
+
+TEST(LineAdapter, SignalDrivesTheLineAtItsTime) {
+    const cfg::config cfg = cfg::config::load("", {});
+    test::test_context ctx{"ctx", cfg};
+    test::harness h{"h", {}};
+    sc_core::sc_signal<bool> pin{"pin"};
+    base::signal_to_line adapter{"adapter", 3};
+    std::vector<std::tuple<unsigned, bool, sc_core::sc_time>> seen;
+    test::line_probe probe{"probe", [&](unsigned i, bool l, const sc_core::sc_time& at) { seen.emplace_back(i, l, at); }};
+    adapter.in(pin);
+    adapter.out.bind(probe.in);
+    const sc_core::sc_time ns(1, sc_core::SC_NS);
+    h.run_job([&] {
+        sc_core::wait(5 * ns);
+        pin.write(true);
+        sc_core::wait(10 * ns);
+        pin.write(false);
+        sc_core::wait(ns);
+    });
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0], std::make_tuple(3u, true, 5 * ns));
+    EXPECT_EQ(seen[1], std::make_tuple(3u, false, 15 * ns));
 }
 
 int sc_main(int argc, char** argv) {
