@@ -20,7 +20,6 @@
 namespace npu::platform {
 
 using base::exit_code;
-using base::sim_services;
 using cfg::initiator_class;
 
 soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level level)
