@@ -7,12 +7,12 @@
 #include "base/sim_services.h"
 
 #include <fmt/format.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <cstdio>
 
 namespace npu::platform {
-
-using base::sim_services;
 
 namespace {
 constexpr std::size_t max_memcheck_reports = 20;  // then only counted
@@ -23,29 +23,15 @@ std::string who_text(const base::initiator_id* w) {
     return fmt::format("{} ({})", w->name, w->role);
 }
 
-std::string pc_text(std::uint64_t pc) {
-    std::string sym = sim_services::get().symbol_of(pc);
+std::string pc_text(const base::sim_services& svc, std::uint64_t pc) {
+    std::string sym = svc.symbol_of(pc);
     return fmt::format("0x{:08x}{}", pc, sym.empty() ? "" : " <" + sym + ">");
 }
 
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-        case '"': o += "\\\""; break;
-        case '\\': o += "\\\\"; break;
-        case '\n': o += "\\n"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) o += fmt::format("\\u{:04x}", c);
-            else o += c;
-        }
-    }
-    return o;
-}
 }  // namespace
 
-report::report(const cfg::config& cfg) : cfg_(cfg) {
-    auto& svc = sim_services::get();
+report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().services) {
+    auto& svc = svc_;
     svc.on_bus_error = [this](const base::bus_error_info& e) {
         bus_errors_.push_back(format_bus_error(e));
         std::fputs(bus_errors_.back().c_str(), stderr);
@@ -57,21 +43,19 @@ report::report(const cfg::config& cfg) : cfg_(cfg) {
             memcheck_.push_back(format_memcheck(m));
             std::fputs(memcheck_.back().c_str(), stderr);
         }
-        return sim_services::get().memcheck() == base::memcheck_mode::error;
+        return svc_.memcheck() == base::memcheck_mode::error;
     };
 }
 
 std::string report::format_bus_error(const base::bus_error_info& e) const {
     const char* kind = e.is_fetch ? "instruction fetch" : e.is_write ? "store" : "load";
-    std::string decode = sim_services::get().describe_address
-                             ? sim_services::get().describe_address(e.who ? e.who->cls : 0, e.address)
-                             : "";
+    std::string decode = svc_.describe_address ? svc_.describe_address(e.who ? e.who->cls : 0, e.address) : "";
     // A symbol only means something for an address that is mapped.
-    std::string sym = decode.rfind("unmapped", 0) == 0 ? "" : sim_services::get().symbol_of(e.address);
+    std::string sym = decode.rfind("unmapped", 0) == 0 ? "" : svc_.symbol_of(e.address);
     std::string out = "*** bus error ***\n";
     out += fmt::format("  initiator : {}\n", who_text(e.who));
     out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, e.size, e.address);
-    if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(e.pc));
+    if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, e.pc));
     out += fmt::format("  address   : {}\n", decode);
     if (!sym.empty()) out += fmt::format("  symbol    : {}\n", sym);
     if (!e.context.empty()) out += e.context + (e.context.back() == '\n' ? "" : "\n");
@@ -79,7 +63,7 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
 }
 
 std::string report::format_memcheck(const base::memcheck_info& m) const {
-    std::string sym = sim_services::get().symbol_of(m.address);
+    std::string sym = svc_.symbol_of(m.address);
     std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
                                   m.in_flight ? "read of a DMA destination before the transfer wrote it"
                                               : "read of never-written memory",
@@ -87,9 +71,9 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
     out += fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
                        m.in_flight ? "not yet transferred" : "unwritten", m.address,
                        sym.empty() ? "" : " <" + sym + ">");
-    if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(m.pc));
+    if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
     if (m.in_flight) {
-        const auto& describe = sim_services::get().describe_in_flight;
+        const auto& describe = svc_.describe_in_flight;
         const std::string t = describe ? describe(m.address) : "";
         out += fmt::format("  dma       : {}\n", t.empty() ? "a transfer in flight" : t);
         out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
@@ -120,7 +104,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
         o += fmt::format("  simulation speed: {:.1f} MIPS (all harts)\n",
                          static_cast<double>(total_instr) / r.host_seconds / 1e6);
 
-    const auto& targets = base::traffic_registry::get().targets();
+    const auto& targets = s.context().traffic.targets();
     o += "\ntraffic per memory level (bytes read / written)\n";
     o += fmt::format("  {:<24}", "initiator");
     for (const auto& t : targets) o += fmt::format(" {:>23}", t);
@@ -141,7 +125,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
     if (idle) o += fmt::format("  ({} initiators moved no data)\n", idle);
     // Accelerators and engines report busy cycles; utilisation is against the run.
     std::string util;
-    for (const auto& g : base::stats_registry::get().groups())
+    for (const auto& g : s.context().stats.groups())
         for (const auto& v : g.values)
             if (v.name == "busy_cycles" && r.cycles)
                 util += fmt::format("  {:<24} {:>12} busy cycles  {:6.2f} %\n", g.owner, *v.value,
@@ -152,7 +136,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
     if (!regions.empty()) {
         // Engines with busy counters, in the order busy_snapshot() samples them.
         std::vector<std::string> engines;
-        for (const auto& g : base::stats_registry::get().groups())
+        for (const auto& g : s.context().stats.groups())
             for (const auto& v : g.values)
                 if (v.name == "busy_cycles") engines.push_back(g.owner);
         o += "\nmarked regions (trace markers)\n";
@@ -172,54 +156,102 @@ std::string report::summary(const soc& s, const run_result& r) const {
     return o;
 }
 
+namespace {
+// One entry (a core, an initiator's traffic, a component's statistics, a
+// region) as one compact line, as scripts grepping the report expect.
+template <class Body>
+std::string one_line(Body&& body) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::json::OStream j(os);
+    body(j);
+    return text;
+}
+}  // namespace
+
 std::string report::json(const soc& s, const run_result& r) const {
-    std::string o = "{\n";
-    o += fmt::format("  \"status\": \"{}\",\n  \"exit_code\": {},\n  \"reason\": \"{}\",\n  \"firmware_exit\": {},\n",
-                     base::exit_code_name(r.code), static_cast<int>(r.code), json_escape(r.reason), r.firmware_code);
-    o += fmt::format("  \"cycles\": {},\n  \"cluster_clock_hz\": {},\n  \"host_seconds\": {:.6f},\n", r.cycles,
-                     cfg_.frequency_hz("soc.cluster_clock"), r.host_seconds);
-    o += "  \"cores\": [";
-    for (std::size_t h = 0; h < s.cores().size(); ++h) {
-        const auto& c = *s.cores()[h];
-        o += fmt::format("{}\n    {{\"hart\": {}, \"role\": \"{}\", \"instructions\": {}, \"cycles\": {}}}", h ? "," : "",
-                         h, h + 1 == s.cores().size() ? "cluster controller" : "worker", c.instret(), c.state().cycle);
-    }
-    o += "\n  ],\n  \"traffic\": {";
-    const auto& targets = base::traffic_registry::get().targets();
-    bool first = true;
-    for (const auto* i : s.initiators()) {
-        o += fmt::format("{}\n    \"{}\": {{", first ? "" : ",", i->who().name);
-        first = false;
-        for (std::size_t t = 0; t < targets.size(); ++t)
-            o += fmt::format("{}\"{}\": {{\"read\": {}, \"write\": {}}}", t ? ", " : "", targets[t],
-                             i->traffic().read_bytes[t], i->traffic().write_bytes[t]);
-        o += "}";
-    }
-    o += "\n  },\n  \"stats\": {";
-    first = true;
-    for (const auto& g : base::stats_registry::get().groups()) {
-        o += fmt::format("{}\n    \"{}\": {{", first ? "" : ",", g.owner);
-        first = false;
-        for (std::size_t k = 0; k < g.values.size(); ++k)
-            o += fmt::format("{}\"{}\": {}", k ? ", " : "", g.values[k].name, *g.values[k].value);
-        o += "}";
-    }
-    o += "\n  },\n  \"regions\": [";
-    const auto& regions = s.soc_periph().regions();
-    for (std::size_t k = 0; k < regions.size(); ++k)
-        o += fmt::format("{}\n    {{\"name\": \"{}\", \"hart\": {}, \"count\": {}, \"cycles\": {}, \"open\": {}}}",
-                         k ? "," : "", json_escape(regions[k].name), regions[k].hart, regions[k].count,
-                         regions[k].cycles, regions[k].open);
-    o += "\n  ],\n  \"bus_errors\": [";
-    for (std::size_t k = 0; k < bus_errors_.size(); ++k)
-        o += fmt::format("{}\n    \"{}\"", k ? "," : "", json_escape(bus_errors_[k]));
-    o += "\n  ],\n  \"memcheck_findings\": " + std::to_string(memcheck_count_) + ",\n  \"memcheck\": [";
-    for (std::size_t k = 0; k < memcheck_.size(); ++k)
-        o += fmt::format("{}\n    \"{}\"", k ? "," : "", json_escape(memcheck_[k]));
-    o += "\n  ]";
-    if (!golden_json_.empty()) o += ",\n  \"golden\": " + golden_json_;
-    o += "\n}\n";
-    return o;
+    using llvm::json::OStream;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    OStream j(os, 2);
+    j.object([&] {
+        j.attribute("status", base::exit_code_name(r.code));
+        j.attribute("exit_code", static_cast<int>(r.code));
+        j.attribute("reason", r.reason);
+        j.attribute("firmware_exit", r.firmware_code);
+        j.attribute("cycles", r.cycles);
+        j.attribute("cluster_clock_hz", cfg_.frequency_hz("soc.cluster_clock"));
+        // Microsecond resolution is all a host timing means.
+        j.attributeBegin("host_seconds");
+        j.rawValue(fmt::format("{:.6f}", r.host_seconds));
+        j.attributeEnd();
+        j.attributeArray("cores", [&] {
+            for (std::size_t h = 0; h < s.cores().size(); ++h) {
+                const auto& c = *s.cores()[h];
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        e.attribute("hart", static_cast<std::uint64_t>(h));
+                        e.attribute("role", h + 1 == s.cores().size() ? "cluster controller" : "worker");
+                        e.attribute("instructions", c.instret());
+                        e.attribute("cycles", c.state().cycle);
+                    });
+                }));
+            }
+        });
+        const auto& targets = s.context().traffic.targets();
+        j.attributeObject("traffic", [&] {
+            for (const auto* i : s.initiators()) {
+                j.attributeBegin(i->who().name);
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        for (std::size_t t = 0; t < targets.size(); ++t)
+                            e.attributeObject(targets[t], [&] {
+                                e.attribute("read", i->traffic().read_bytes[t]);
+                                e.attribute("write", i->traffic().write_bytes[t]);
+                            });
+                    });
+                }));
+                j.attributeEnd();
+            }
+        });
+        j.attributeObject("stats", [&] {
+            for (const auto& g : s.context().stats.groups()) {
+                j.attributeBegin(g.owner);
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        for (const auto& v : g.values) e.attribute(v.name, *v.value);
+                    });
+                }));
+                j.attributeEnd();
+            }
+        });
+        j.attributeArray("regions", [&] {
+            for (const auto& g : s.soc_periph().regions())
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        e.attribute("name", g.name);
+                        e.attribute("hart", g.hart);
+                        e.attribute("count", g.count);
+                        e.attribute("cycles", g.cycles);
+                        e.attribute("open", g.open);
+                    });
+                }));
+        });
+        j.attributeArray("bus_errors", [&] {
+            for (const auto& e : bus_errors_) j.value(e);
+        });
+        j.attribute("memcheck_findings", static_cast<std::uint64_t>(memcheck_count_));
+        j.attributeArray("memcheck", [&] {
+            for (const auto& m : memcheck_) j.value(m);
+        });
+        if (!golden_json_.empty()) {
+            j.attributeBegin("golden");
+            j.rawValue(golden_json_);
+            j.attributeEnd();
+        }
+    });
+    os << "\n";
+    return text;
 }
 
 }  // namespace npu::platform

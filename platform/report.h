@@ -12,8 +12,8 @@ namespace npu::platform {
 
 class report {
 public:
-    // Installs the bus-error and memcheck handlers into sim_services.
-    explicit report(const cfg::config& cfg);
+    // Installs the bus-error and memcheck handlers into the SoC's services.
+    report(const cfg::config& cfg, soc& s);
 
     std::string summary(const soc& s, const run_result& r) const;
     std::string json(const soc& s, const run_result& r) const;
@@ -30,6 +30,7 @@ private:
     std::string format_memcheck(const base::memcheck_info& m) const;
 
     const cfg::config& cfg_;
+    base::sim_services& svc_;
     std::vector<std::string> bus_errors_;
     std::vector<std::string> memcheck_;  // first findings, formatted
     std::size_t memcheck_count_ = 0;

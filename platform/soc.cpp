@@ -1,5 +1,7 @@
 #include "soc.h"
 
+#include "blocks.h"
+
 #include "accel/systolic_array.h"
 #include "cluster/event_unit.h"
 #include "cluster/event_unit_regs.h"
@@ -18,15 +20,12 @@
 namespace npu::platform {
 
 using base::exit_code;
-using base::sim_services;
 using cfg::initiator_class;
 
-soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
-    : sc_core::sc_module(nm), cfg_(cfg), map_(cfg::memory_map::build(cfg)) {
-    const std::string& mc = cfg.choice("soc.memcheck");
-    sim_services::get().set_memcheck(mc == "off" ? base::memcheck_mode::off
-                                     : mc == "warn" ? base::memcheck_mode::warn
-                                                    : base::memcheck_mode::error);
+soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level level)
+    : base::context_module(nm), cfg_(cfg), map_(cfg::memory_map::build(cfg)) {
+    context().configure(cfg);
+    context().level = level;
 
     router_ = std::make_unique<interconnect::router>("router", cfg, map_);
     for (const auto& r : map_.regions()) {
@@ -42,33 +41,17 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
     // --- event unit (models/cluster) ---
     event_unit_ = std::make_unique<cluster::event_unit>("event_unit", cfg);
     router_->bind_target(event_unit_->socket, "event_unit");
-    // An event ends a WFI of a running hart; parked workers are started only
-    // by cluster_ctrl WAKE (fetch enable), never by an event.
-    event_unit_->wake_hart = [this](unsigned h, const sc_core::sc_time& delay) {
-        if (h < cores_.size() && !cores_[h]->parked()) cores_[h]->wake(delay);
-    };
-    event_unit_->set_irq = [this](unsigned h, unsigned bit, bool level) {
-        if (h < cores_.size()) cores_[h]->set_irq(bit, level);
-    };
     // --- DMA engine (models/dma) ---
     dma_ = std::make_unique<dma::dma>("dma", cfg);
     router_->bind_target(dma_->socket, "dma_ctrl");
     for (unsigned c = 0; c < dma_->channels(); ++c)
         router_->bind_initiator(dma_->master(c).socket, initiator_class::dma);
-    // A transfer's end or abort is an event in every hart's buffer at its
-    // time; each hart's event mask decides whether it sleeps on it.
-    dma_->on_done = [this](unsigned, const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_DMA_DONE, ~0u, d); };
-    dma_->on_error = [this](unsigned, const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_DMA_ERROR, ~0u, d); };
-    // --- systolic array (models/accel) ---
+    // --- systolic array (models/accel), through its factory (sa.model) ---
     // Registers on the core-visible sa_ctrl window; its master reaches only
     // what visibility.sa allows (L1), so an L2/L3/NULL operand is a bus error.
-    sa_ = std::make_unique<accel::systolic_array>("sa", cfg);
+    sa_ = make_systolic_array("sa", cfg);
     router_->bind_target(sa_->socket, "sa_ctrl");
     router_->bind_initiator(sa_->bus.socket, initiator_class::sa);
-    // Job end and abort are events in every hart's buffer, at their time;
-    // each hart's event mask decides whether it sleeps on them.
-    sa_->on_done = [this](const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_SA_DONE, ~0u, d); };
-    sa_->on_error = [this](const sc_core::sc_time& d) { event_unit_->raise(NPU_EVT_SA_ERROR, ~0u, d); };
 
     const unsigned workers = static_cast<unsigned>(cfg.count("cluster.workers"));
     for (unsigned h = 0; h <= workers; ++h) {
@@ -77,18 +60,25 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         cores_.push_back(std::make_unique<cpu::core>(name.c_str(), cfg, h, cc));
         router_->bind_initiator(cores_.back()->bus.socket, initiator_class::core);
     }
-    cluster_ctrl_->wake_hart = [this](unsigned h, const sc_core::sc_time& delay) {
-        if (h < cores_.size()) cores_[h]->wake(delay);
-    };
-    cluster_ctrl_->set_boot_address = [this](std::uint32_t a) {
-        for (auto& c : cores_) c->set_boot_address(a);
-    };
-    cluster_ctrl_->awake_mask = [this]() {
-        std::uint32_t m = 0;
-        for (std::size_t h = 0; h < cores_.size(); ++h)
-            if (cores_[h]->running()) m |= 1u << h;
-        return m;
-    };
+
+    // --- side-band lines ---
+    // A transfer's or job's end or abort is an event in every hart's buffer
+    // at its time; each hart's event mask decides whether it sleeps on it.
+    dma_->done.bind(event_unit_->event_in[NPU_EVT_DMA_DONE]);
+    dma_->error.bind(event_unit_->event_in[NPU_EVT_DMA_ERROR]);
+    sa_->done.bind(event_unit_->event_in[NPU_EVT_SA_DONE]);
+    sa_->error.bind(event_unit_->event_in[NPU_EVT_SA_ERROR]);
+    // Hart h (the CC is hart `workers`): an event ends its WFI, its event
+    // unit interrupt lines set mip bits; cluster control starts it (fetch
+    // enable), sets its boot address and reads whether it is awake.
+    for (unsigned h = 0; h <= workers; ++h) {
+        cpu::core& c = *cores_[h];
+        event_unit_->wake_hart[h].bind(c.event_wake);
+        event_unit_->irq[h].bind(c.irq);
+        cluster_ctrl_->fetch_enable[h].bind(c.fetch_enable);
+        cluster_ctrl_->awake[h].bind(c.awake);
+        cluster_ctrl_->boot_address.bind(c.boot_address);
+    }
 
     loader_id_ = base::initiator_id{std::string(name()) + ".loader", static_cast<int>(initiator_class::loader), -1,
                                     "ELF loader"};
@@ -102,16 +92,9 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg)
         return s.empty() ? fmt::format("0x{:08x}", addr) : s;
     };
 
-    soc_periph_->busy_snapshot = [] {
-        std::vector<std::uint64_t> v;
-        for (const auto& g : base::stats_registry::get().groups())
-            for (const auto& st : g.values)
-                if (st.name == "busy_cycles") v.push_back(*st.value);
-        return v;
-    };
-
-    sim_services::get().describe_in_flight = [this](std::uint64_t a) { return dma_->in_flight_transfer_at(a); };
-    sim_services::get().describe_address = [this](int cls, std::uint64_t a) {
+    auto& svc = context().services;
+    svc.describe_in_flight = [this](std::uint64_t a) { return dma_->in_flight_transfer_at(a); };
+    svc.describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };
 }
@@ -177,7 +160,7 @@ void soc::load(const elf_image& image) {
     cluster_ctrl_->set_reset_boot_address(image.entry());
     if (auto tohost = image.symbol_address("tohost"))
         for (auto& c : cores_) c->set_tohost(*tohost);
-    sim_services::get().symbolize = [&image](std::uint64_t a) {
+    context().services.symbolize = [&image](std::uint64_t a) {
         std::string s = image.symbolize(static_cast<std::uint32_t>(a));
         std::string line = image.source_line(static_cast<std::uint32_t>(a));
         if (!line.empty()) s += (s.empty() ? "" : " ") + std::string("(") + line + ")";
@@ -205,19 +188,45 @@ std::vector<std::string> soc::layout_mismatches(const elf_image& image) const {
     return out;
 }
 
-run_result soc::run() {
-    auto& svc = sim_services::get();
-    const std::uint64_t max_cycles = cfg_.cycles("soc.max_cycles");
-    const sc_core::sc_time period(1.0 / static_cast<double>(cfg_.frequency_hz("soc.cluster_clock")), sc_core::SC_SEC);
+void soc::start_run() {
     cores_.back()->start();  // the cluster controller boots; workers stay parked
+}
+
+run_result soc::run() { return run_together({this}).front(); }
+
+std::vector<run_result> soc::run_together(const std::vector<soc*>& socs) {
+    // One SoC stops the kernel itself; several stop it once all have stopped.
+    if (socs.size() > 1) {
+        auto group = std::make_shared<base::stop_group>();
+        for (soc* s : socs) s->context().services.join_stop_group(group);
+    }
+    std::uint64_t limit_ps = 0;  // 0: no watchdog
+    bool unlimited = false;
+    for (soc* s : socs) {
+        const std::uint64_t max_cycles = s->cfg_.cycles("soc.max_cycles");
+        const sc_core::sc_time period(1.0 / static_cast<double>(s->cfg_.frequency_hz("soc.cluster_clock")),
+                                      sc_core::SC_SEC);
+        if (!max_cycles) unlimited = true;
+        else limit_ps = std::max<std::uint64_t>(limit_ps, (period * static_cast<double>(max_cycles)).value());
+        s->start_run();
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
-    if (max_cycles)
-        sc_core::sc_start(period * static_cast<double>(max_cycles));
+    if (!unlimited)
+        sc_core::sc_start(sc_core::sc_time::from_value(limit_ps));
     else
         sc_core::sc_start();
     const auto t1 = std::chrono::steady_clock::now();
 
+    std::vector<run_result> results;
+    for (soc* s : socs) results.push_back(s->finish_run(std::chrono::duration<double>(t1 - t0).count()));
+    return results;
+}
+
+run_result soc::finish_run(double host_seconds) {
+    auto& svc = context().services;
+    const std::uint64_t max_cycles = cfg_.cycles("soc.max_cycles");
+    const sc_core::sc_time period(1.0 / static_cast<double>(cfg_.frequency_hz("soc.cluster_clock")), sc_core::SC_SEC);
     if (!svc.stop_requested()) {
         std::string harts;
         for (std::size_t h = 0; h < cores_.size(); ++h) {
@@ -242,13 +251,15 @@ run_result soc::run() {
     r.code = svc.stop_code();
     r.reason = svc.stop_reason();
     r.firmware_code = svc.firmware_code();
-    std::uint64_t cyc = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period);
+    // The SoC's end: when it stopped, or (watchdog, deadlock) when the kernel did.
+    const sc_core::sc_time end = svc.stopped_while_running() ? svc.stop_time() : sc_core::sc_time_stamp();
+    std::uint64_t cyc = static_cast<std::uint64_t>(end / period);
     // Cores run ahead of SystemC time by up to a quantum: the run lasted as
     // long as the furthest of them got.
     for (const auto& c : cores_) cyc = std::max(cyc, c->state().cycle);
     r.cycles = cyc;
     soc_periph_->close_open_regions(cyc);
-    r.host_seconds = std::chrono::duration<double>(t1 - t0).count();
+    r.host_seconds = host_seconds;
     return r;
 }
 

@@ -1,11 +1,15 @@
 // The SoC built from a config: memories, peripherals, the router with its
-// per-initiator views, the cores, and the ELF loader. Owns simulation
-// control (watchdog, deadlock detection) and feeds the end-of-run report.
+// per-initiator views, the cores, and the ELF loader; the side-band lines
+// between them bound port to port. Owns its simulation context (models
+// reach it through component::context(); several SoCs can live in one
+// process), simulation control (watchdog, deadlock detection) and feeds the
+// end-of-run report.
 #pragma once
 
 #include "elf_image.h"
 
 #include "base/bus_initiator.h"
+#include "base/context.h"
 #include "base/peripheral.h"
 #include "config/memory_map.h"
 
@@ -33,9 +37,10 @@ struct run_result {
     double host_seconds = 0;
 };
 
-class soc : public sc_core::sc_module {
+class soc : public base::context_module {
 public:
-    soc(sc_core::sc_module_name nm, const cfg::config& cfg);
+    // `level`: the log level of every model of this SoC (npusim --log-level).
+    soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level level = base::log_level::warn);
     ~soc() override;
 
     // Loads the ELF's segments through the loader's debug port; throws
@@ -47,6 +52,11 @@ public:
     // Runs until the firmware exits, a fault stops it, the watchdog fires or
     // every hart sleeps with nothing left to wake it.
     run_result run();
+    // Runs several SoCs in the one SystemC kernel until each has stopped
+    // (the kernel stops at the last). Each result is what run() gives for
+    // that SoC alone; with different --max-cycles the watchdog fires at
+    // the largest, and a deadlock shows once every SoC is idle.
+    static std::vector<run_result> run_together(const std::vector<soc*>& socs);
 
     // Reads memory as the loader sees it (no timing, no memcheck): reports,
     // result checks and tests.
@@ -59,9 +69,8 @@ public:
     const periph::soc_periph& soc_periph() const { return *soc_periph_; }
     // Called at every trace-marker region end with the region's name.
     void on_region_end(std::function<void(const std::string&)> fn);
-    // on_done / on_error hooks (event lines), channel masters, busy cycles.
+    // Channel masters, busy cycles.
     dma::dma& dma_engine() { return *dma_; }
-    // DMA/SA completion hooks raise their lines here (event_unit_regs.h).
     cluster::event_unit& event_unit() { return *event_unit_; }
     const elf_image* image() const { return image_; }
 
@@ -82,6 +91,9 @@ private:
     base::initiator_id loader_id_;
     std::unique_ptr<base::bus_initiator> loader_;
     const elf_image* image_ = nullptr;
+
+    void start_run();
+    run_result finish_run(double host_seconds);
 };
 
 }  // namespace npu::platform

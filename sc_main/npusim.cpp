@@ -154,7 +154,6 @@ int run(int argc, char** argv) {
 
     npu::base::log_level lvl;
     if (!npu::base::parse_log_level(log_level, lvl)) return bad_input("--log-level: '" + log_level + "' is not one of error, warn, info, debug, trace");
-    npu::base::set_global_log_level(lvl);
 
     std::optional<npu::cfg::config> cfg;
     std::optional<npu::cfg::memory_map> map;
@@ -214,8 +213,8 @@ int run(int argc, char** argv) {
     }
 
     install_report_handler();
-    npu::platform::report rep(*cfg);
-    npu::platform::soc top("soc", *cfg);
+    npu::platform::soc top("soc", *cfg, lvl);
+    npu::platform::report rep(*cfg, top);
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) {

@@ -72,19 +72,21 @@ schema make_platform_schema() {
                            "Misaligned load/store: `trap` (address-misaligned exception) or `split` "
                            "(performed as byte accesses, one extra cycle)."));
     mis.choices = {"trap", "split"};
-    s.add(decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction."));
-    s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*."));
-    s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider)."));
-    s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken."));
+    // The cores keep a cost per instruction class in one byte (hart.h).
+    auto cpi = [](key_decl& d) { d.max = 255; };
+    cpi(s.add(decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction.")));
+    cpi(s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*.")));
+    cpi(s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider).")));
+    cpi(s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken.")));
     s.add(decl("core.cpi_branch_taken", value_kind::cycles, "2", "Cycles of a taken branch (pipeline refill)."));
-    s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR."));
-    s.add(decl("core.cpi_load", value_kind::cycles, "1",
-               "Issue cycles of a load; the latency of the memory touched is added."));
-    s.add(decl("core.cpi_store", value_kind::cycles, "1",
-               "Issue cycles of a store; the latency of the memory touched is added."));
-    s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move."));
-    s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S."));
-    s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added."));
+    cpi(s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR.")));
+    cpi(s.add(decl("core.cpi_load", value_kind::cycles, "1",
+               "Issue cycles of a load; the latency of the memory touched is added.")));
+    cpi(s.add(decl("core.cpi_store", value_kind::cycles, "1",
+               "Issue cycles of a store; the latency of the memory touched is added.")));
+    cpi(s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move.")));
+    cpi(s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S.")));
+    cpi(s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added.")));
     s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "1",
                "Stall cycles charged when a core's L1 access hits a bank another core used in the "
                "same cycle (approximation of TCDM arbitration)."));
@@ -171,6 +173,12 @@ schema make_platform_schema() {
                "A bus error of the systolic array (operand outside its view, e.g. in L2 or at NULL) stops "
                "the run with a report of the job. false: the job aborts with STATUS.ERROR and the error "
                "event only, for firmware that handles the fault."));
+    auto& sam = s.add(decl("sa.model", value_kind::choice, "tlm",
+                           "Model of the systolic array's engine behind its register window "
+                           "(platform/blocks.cpp builds it): `tlm`, the loosely-timed engine of "
+                           "docs/sa.md (results and cycle model at START). Further engines (an RTL "
+                           "twin) are further choices."));
+    sam.choices = {"tlm"};
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",

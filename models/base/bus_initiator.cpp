@@ -2,7 +2,8 @@
 
 namespace npu::base {
 
-bus_initiator::bus_initiator(const char* socket_name, const initiator_id& who) : socket(socket_name), who_(who) {
+bus_initiator::bus_initiator(const char* socket_name, const initiator_id& who)
+    : socket(socket_name), who_(who), svc_(&find_context(socket).services) {
     socket.bind(*this);
     ext_.who = &who_;
     // The extension lives as long as the initiator; the payload never frees it.
@@ -41,8 +42,8 @@ void bus_initiator::request_dmi(std::uint64_t addr, bool write) {
     w.write_latency = d.get_write_latency();
     w.readable = d.is_read_allowed();
     w.writable = d.is_write_allowed();
-    if (const auto* r = sim_services::get().find_host_range(w.host)) {
-        if (sim_services::get().memcheck() != memcheck_mode::off && r->shadow)
+    if (const auto* r = svc_->find_host_range(w.host)) {
+        if (svc_->memcheck() != memcheck_mode::off && r->shadow)
             w.shadow = r->shadow + (w.host - r->host);
         w.traffic_id = r->traffic_id;
     }
@@ -155,7 +156,7 @@ void bus_initiator::report_uninit(std::uint64_t addr, unsigned size, bool in_fli
     m.has_pc = ext_.has_pc;
     m.address = addr;
     m.size = size;
-    sim_services::get().memcheck_finding(m);
+    svc_->memcheck_finding(m);
 }
 
 }  // namespace npu::base

@@ -8,7 +8,7 @@
 // turn TLM_ADDRESS_ERROR_RESPONSE into their own fault behaviour.
 #pragma once
 
-#include "component.h"
+#include "context.h"
 #include "sim_services.h"
 #include "txn_ext.h"
 
@@ -135,6 +135,7 @@ private:
     void report_uninit(std::uint64_t addr, unsigned size, bool in_flight);
 
     initiator_id who_;
+    sim_services* svc_;  // the owning SoC's (found from the socket's module)
     tlm::tlm_generic_payload txn_;
     txn_ext ext_;
     dmi_window dmi_[dmi_cache_size];

@@ -5,7 +5,6 @@
 namespace npu::base {
 
 namespace {
-log_level g_level = log_level::warn;
 const char* level_tag(log_level l) {
     switch (l) {
     case log_level::error: return "error";
@@ -17,9 +16,6 @@ const char* level_tag(log_level l) {
     return "?";
 }
 }  // namespace
-
-log_level global_log_level() { return g_level; }
-void set_global_log_level(log_level l) { g_level = l; }
 
 bool parse_log_level(const std::string& s, log_level& out) {
     static const std::pair<const char*, log_level> names[] = {{"error", log_level::error},

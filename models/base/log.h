@@ -14,21 +14,21 @@ namespace npu::base {
 
 enum class log_level { error = 0, warn = 1, info = 2, debug = 3, trace = 4 };
 
-// Global threshold; set from `npusim --log-level`.
-log_level global_log_level();
-void set_global_log_level(log_level l);
 bool parse_log_level(const std::string& s, log_level& out);
 
 class logger {
 public:
-    explicit logger(std::string name) : name_(std::move(name)) {}
-    bool enabled(log_level l) const { return static_cast<int>(l) <= static_cast<int>(global_log_level()); }
+    // `threshold`: the level of the owner's simulation context (npusim
+    // --log-level), read at every test so it can change after construction.
+    logger(std::string name, const log_level& threshold) : name_(std::move(name)), threshold_(&threshold) {}
+    bool enabled(log_level l) const { return static_cast<int>(l) <= static_cast<int>(*threshold_); }
     const std::string& name() const { return name_; }
     // Formats and prints one stamped line (callers go through NPU_LOG).
     void emit(log_level l, const std::string& msg) const;
 
 private:
     std::string name_;
+    const log_level* threshold_;
 };
 
 }  // namespace npu::base

@@ -9,7 +9,7 @@ namespace npu::base {
 
 peripheral::peripheral(sc_core::sc_module_name nm, const cfg::config& cfg, std::string section)
     : component(nm, cfg, std::move(section)), socket("socket") {
-    latency_ = cycles(param<std::uint64_t>(*this, "latency"));
+    latency_ = cycles(cfg.cycles(this->section() + ".latency"));
     socket.register_b_transport(this, &peripheral::b_transport);
     socket.register_transport_dbg(this, &peripheral::transport_dbg);
 }

@@ -19,18 +19,16 @@ const char* exit_code_name(exit_code c) {
     return "?";
 }
 
-sim_services& sim_services::get() {
-    static sim_services s;
-    return s;
-}
-
 void sim_services::request_stop(exit_code code, const std::string& reason, int firmware_code) {
     if (stopped_) return;  // the first cause is the one worth reporting
     stopped_ = true;
     code_ = code;
     reason_ = reason;
     firmware_code_ = firmware_code;
-    if (sc_core::sc_is_running()) sc_core::sc_stop();
+    if (!sc_core::sc_is_running()) return;
+    stopped_running_ = true;
+    stop_time_ = sc_core::sc_time_stamp();
+    if (!group_ || ++group_->stopped == group_->members) sc_core::sc_stop();
 }
 
 void sim_services::bus_error(const bus_error_info& e) {
@@ -61,7 +59,5 @@ const sim_services::host_range* sim_services::find_host_range(const unsigned cha
         if (p >= r.host && p < r.host + r.len) return &r;
     return nullptr;
 }
-
-void sim_services::reset() { *this = sim_services(); }
 
 }  // namespace npu::base

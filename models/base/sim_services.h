@@ -1,11 +1,18 @@
-// Services the platform provides to every model: stopping the run with an
-// exit reason, describing addresses and symbols in reports, and the memcheck
-// shadow directory. Models call these; the platform installs the describers.
-// They are process-wide because a process holds one SystemC elaboration.
+// Services the platform provides to every model of one SoC: stopping the run
+// with an exit reason, describing addresses and symbols in reports, and the
+// memcheck shadow directory. Models call these; the platform installs the
+// describers. One per SoC, in its sim_context (context.h).
+//
+// The describers and report hooks are std::function, not ports: they are
+// host-side queries of the report (symbol tables, the memory map), with no
+// hardware counterpart an RTL twin would drive.
 #pragma once
+
+#include <systemc>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,14 +64,27 @@ struct memcheck_info {
 
 enum class memcheck_mode { off, warn, error };
 
+// SoCs that share one SystemC kernel (one process, several SoCs): the
+// kernel stops when the last of them has requested its stop.
+struct stop_group {
+    unsigned members = 0;
+    unsigned stopped = 0;
+};
+
 class sim_services {
 public:
-    static sim_services& get();
-
     // --- run control -------------------------------------------------------
-    // First caller wins: records why the run ends and calls sc_stop().
+    // First caller wins: records why the run ends and when, and calls
+    // sc_stop() (in a stop group: once every member has stopped).
     void request_stop(exit_code code, const std::string& reason, int firmware_code = 0);
     bool stop_requested() const { return stopped_; }
+    // SystemC time of the stop request (when requested while running).
+    const sc_core::sc_time& stop_time() const { return stop_time_; }
+    bool stopped_while_running() const { return stopped_running_; }
+    void join_stop_group(std::shared_ptr<stop_group> g) {
+        ++g->members;
+        group_ = std::move(g);
+    }
     exit_code stop_code() const { return code_; }
     const std::string& stop_reason() const { return reason_; }
     int firmware_code() const { return firmware_code_; }
@@ -106,15 +126,14 @@ public:
     void register_host_range(const host_range& r) { ranges_.push_back(r); }
     const host_range* find_host_range(const unsigned char* p) const;
 
-    // Test support: forget everything (each test executable elaborates once,
-    // but unit tests of the services themselves reset between cases).
-    void reset();
-
 private:
     bool stopped_ = false;
     exit_code code_ = exit_code::success;
     std::string reason_;
     int firmware_code_ = 0;
+    sc_core::sc_time stop_time_;
+    bool stopped_running_ = false;
+    std::shared_ptr<stop_group> group_;
     memcheck_mode memcheck_ = memcheck_mode::off;
     std::vector<host_range> ranges_;
 };

@@ -14,13 +14,24 @@ static_assert(NPU_EU_NB_BARRIERS == 4, "barriers_ is sized for the register map"
 std::uint32_t low_bits(unsigned n) { return n >= 32 ? ~0u : (1u << n) - 1; }
 }  // namespace
 
+// Hart masks are 32-bit: the schema bounds cluster.workers to 31, so there
+// are at most 32 harts.
 event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     : base::peripheral(nm, cfg, "event_unit"),
+      event_in("event_in"),
+      wake_hart("wake_hart"),
+      irq("irq"),
       harts_(static_cast<unsigned>(cfg.count("cluster.workers")) + 1),
       all_harts_(low_bits(harts_)),
       all_workers_(low_bits(harts_ - 1)),
       harts_state_(harts_) {
-    if (harts_ > 32) throw std::invalid_argument(fmt::format("{}: at most 32 harts (hart masks are 32-bit)", name()));
+    event_in.init(NPU_EVT_NB_LINES, [this](const char* nm, std::size_t line) {
+        return new base::line_in(nm, [this, line](unsigned, bool level, const sc_core::sc_time& delay) {
+            if (level) raise(static_cast<unsigned>(line), ~0u, delay);
+        });
+    });
+    wake_hart.init(harts_);
+    irq.init(harts_);
     for (unsigned h = 0; h < harts_; ++h) hart_events_.emplace_back();
     for (unsigned b = 0; b < NPU_EU_NB_BARRIERS; ++b) barrier_events_.emplace_back();
 
@@ -179,7 +190,7 @@ void event_unit::apply(unsigned line, std::uint32_t hart_mask) {
         hart_events_[h].notify(sc_core::SC_ZERO_TIME);
         // A hart asleep in WFI wakes on an event it waits for; one blocked in
         // this unit is woken by hart_events_ instead.
-        if ((s.mask & bit) && !s.blocked && wake_hart) wake_hart(h, sc_core::SC_ZERO_TIME);
+        if ((s.mask & bit) && !s.blocked) wake_hart[h]->drive(0, true, sc_core::SC_ZERO_TIME);
         update_irq(h);
     }
 }
@@ -189,9 +200,8 @@ void event_unit::update_irq(unsigned h) {
     const std::uint32_t level = s.buffer & s.irq_mask;
     const std::uint32_t changed = level ^ s.irq_level;
     s.irq_level = level;
-    if (!set_irq) return;
     for (unsigned line = 0; line < NPU_EVT_NB_IRQ_LINES; ++line)
-        if (changed >> line & 1u) set_irq(h, 16 + line, level >> line & 1u);
+        if (changed >> line & 1u) irq[h]->drive(16 + line, level >> line & 1u, sc_core::SC_ZERO_TIME);
 }
 
 template <class Ready>

@@ -14,15 +14,16 @@
 // the last DONE's time, a dispatched worker starts at the fork's time; each
 // plus the register latency (event_unit.latency).
 //
-// Events from other models (DMA, SA completion) come through raise() with
-// the raiser's local-time offset; they are applied at that time.
+// Events from other models (DMA, SA completion) come in on the event lines
+// (`event_in`, or raise()) with the raiser's local-time offset; they are
+// applied at that time.
 #pragma once
 
+#include "base/line.h"
 #include "base/peripheral.h"
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
 #include <vector>
 
@@ -36,11 +37,14 @@ public:
     // SystemC time + `delay` (the raiser's local-time offset).
     void raise(unsigned line, std::uint32_t hart_mask, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
 
-    // Platform hooks. `wake_hart`: an event in hart h's mask arrived (ends a
-    // WFI; must not boot a parked hart). `set_irq`: level of hart h's local
-    // interrupt `bit` (16 + line) from BUFFER & IRQ_MASK.
-    std::function<void(unsigned hart, const sc_core::sc_time& delay)> wake_hart;
-    std::function<void(unsigned hart, unsigned bit, bool level)> set_irq;
+    // Event line n (NPU_EVT_*): a drive with level true raises event n in
+    // every hart's buffer, `delay` after now. Lines nobody drives stay idle.
+    sc_core::sc_vector<base::line_in> event_in;
+    // Per hart h: `wake_hart[h]` pulses when an event in h's mask arrives
+    // (ends a WFI; must not boot a parked hart); `irq[h]` drives h's local
+    // interrupt lines, index = mip bit (16 + line), from BUFFER & IRQ_MASK.
+    sc_core::sc_vector<base::line_out> wake_hart;
+    sc_core::sc_vector<base::line_out> irq;
 
     unsigned harts() const { return harts_; }
     unsigned workers() const { return harts_ - 1; }

@@ -15,17 +15,10 @@
 
 namespace npu::cpu {
 
-using base::sim_services;
-
 namespace {
 
-// One reservation set for every hart of the process (one elaboration per process).
-reservation_set& shared_reservations() {
-    static reservation_set r;
-    return r;
-}
-
-// Bank stamps shared by every hart (see core.h, cost model).
+// Bank stamps shared by every hart of a SoC (see core.h, cost model); one per
+// sim_context, like the LR/SC reservation set.
 struct l1_bank_table {
     static constexpr unsigned ring = 1024;
     std::vector<std::uint64_t> stamps;  // [bank][cycle % ring] = cycle << 5 | hart
@@ -42,11 +35,6 @@ struct l1_bank_table {
         stamps.assign(std::size_t(banks) * ring, ~0ull);
     }
 };
-l1_bank_table& bank_table() {
-    static l1_bank_table t;
-    return t;
-}
-
 // Once elaboration is over an event may be notified; before that the thread
 // has not run yet and will see the new state when it starts.
 bool simulation_started() {
@@ -64,11 +52,8 @@ base::initiator_id make_id(const char* name, unsigned hart, bool cc) {
     return id;
 }
 
-std::uint8_t cpi(const cfg::config& c, const char* key) {
-    const std::uint64_t v = c.cycles(key);
-    if (v > 255) c.fail(key, "at most 255 cycles per instruction");
-    return static_cast<std::uint8_t>(v);
-}
+// The schema bounds every core.cpi_* (but cpi_branch_taken) to one byte.
+std::uint8_t cpi(const cfg::config& c, const char* key) { return static_cast<std::uint8_t>(c.cycles(key)); }
 
 // Bytes of a 1..4-byte shadow run that are not plainly written (never
 // written, or a DMA transfer in flight has yet to write them)?
@@ -100,6 +85,8 @@ struct core::bus_memory {
     core& c;
     hart_state& h;
     base::bus_initiator& bus;
+    base::sim_services& svc;
+    l1_bank_table& banks;
     window rd[2], wr[2];
     bool split;
     std::uint32_t tohost = 1;  // bit 0 set: matches no (addr & ~7)
@@ -116,7 +103,8 @@ struct core::bus_memory {
     std::uint64_t stall_bank = 0;
 
     bus_memory(core& owner, bool split_misaligned)
-        : c(owner), h(owner.h_), bus(owner.bus), split(split_misaligned) {
+        : c(owner), h(owner.h_), bus(owner.bus), svc(owner.services()),
+          banks(owner.context().shared<l1_bank_table>()), split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
     }
 
@@ -131,7 +119,7 @@ struct core::bus_memory {
     }
 
     void bank_access(std::uint32_t a, std::uint64_t& cyc) {
-        l1_bank_table& t = bank_table();
+        l1_bank_table& t = banks;
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
         const unsigned bank = ((a - t.base) >> t.shift) & t.bank_mask;
         std::uint64_t& s = t.stamps[bank * l1_bank_table::ring + (now & (l1_bank_table::ring - 1))];
@@ -189,7 +177,7 @@ struct core::bus_memory {
     __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size, std::uint32_t pc) {
         bus.set_pc(pc);
         bus.memcheck_read(w.dmi, a, size);
-        if (sim_services::get().stop_requested()) h.cycle_limit = 0;
+        if (svc.stop_requested()) h.cycle_limit = 0;
     }
 
     bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
@@ -213,7 +201,7 @@ struct core::bus_memory {
     void on_tohost(std::uint32_t a, std::uint32_t v) {
         if (a != tohost_addr || !(v & 1)) return;  // fromhost / non-exit commands: ignored
         const std::uint32_t code = v >> 1;
-        sim_services::get().request_stop(code ? base::exit_code::firmware_failure : base::exit_code::success,
+        svc.request_stop(code ? base::exit_code::firmware_failure : base::exit_code::success,
                                          fmt::format("tohost: hart {} wrote {:#x} (exit code {})", h.hart_id, v, code),
                                          static_cast<int>(code));
         h.cycle_limit = 0;  // end the batch at the next branch
@@ -227,7 +215,7 @@ struct core::bus_memory {
         w.host = d.host;
         w.shadow = d.shadow;
         w.latency = to_cycles(write ? d.write_latency : d.read_latency);
-        const l1_bank_table& t = bank_table();
+        const l1_bank_table& t = banks;
         w.is_l1 = !t.stamps.empty() && d.start >= t.base && d.end < std::uint64_t(t.base) + t.size;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
@@ -320,7 +308,7 @@ struct core::bus_memory {
         const int slot = tid >= 0 && tid < base::traffic_registry::max_targets ? tid : n_targets - 1;
         ++(write ? stores : loads)[slot];
         // A peripheral may have ended the run (sim-control exit) or woken harts.
-        if (sim_services::get().stop_requested()) h.cycle_limit = 0;
+        if (svc.stop_requested()) h.cycle_limit = 0;
         return true;
     }
 };
@@ -328,10 +316,23 @@ struct core::bus_memory {
 core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller)
     : component(nm, cfg, "core"),
       bus("bus", make_id(name(), hart_id, is_cluster_controller)),
+      event_wake("event_wake", [this](unsigned, bool level, const sc_core::sc_time& delay) {
+          // An event ends a WFI of a running hart; only fetch enable starts a parked one.
+          if (level && !parked()) wake(delay);
+      }),
+      fetch_enable("fetch_enable", [this](unsigned, bool level, const sc_core::sc_time& delay) {
+          if (level) wake(delay);
+      }),
+      irq("irq", [this](unsigned bit, bool level, const sc_core::sc_time&) { set_irq(bit, level); }),
+      boot_address("boot_address", [this](std::uint32_t a) { set_boot_address(a); }),
+      awake("awake", [this] { return running(); }),
+      qk_(context()),
       is_cc_(is_cluster_controller) {
-    if (hart_id >= reservation_set::max_harts) throw std::invalid_argument(fmt::format("{}: hart id {} too large", name(), hart_id));
+    // The schema bounds cluster.workers so that every hart id fits; a larger
+    // one is a platform bug, not a configuration error.
+    if (hart_id >= reservation_set::max_harts) throw std::logic_error(fmt::format("{}: hart id {} too large", name(), hart_id));
     h_.hart_id = hart_id;
-    h_.reservations = &shared_reservations();
+    h_.reservations = &context().shared<reservation_set>();
     cost_table& ct = h_.costs;
     ct.cpi[cc_alu] = cpi(cfg, "core.cpi_alu");
     ct.cpi[cc_mul] = cpi(cfg, "core.cpi_mul");
@@ -347,7 +348,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
 
-    bank_table().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
+    context().shared<l1_bank_table>().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
                       static_cast<unsigned>(cfg.count("l1.banks")), static_cast<unsigned>(cfg.size("l1.bank_width")));
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
@@ -357,7 +358,6 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     h_.time_source = [](void* ctx, const hart_state& hs) {
         return hs.cycle + static_cast<std::uint64_t>(static_cast<bus_memory*>(ctx)->now_offset);
     };
-    tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_core::sc_time(static_cast<double>(cfg.time_ps("soc.quantum")), sc_core::SC_PS));
 
     add_stat("instructions", h_.instret, "", "instructions retired");
     add_stat("cycles", h_.cycle, "cycles", "cycles executing (instructions + stalls), sleep excluded");
@@ -377,7 +377,7 @@ core::~core() { delete mem_; }
 
 void core::end_of_elaboration() {
     // Memories register their traffic ids while they are built: read the names now.
-    const auto& targets = base::traffic_registry::get().targets();
+    const auto& targets = context().traffic.targets();
     for (std::size_t i = 0; i < targets.size() && i < std::size_t(base::traffic_registry::max_targets); ++i) {
         add_stat("loads." + targets[i], mem_->loads[i], "", "loads (and AMO reads) served by " + targets[i]);
         add_stat("stores." + targets[i], mem_->stores[i], "", "stores (and AMO writes) served by " + targets[i]);
@@ -453,7 +453,7 @@ void core::update_stats() {
 }
 
 bool core::handle_exception() {
-    auto& sim = sim_services::get();
+    auto& sim = services();
     const std::uint32_t cause = h_.exc_cause, tval = h_.exc_tval;
     // No handler: mtvec still holds its reset value 0.
     const bool no_handler = h_.mtvec == 0;
@@ -486,7 +486,7 @@ bool core::handle_exception() {
 std::uint64_t core::batch_budget() const {
     // Cycles to the end of the current quantum (sc_time is unsigned: a local
     // time already past the boundary gives the minimum batch).
-    const sc_core::sc_time to_boundary = tlm::tlm_global_quantum::instance().compute_local_quantum();
+    const sc_core::sc_time to_boundary = context().compute_local_quantum();
     const sc_core::sc_time local = qk_.get_local_time();
     const std::uint64_t budget =
         to_boundary > local ? static_cast<std::uint64_t>((to_boundary - local) / clock_period()) : 0;
@@ -494,7 +494,7 @@ std::uint64_t core::batch_budget() const {
 }
 
 void core::thread() {
-    auto& sim = sim_services::get();
+    auto& sim = services();
     qk_.reset();
     while (state_ == run_state::parked) {
         const sc_core::sc_time t0 = sc_core::sc_time_stamp();

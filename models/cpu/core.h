@@ -37,8 +37,7 @@
 
 #include "base/bus_initiator.h"
 #include "base/component.h"
-
-#include <tlm_utils/tlm_quantumkeeper.h>
+#include "base/line.h"
 
 #include <cstdint>
 
@@ -50,6 +49,18 @@ public:
     ~core() override;
 
     base::bus_initiator bus;
+
+    // Side-band lines in (the platform binds the cluster's ports to them):
+    // `event_wake` ends a WFI (an event arrived; never starts a parked
+    // hart), `fetch_enable` starts a parked hart or ends a WFI, both at the
+    // driver's time + delay (see wake()); `irq` sets mip bit `index`
+    // (see set_irq()); `boot_address` sets the boot address; `awake` reads
+    // whether the hart runs.
+    base::line_in event_wake;
+    base::line_in fetch_enable;
+    base::line_in irq;
+    base::word_in boot_address;
+    base::level_in awake;
 
     // Where the hart starts (CC at start(), workers at their first wake()).
     void set_boot_address(std::uint32_t a) { boot_address_ = a; }
@@ -107,7 +118,7 @@ private:
     hart_state h_;
     decode_cache dc_;
     bus_memory* mem_;
-    tlm_utils::tlm_quantumkeeper qk_;
+    base::quantum_keeper qk_;  // quantum from the SoC's context
     sc_core::sc_event wake_event_;
     run_state state_ = run_state::parked;
     bool wake_pending_ = false;

@@ -40,7 +40,7 @@ inline constexpr std::uint32_t tw = 1u << 21;
 inline constexpr std::uint32_t sd = 1u << 31;
 }  // namespace mstatus_bits
 
-// One LR/SC reservation per hart, shared by every hart of a simulation: a
+// One LR/SC reservation per hart, shared by every hart of a SoC: a
 // store by any hart to a reserved word (or anything inside the reserved
 // word's 4 bytes) breaks the reservation. Holders are few, so the store-side
 // check is a single test of `any` in the common case.
@@ -99,7 +99,7 @@ struct hart_state {
     std::uint64_t fdiv_ops = 0;
     std::uint64_t taken_branches = 0;
 
-    reservation_set* reservations = nullptr;
+    reservation_set* reservations = nullptr;  // required: the harts of one SoC share one
     // `time` CSR source: simulated time in cycles; defaults to mcycle.
     std::uint64_t (*time_source)(void* ctx, const hart_state&) = nullptr;
     void* time_ctx = nullptr;

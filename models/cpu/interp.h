@@ -59,11 +59,6 @@ bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std:
     return true;
 }
 
-inline reservation_set& fallback_reservations() {
-    static reservation_set r;
-    return r;
-}
-
 }  // namespace detail
 
 // Trace = true calls mem.trace() before every instruction; it is a separate
@@ -92,7 +87,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
 
     std::uint32_t* const x = h.x;
     std::uint32_t* const f = h.f;
-    reservation_set& rs = h.reservations ? *h.reservations : detail::fallback_reservations();
+    reservation_set& rs = *h.reservations;  // the SoC's (every hart belongs to one)
     const std::uint32_t taken_extra = h.costs.branch_taken_extra;
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;

@@ -34,7 +34,6 @@
 
 namespace npu::dma {
 
-using base::sim_services;
 using sc_core::sc_time;
 
 struct dma::channel {
@@ -64,6 +63,8 @@ const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-
 
 dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
     : base::peripheral(nm, cfg, "dma_ctrl"),
+      done("done"),
+      error("error"),
       map_(cfg::memory_map::build(cfg)),
       burst_size_(cfg.size("dma.burst_size")),
       burst_latency_(cfg.cycles("dma.burst_latency")),
@@ -157,7 +158,7 @@ std::string dma::describe(const descriptor& d) const {
 // destination read without waiting for the transfer). An aborted transfer
 // clears what it never wrote.
 void dma::mark_destination(channel& ch, bool in_flight) {
-    if (base::sim_services::get().memcheck() == base::memcheck_mode::off) return;
+    if (services().memcheck() == base::memcheck_mode::off) return;
     const descriptor& d = ch.desc;
     if (d.len == 0) return;
     for (std::uint64_t p = 0; p < d.count_3d; ++p)
@@ -208,7 +209,7 @@ void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
                             by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name)
                                                 : by->name)
                                : std::string("unknown initiator"));
-    sim_services::get().bus_error(e);
+    services().bus_error(e);
 }
 
 std::uint32_t dma::push(unsigned dims) {
@@ -321,9 +322,9 @@ void dma::channel_thread(unsigned c) {
         channel_freed_.notify();
         NPU_LOG(log(), debug, "id {} {}", c, ok ? "done" : "failed");
         if (ok) {
-            if (on_done) on_done(c, sc_core::SC_ZERO_TIME);
-        } else if (on_error) {
-            on_error(c, sc_core::SC_ZERO_TIME);
+            done->drive(c, true, sc_core::SC_ZERO_TIME);
+        } else {
+            error->drive(c, true, sc_core::SC_ZERO_TIME);
         }
     }
 }
@@ -402,7 +403,7 @@ void dma::fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, co
     error_mask_ |= 1u << ch.index;
     error_addr_ = static_cast<std::uint32_t>(addr);
     error_info_ = ch.index | ((dst_side ? NPU_DMA_SIDE_DST : NPU_DMA_SIDE_SRC) << 8) | (NPU_DMA_CAUSE_BUS << 12);
-    auto& svc = sim_services::get();
+    auto& svc = services();
     const std::string decoded = svc.describe_address ? svc.describe_address(ch.id.cls, addr) : std::string();
     NPU_LOG(log(), warn, "id {} aborted: {} 0x{:08x} failed ({})", ch.index, dst_side ? "write to" : "read from", addr,
             decoded);

@@ -6,13 +6,13 @@
 #pragma once
 
 #include "base/bus_initiator.h"
+#include "base/line.h"
 #include "base/peripheral.h"
 
 #include "config/memory_map.h"
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,11 +29,11 @@ public:
     // initiator of class dma.
     base::bus_initiator& master(unsigned c);
 
-    // Event hooks (the platform wires them to the event unit). Called in the
-    // channel's thread at the SystemC time the transfer finished; `delay` is
-    // the offset to that time (zero today, kept for decoupled callers).
-    std::function<void(unsigned id, const sc_core::sc_time& delay)> on_done;
-    std::function<void(unsigned id, const sc_core::sc_time& delay)> on_error;
+    // Event lines (the platform binds them to the event unit): a pulse,
+    // index = transfer id, driven in the channel's thread at the SystemC
+    // time the transfer finished (done) or aborted (error).
+    base::line_out done;
+    base::line_out error;
 
     // The transfer in flight whose destination holds `addr` (for memcheck
     // reports of a read before the transfer wrote it): its id, descriptor

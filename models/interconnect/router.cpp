@@ -9,7 +9,7 @@ namespace npu::interconnect {
 router::router(sc_core::sc_module_name nm, const cfg::config& cfg, const cfg::memory_map& map)
     : base::component(nm, cfg, "interconnect"), target_socket("target_socket"),
       initiator_socket("initiator_socket"), map_(map) {
-    hop_ = cycles(base::param<std::uint64_t>(*this, "hop_latency"));
+    hop_ = cycles(cfg.cycles(section() + ".hop_latency"));
     target_socket.register_b_transport(this, &router::b_transport);
     target_socket.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
     target_socket.register_transport_dbg(this, &router::transport_dbg);

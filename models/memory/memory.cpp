@@ -7,20 +7,20 @@
 
 namespace npu::memory {
 
-using base::sim_services;
-
 memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::string& section)
     : base::component(nm, cfg, section), socket("socket") {
-    size_ = base::param<std::uint64_t>(*this, "size");
-    latency_cycles_ = base::param<std::uint64_t>(*this, "latency");
-    bandwidth_ = base::param<std::uint64_t>(*this, "bandwidth");
-    sparse_ = base::param<std::string>(*this, "storage").get() == "sparse";
-    shadowed_ = sim_services::get().memcheck() != base::memcheck_mode::off;
-    traffic_id_ = base::traffic_registry::get().add_target(section);
+    size_ = cfg.size(section + ".size");
+    latency_cycles_ = cfg.cycles(section + ".latency");
+    bandwidth_ = cfg.size(section + ".bandwidth");
+    sparse_ = cfg.choice(section + ".storage") == "sparse";
+    // From the config, not from the context's services: whoever sets those
+    // up need not do it before the memories are built.
+    shadowed_ = cfg.choice("soc.memcheck") != "off";
+    traffic_id_ = context().traffic.add_target(section);
     port_free_ = sc_core::SC_ZERO_TIME;
     if (cfg::platform_schema().find(section + ".banks")) {
-        banks_ = base::param<std::uint64_t>(*this, "banks");
-        bank_width_ = base::param<std::uint64_t>(*this, "bank_width");
+        banks_ = cfg.count(section + ".banks");
+        bank_width_ = cfg.size(section + ".bank_width");
         bank_free_.assign(banks_, sc_core::SC_ZERO_TIME);
     }
 
@@ -33,7 +33,7 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     } else {
         dense_.assign(size_, 0);
         if (shadowed_) dense_shadow_.assign(size_, 0);
-        sim_services::get().register_host_range(
+        services().register_host_range(
             {dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
     }
 
@@ -66,7 +66,7 @@ unsigned char* memory::page(std::uint64_t offset, bool create, unsigned char** s
         p.data.reset(new unsigned char[page_size]());
         if (shadowed_) p.shadow.reset(new unsigned char[page_size]());
         ++pages_allocated_;
-        sim_services::get().register_host_range({p.data.get(), page_size, p.shadow.get(), traffic_id_});
+        services().register_host_range({p.data.get(), page_size, p.shadow.get(), traffic_id_});
     }
     std::uint64_t in_page = offset % page_size;
     if (shadow) *shadow = p.shadow ? p.shadow.get() + in_page : nullptr;
@@ -129,7 +129,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     }
     auto* ext = t.get_extension<base::txn_ext>();
     const bool write = t.is_write();
-    if (!write && shadowed_ && sim_services::get().memcheck() != base::memcheck_mode::off) {
+    if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
         std::uint64_t bad = first_unwritten(offset, len);
         if (bad != UINT64_MAX) {
             ++uninit_reads_;
@@ -141,7 +141,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             m.address = bad - offset + (ext ? ext->bus_address : offset);
             m.size = static_cast<unsigned>(len);
             m.in_flight = (shadow_at(bad) & 2) != 0;
-            sim_services::get().memcheck_finding(m);
+            services().memcheck_finding(m);
         }
     }
     copy(offset, t.get_data_ptr(), len, write);

@@ -11,7 +11,6 @@
 namespace npu::periph {
 
 using base::exit_code;
-using base::sim_services;
 
 namespace {
 const char* cause_name(std::uint32_t c) {
@@ -34,9 +33,9 @@ const char* cause_name(std::uint32_t c) {
 soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : base::peripheral(nm, cfg, "soc_periph") {
     add_register(NPU_UART_TX, "uart_tx", write_only, 0, nullptr, [this](std::uint32_t v) { uart_tx(v); });
     add_register(NPU_UART_STATUS, "uart_status", read_only, 1);
-    add_register(NPU_SIMCTL_EXIT, "simctl_exit", write_only, 0, nullptr, [](std::uint32_t v) {
+    add_register(NPU_SIMCTL_EXIT, "simctl_exit", write_only, 0, nullptr, [this](std::uint32_t v) {
         const int code = static_cast<int>(v);
-        sim_services::get().request_stop(code == 0 ? exit_code::success : exit_code::firmware_failure,
+        services().request_stop(code == 0 ? exit_code::success : exit_code::firmware_failure,
                                          fmt::format("firmware exit({})", code), code);
     });
     add_register(NPU_SIMCTL_TRAP_CAUSE, "trap_cause", write_only, 0, nullptr, [this](std::uint32_t v) { trap_cause_ = v; });
@@ -93,7 +92,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
             if (regions_[i].name == name && regions_[i].hart == hart) idx = i;
         if (idx == regions_.size()) regions_.push_back(region_stats{name, hart});
         ++regions_[idx].open;
-        stack.push_back(open_region{idx, now_cycles(), busy_snapshot ? busy_snapshot() : std::vector<std::uint64_t>{}});
+        stack.push_back(open_region{idx, now_cycles(), busy_snapshot()});
         return;
     }
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -101,18 +100,24 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         if (r.name != name) continue;
         r.cycles += now_cycles() - it->start;
         ++r.count;
-        if (busy_snapshot) {
-            const auto now = busy_snapshot();
-            r.busy.resize(now.size());
-            for (std::size_t i = 0; i < now.size() && i < it->busy_at_start.size(); ++i)
-                r.busy[i] += now[i] - it->busy_at_start[i];
-        }
+        const auto now = busy_snapshot();
+        r.busy.resize(now.size());
+        for (std::size_t i = 0; i < now.size() && i < it->busy_at_start.size(); ++i)
+            r.busy[i] += now[i] - it->busy_at_start[i];
         --r.open;
         stack.erase(std::next(it).base());
         if (on_region_end) on_region_end(name);
         return;
     }
     NPU_LOG(log(), warn, "hart {}: trace end of '{}' without a matching begin", hart, name);
+}
+
+std::vector<std::uint64_t> soc_periph::busy_snapshot() const {
+    std::vector<std::uint64_t> v;
+    for (const auto& g : context().stats.groups())
+        for (const auto& st : g.values)
+            if (st.name == "busy_cycles") v.push_back(*st.value);
+    return v;
 }
 
 void soc_periph::close_open_regions(std::uint64_t end_cycle) {
@@ -123,7 +128,7 @@ void soc_periph::close_open_regions(std::uint64_t end_cycle) {
 }
 
 void soc_periph::report_trap(std::uint32_t hart) {
-    auto& s = sim_services::get();
+    auto& s = services();
     std::string sym = s.symbol_of(trap_epc_);
     s.request_stop(exit_code::unhandled_trap,
                    fmt::format("unhandled trap on hart {}: mcause {} ({}), mepc 0x{:08x}{}, mtval 0x{:08x}", hart,

@@ -16,13 +16,11 @@ public:
     soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg);
     ~soc_periph() override;
 
+    // Host-side hooks, not hardware lines (so not ports): the simulator
+    // reading memory for a report, and observing the run.
     // Reads a NUL-terminated string from memory (trace-marker names); the
-    // platform connects it to a debug port.
+    // platform connects it to a debug port. Unset: names print as addresses.
     std::function<std::string(std::uint32_t addr)> read_string;
-
-    // Busy-cycle counters of engines (DMA, SA, ...) sampled at region
-    // boundaries, so the report gives their utilisation inside each region.
-    std::function<std::vector<std::uint64_t>()> busy_snapshot;
 
     // Called when a hart ends a region (after its statistics are updated):
     // npusim snapshots per-layer checkpoints of a compiled network there.
@@ -50,6 +48,10 @@ private:
     void report_trap(std::uint32_t hart);
     void trace(std::uint32_t name_addr, bool begin);
     std::uint64_t now_cycles() const;
+    // Busy-cycle counters of engines (DMA, SA, ...: every "busy_cycles"
+    // statistic of this SoC) sampled at region boundaries, so the report
+    // gives their utilisation inside each region.
+    std::vector<std::uint64_t> busy_snapshot() const;
 
     struct open_region {
         std::size_t index;  // into regions_

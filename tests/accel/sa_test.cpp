@@ -7,6 +7,7 @@
 // busy, invalid jobs, never-written operands.
 #include "accel/sa_regs.h"
 #include "accel/systolic_array.h"
+#include "blocks.h"
 #include "interconnect/router.h"
 #include "memory/memory.h"
 #include "util/harness.h"
@@ -25,25 +26,37 @@ using sc_core::SC_ZERO_TIME;
 
 namespace {
 
-constexpr std::uint32_t sa_base = 0x10203000, l1_base = 0x10000000, l2_base = 0x1C000000;
 constexpr std::uint64_t setup = 8, reg_latency = 2, hop = 1;  // config below
 
-struct env {
-    cfg::config cfg = cfg::config::load(
+const cfg::config& test_config() {
+    static const cfg::config c = cfg::config::load(
         "", {"soc.cluster_clock=1GHz", "interconnect.hop_latency=1", "sa_ctrl.latency=2", "sa.setup_latency=8",
-             "sa.l1_bandwidth=64B", "sa.rows=16", "sa.cols=16"});
+             "sa.l1_bandwidth=64B", "sa.rows=16", "sa.cols=16", "soc.memcheck=warn"});
+    return c;
+}
+// The platform's addresses, as the memory map of the config has them.
+const std::uint32_t sa_base = static_cast<std::uint32_t>(test_config().address("sa_ctrl.base"));
+const std::uint32_t l1_base = static_cast<std::uint32_t>(test_config().address("l1.base"));
+const std::uint32_t l2_base = static_cast<std::uint32_t>(test_config().address("l2.base"));
+
+struct env {
+    const cfg::config& cfg = test_config();
     cfg::memory_map map = cfg::memory_map::build(cfg);
-    bool memcheck_on = (base::sim_services::get().set_memcheck(base::memcheck_mode::warn), true);
+    test::test_context ctx{"ctx", cfg};
     test::harness h{"h", {{"cc", static_cast<int>(initiator_class::core), 8}}};
     interconnect::router router{"router", cfg, map};
     memory::memory l1{"l1", cfg, "l1"}, l2{"l2", cfg, "l2"};
-    accel::systolic_array sa{"sa", cfg};
+    // Built as the SoC builds it: the front end with the engine sa.model names.
+    std::unique_ptr<accel::systolic_array> sa_block = platform::make_systolic_array("sa", cfg);
+    accel::systolic_array& sa = *sa_block;
 
     sc_time local;  // the programming core's local-time offset (temporal decoupling)
     std::vector<base::bus_error_info> bus_errors;
     std::vector<std::string> bus_error_decodes;
     std::vector<base::memcheck_info> memcheck;
     std::vector<sc_time> done_at, error_at;
+    test::line_probe done_line{"done_line", [this](unsigned, bool, const sc_time& at) { done_at.push_back(at); }};
+    test::line_probe error_line{"error_line", [this](unsigned, bool, const sc_time& at) { error_at.push_back(at); }};
 
     env() {
         router.bind_initiator(h.master(0).socket, initiator_class::core);
@@ -51,20 +64,20 @@ struct env {
         router.bind_target(l1.socket, "l1");
         router.bind_target(l2.socket, "l2");
         router.bind_target(sa.socket, "sa_ctrl");
-        auto& svc = base::sim_services::get();
+        auto& svc = ctx.services();
         svc.describe_address = [this](int cls, std::uint64_t a) {
             return map.lookup(static_cast<initiator_class>(cls), a).describe();
         };
         svc.on_bus_error = [this](const base::bus_error_info& e) {
             bus_errors.push_back(e);
-            bus_error_decodes.push_back(base::sim_services::get().describe_address(e.who->cls, e.address));
+            bus_error_decodes.push_back(ctx.services().describe_address(e.who->cls, e.address));
         };
         svc.on_memcheck = [this](const base::memcheck_info& m) {
             memcheck.push_back(m);
             return false;
         };
-        sa.on_done = [this](const sc_time& d) { done_at.push_back(sc_core::sc_time_stamp() + d); };
-        sa.on_error = [this](const sc_time& d) { error_at.push_back(sc_core::sc_time_stamp() + d); };
+        sa.done.bind(done_line.in);
+        sa.error.bind(error_line.in);
         h.master(0).set_pc(0x1C000123);
     }
 };
@@ -392,7 +405,7 @@ TEST(SaCycles, JobsTakeExactlyTheFormulaAndCountStats) {
             macs += std::uint64_t(j.m) * j.n * j.k;
         }
         EXPECT_EQ(E->sa.busy_cycles(), busy);
-        const auto& groups = base::stats_registry::get().groups();
+        const auto& groups = E->ctx.stats().groups();
         auto stat = [&](const std::string& name) -> std::uint64_t {
             for (const auto& g : groups)
                 if (g.owner == "sa")
@@ -502,8 +515,8 @@ TEST(SaErrors, OperandAInL2IsABusErrorNamingANotVisible) {
         EXPECT_NE(e.context.find("C[4x4] = A[4x4] * B[4x4], int8 -> int32"), std::string::npos) << e.context;
         EXPECT_NE(e.context.find("A         : 0x1c000100, lda 4 B"), std::string::npos) << e.context;
         EXPECT_NE(e.context.find("started by: hart 8 (test)\n"), std::string::npos) << e.context;
-        EXPECT_TRUE(base::sim_services::get().stop_requested());
-        EXPECT_EQ(base::sim_services::get().stop_code(), base::exit_code::bus_error);
+        EXPECT_TRUE(E->ctx.services().stop_requested());
+        EXPECT_EQ(E->ctx.services().stop_code(), base::exit_code::bus_error);
         EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l2_base + 0x100);
         EXPECT_EQ(reg_read(NPU_SA_ERR_INFO), NPU_SA_ERR_OPERAND_A | NPU_SA_ERR_NOT_VISIBLE);
         EXPECT_EQ(E->error_at.size(), 1u);
@@ -557,7 +570,7 @@ TEST(SaErrors, WithoutStopTheJobAbortsWithErrorStatusAndEvent) {
         j.a = l2_base;
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
         EXPECT_TRUE(E->bus_errors.empty());
-        EXPECT_FALSE(base::sim_services::get().stop_requested());
+        EXPECT_FALSE(E->ctx.services().stop_requested());
         ASSERT_EQ(E->error_at.size(), 1u);
         EXPECT_TRUE(E->done_at.empty());
         // The fault comes with the first tile's reads, after the setup.

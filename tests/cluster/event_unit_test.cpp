@@ -36,17 +36,27 @@ struct mux : sc_core::sc_module {
 struct env {
     cfg::config cfg = cfg::config::load("", {"soc.cluster_clock=1GHz", "event_unit.latency=2",
                                              "cluster.workers=" + std::to_string(workers)});
+    test::test_context ctx{"ctx", cfg};
     // Harts 0..2 are workers, 3 the cluster controller; the last master is no hart.
     test::harness h{"h", {{"w0", 0, 0}, {"w1", 0, 1}, {"w2", 0, 2}, {"cc", 0, 3}, {"dma", 1, -1}}};
     mux m{"mux"};
     cluster::event_unit eu{"eu", cfg};
     std::vector<std::tuple<unsigned, unsigned, bool>> irqs;
     std::vector<unsigned> wakes;
+    std::vector<std::unique_ptr<test::line_probe>> probes;  // per hart: wake, irq
     env() {
         for (unsigned i = 0; i <= n_harts; ++i) h.master(i).socket.bind(m.in[i]);
         m.out.bind(eu.socket);
-        eu.set_irq = [this](unsigned hart, unsigned bit, bool level) { irqs.emplace_back(hart, bit, level); };
-        eu.wake_hart = [this](unsigned hart, const sc_time&) { wakes.push_back(hart); };
+        for (unsigned hart = 0; hart < eu.harts(); ++hart) {
+            probes.push_back(std::make_unique<test::line_probe>(
+                ("wake" + std::to_string(hart)).c_str(),
+                [this, hart](unsigned, bool, const sc_time&) { wakes.push_back(hart); }));
+            eu.wake_hart[hart].bind(probes.back()->in);
+            probes.push_back(std::make_unique<test::line_probe>(
+                ("irq" + std::to_string(hart)).c_str(),
+                [this, hart](unsigned bit, bool level, const sc_time&) { irqs.emplace_back(hart, bit, level); }));
+            eu.irq[hart].bind(probes.back()->in);
+        }
     }
 };
 env* E;
@@ -396,8 +406,8 @@ TEST(EventUnit, BusErrors) {
 int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     test::fail_on_systemc_reports();
-    base::set_global_log_level(base::log_level::error);  // rejected accesses log warnings by design
     env e;
+    e.ctx.context().level = base::log_level::error;  // rejected accesses log warnings by design
     E = &e;
     return RUN_ALL_TESTS();
 }

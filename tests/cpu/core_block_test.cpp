@@ -77,7 +77,7 @@ std::uint32_t flag(unsigned i) { return E->mem.word(flags + 4 * i); }
 
 TEST(CoreBlockingTarget, RunCompletes) {
     ensure_ran();
-    auto& sim = base::sim_services::get();
+    auto& sim = E->ctx.services();
     ASSERT_TRUE(sim.stop_requested());
     EXPECT_EQ(sim.stop_code(), base::exit_code::success) << sim.stop_reason();
 }

@@ -142,17 +142,18 @@ private:
 // `workers` worker cores plus the cluster controller, each on its own test bus.
 struct core_env {
     cfg::config cfg;
+    test_context ctx;
     bus_backing mem;
     std::vector<std::unique_ptr<test_bus>> buses;
     std::vector<std::unique_ptr<cpu::core>> cores;
 
     explicit core_env(std::vector<std::string> overrides, unsigned workers = 2)
-        : cfg(make_cfg(std::move(overrides), workers)) {
+        : cfg(make_cfg(std::move(overrides), workers)), ctx("ctx", cfg) {
         mem.period = sc_core::sc_time(10, sc_core::SC_NS);  // 100 MHz below
-        auto& tr = base::traffic_registry::get();
+        auto& tr = ctx.context().traffic;
         mem.ram_tid = tr.add_target("ram");
         mem.l1_tid = tr.add_target("l1");
-        auto& sim = base::sim_services::get();
+        auto& sim = ctx.services();
         sim.register_host_range({mem.ram.data(), mem.ram.size(), nullptr, mem.ram_tid});
         sim.register_host_range({mem.l1.data(), mem.l1.size(), nullptr, mem.l1_tid});
         for (unsigned h = 0; h <= workers; ++h) {

@@ -36,7 +36,7 @@ void ensure_ran() {
         E->mem.load(ram, p);
         E->mem.load(handler, {csrr(20, mcause), csrr(21, mtval), csrr(22, mepc), addi(23, 22, 4), csrw(mepc, 23),
                               mret()});
-        base::sim_services::get().on_bus_error = [](const base::bus_error_info& e) {
+        E->ctx.services().on_bus_error = [](const base::bus_error_info& e) {
             last = e;
             ++reports;
         };
@@ -60,7 +60,7 @@ TEST(CoreFault, LoadFaultIsDeliveredPreciselyInTrapMode) {
 
 TEST(CoreFault, StoreFaultWithoutHandlerStopsWithReport) {
     ensure_ran();
-    auto& sim = base::sim_services::get();
+    auto& sim = E->ctx.services();
     ASSERT_EQ(reports, 1);
     EXPECT_EQ(sim.stop_code(), base::exit_code::bus_error);
     ASSERT_NE(last.who, nullptr);

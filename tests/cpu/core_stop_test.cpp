@@ -25,7 +25,7 @@ void ensure_ran() {
         p.push_back(jalr(0, 2, 0));  // jump to an unmapped address
         E->mem.load(ram, p);
         E->mem.load(ram + 0x400, {jal(0, 0)});
-        base::sim_services::get().on_bus_error = [](const base::bus_error_info& e) {
+        E->ctx.services().on_bus_error = [](const base::bus_error_info& e) {
             last = e;
             ++reports;
         };
@@ -40,7 +40,7 @@ void ensure_ran() {
 TEST(CoreStop, FetchFromUnmappedStopsEvenWithHandler) {
     ensure_ran();
     ASSERT_EQ(reports, 1);
-    EXPECT_EQ(base::sim_services::get().stop_code(), base::exit_code::bus_error);
+    EXPECT_EQ(E->ctx.services().stop_code(), base::exit_code::bus_error);
     EXPECT_TRUE(last.is_fetch);
     EXPECT_FALSE(last.is_write);
     EXPECT_EQ(last.address, 0x100u);

@@ -102,7 +102,7 @@ void ensure_ran() { static run_once r; }
 
 TEST(Core, RunEndsThroughTohostWithFirmwareCode) {
     ensure_ran();
-    auto& sim = base::sim_services::get();
+    auto& sim = E->ctx.services();
     ASSERT_TRUE(sim.stop_requested());
     EXPECT_EQ(sim.stop_code(), base::exit_code::firmware_failure);
     EXPECT_EQ(sim.firmware_code(), 3);

@@ -16,7 +16,7 @@ core_env* E;
 void ensure_ran() {
     static bool done = [] {
         E->mem.load(ram, {addi(1, 0, 1), addi(2, 0, 2), 0xffffffffu});
-        base::sim_services::get().symbolize = [](std::uint64_t a) {
+        E->ctx.services().symbolize = [](std::uint64_t a) {
             return a == ram + 8 ? std::string("bad_func+0x8") : std::string();
         };
         E->boot_cc_and_run(ram);
@@ -29,7 +29,7 @@ void ensure_ran() {
 
 TEST(CoreTrap, IllegalInstructionWithoutHandlerStops) {
     ensure_ran();
-    auto& sim = base::sim_services::get();
+    auto& sim = E->ctx.services();
     EXPECT_EQ(sim.stop_code(), base::exit_code::unhandled_trap);
     const std::string& r = sim.stop_reason();
     EXPECT_NE(r.find("hart 1"), std::string::npos) << r;

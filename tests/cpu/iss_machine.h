@@ -64,6 +64,7 @@ enum : std::uint32_t { ran_out = 0xffffffffu, stopped_in_wfi = 0xfffffffeu };
 struct iss_machine {
     static constexpr std::uint32_t ram_base = 0x1c000000;
     static constexpr std::uint32_t data = ram_base + 0x8000;  // scratch data area
+    cpu::reservation_set reservations;  // this machine's alone (tests may share one)
     cpu::hart_state h;
     flat_memory mem{ram_base, 64 * 1024};
     cpu::decode_cache dc;
@@ -71,6 +72,7 @@ struct iss_machine {
 
     iss_machine() {
         h.pc = ram_base;
+        h.reservations = &reservations;
         h.mstatus |= 1u << 13;  // FS = Initial: F usable like after a crt0
     }
 

@@ -33,6 +33,7 @@ inline std::vector<std::string> dma_test_config(std::vector<std::string> extra) 
 struct dma_env {
     cfg::config cfg;
     cfg::memory_map map;
+    test_context ctx{"ctx", cfg};
     harness h{"h", {{"cc", static_cast<int>(cfg::initiator_class::core), 8},
                     {"loader", static_cast<int>(cfg::initiator_class::loader)}}};
     std::unique_ptr<interconnect::router> router;
@@ -42,11 +43,13 @@ struct dma_env {
     std::vector<base::memcheck_info> findings;
     std::vector<base::bus_error_info> bus_errors;
     std::uint32_t base = 0;
+    // The DMA's event lines, recorded with the time each pulse lands.
+    line_probe done_line{"done_line", [this](unsigned id, bool, const sc_core::sc_time& at) { done.emplace_back(id, at); }};
+    line_probe error_line{"error_line", [this](unsigned id, bool, const sc_core::sc_time& at) { errors.emplace_back(id, at); }};
 
     explicit dma_env(const std::vector<std::string>& extra)
         : cfg(cfg::config::load("", dma_test_config(extra))), map(cfg::memory_map::build(cfg)) {
-        auto& svc = base::sim_services::get();
-        svc.set_memcheck(base::memcheck_mode::warn);
+        auto& svc = ctx.services();  // soc.memcheck=warn
         svc.on_memcheck = [this](const base::memcheck_info& m) {
             findings.push_back(m);
             return false;
@@ -68,12 +71,8 @@ struct dma_env {
         router->bind_target(l2->socket, "l2");
         router->bind_target(l3->socket, "l3");
         router->bind_target(engine->socket, "dma_ctrl");
-        engine->on_done = [this](unsigned id, const sc_core::sc_time& d) {
-            done.emplace_back(id, sc_core::sc_time_stamp() + d);
-        };
-        engine->on_error = [this](unsigned id, const sc_core::sc_time& d) {
-            errors.emplace_back(id, sc_core::sc_time_stamp() + d);
-        };
+        engine->done.bind(done_line.in);
+        engine->error.bind(error_line.in);
         base = cfg.address("dma_ctrl.base");
     }
 
@@ -131,7 +130,7 @@ struct dma_env {
     }
 
     std::uint64_t stat(const std::string& name) const {
-        for (const auto& g : base::stats_registry::get().groups())
+        for (const auto& g : ctx.context().stats.groups())
             if (g.owner == "dma")
                 for (const auto& v : g.values)
                     if (v.name == name) return *v.value;

@@ -17,8 +17,8 @@ bool contains(const std::string& s, const std::string& what) { return s.find(wha
 // the DMA's thread (or in the push itself), which no waiting job survives.
 void push_and_run(std::function<void()> push) {
     E->h.run_job(std::move(push));
-    EXPECT_TRUE(base::sim_services::get().stop_requested());
-    EXPECT_EQ(base::sim_services::get().stop_code(), base::exit_code::bus_error);
+    EXPECT_TRUE(E->ctx.services().stop_requested());
+    EXPECT_EQ(E->ctx.services().stop_code(), base::exit_code::bus_error);
 }
 }  // namespace
 
@@ -40,7 +40,7 @@ TEST(DmaStop, NullBasedDestinationStopsWithTheDescriptor) {
     EXPECT_EQ(e.size, 64u);
     EXPECT_TRUE(e.has_pc);
     EXPECT_EQ(e.pc, 0x1c000124u);
-    EXPECT_TRUE(contains(base::sim_services::get().describe_address(e.who->cls, e.address), "unmapped"));
+    EXPECT_TRUE(contains(E->ctx.services().describe_address(e.who->cls, e.address), "unmapped"));
     EXPECT_TRUE(contains(e.context, "destination (write)")) << e.context;
     EXPECT_TRUE(contains(e.context, "src 0x1c000100 -> dst 0x00000040, 64 B per row")) << e.context;
     EXPECT_TRUE(contains(e.context, "4 rows (src stride 64, dst stride 128)")) << e.context;
@@ -57,7 +57,7 @@ TEST(DmaStop, NotVisibleSourceStopsNamingTheSourceSide) {
     const auto& e = E->bus_errors[0];
     EXPECT_FALSE(e.is_write);
     EXPECT_EQ(e.address, src);
-    EXPECT_TRUE(contains(base::sim_services::get().describe_address(e.who->cls, e.address), "not visible"));
+    EXPECT_TRUE(contains(E->ctx.services().describe_address(e.who->cls, e.address), "not visible"));
     EXPECT_TRUE(contains(e.context, "source (read)")) << e.context;
     EXPECT_TRUE(contains(e.context, "1-D")) << e.context;
 }
@@ -102,7 +102,7 @@ TEST(DmaStop, StagedThroughL2IsAllowed) {
         EXPECT_EQ(E->peek(E->l1_base() + 0x2000, 300), src);
         EXPECT_EQ(E->rd(NPU_DMA_ERROR), 0u);
     });
-    EXPECT_FALSE(base::sim_services::get().stop_requested());
+    EXPECT_FALSE(E->ctx.services().stop_requested());
     EXPECT_EQ(E->stat("bytes_l3_to_l2"), 300u);
     EXPECT_EQ(E->stat("bytes_l2_to_l1"), 300u);
 }

@@ -32,13 +32,13 @@ struct env {
         "", {"soc.cluster_clock=1GHz", "interconnect.hop_latency=2", "l1.latency=1", "l2.latency=6",
              std::string("alias.enable=") + (alias_on ? "true" : "false")});
     cfg::memory_map map = cfg::memory_map::build(cfg);
-    // Memories decide at construction whether they keep shadow bytes.
-    bool memcheck_on = (base::sim_services::get().set_memcheck(base::memcheck_mode::warn), true);
+    test::test_context ctx{"ctx", cfg};  // soc.memcheck=warn (the default)
     test::harness h{"h", {{"core", 0, 3}, {"dma", 1}, {"sa", 2}, {"loader", 3}}};
     interconnect::router router{"router", cfg, map};
     memory::memory l1{"l1", cfg, "l1"}, l2{"l2", cfg, "l2"}, l3{"l3", cfg, "l3"};
     periph::soc_periph soc{"soc_periph", cfg};
     periph::cluster_ctrl cluster{"cluster_ctrl", cfg};
+    base::line_stub no_cores{"no_cores"};  // the cluster's lines: no cores here
 
     env() {
         router.bind_initiator(h.master(CORE).socket, initiator_class::core);
@@ -51,6 +51,11 @@ struct env {
         router.bind_target(soc.socket, "soc_periph");
         router.bind_target(cluster.socket, "cluster_periph");
         soc.set_echo(false);
+        for (unsigned h = 0; h < cluster.fetch_enable.size(); ++h) {
+            cluster.fetch_enable[h].bind(no_cores);
+            cluster.awake[h].bind(no_cores);
+        }
+        cluster.boot_address.bind(no_cores);
     }
 };
 env* E;

@@ -18,6 +18,7 @@ struct env {
     cfg::config cfg = cfg::config::load("", {"soc.cluster_clock=1GHz", "l2.latency=6", "l2.bandwidth=8B",
                                              "l1.latency=1", "interconnect.hop_latency=0", "l1.banks=4", "l1.bank_width=4B", "l1.bandwidth=8B",
                                              "l3.size=1GiB", "l3.latency=100", "l3.storage=sparse", "soc.memcheck=warn"});
+    test::test_context ctx{"ctx", cfg};
     test::harness h{"h", {{"cpu_l2", 0, 0}, {"dma_l3", 1}, {"a_l1", 1}, {"b_l1", 2}}};
     base::bus_initiator* l2_port;
     base::bus_initiator* l3_port;
@@ -27,8 +28,7 @@ struct env {
     base::memcheck_info last{};
 
     env() {
-        base::sim_services::get().set_memcheck(base::memcheck_mode::warn);
-        base::sim_services::get().on_memcheck = [this](const base::memcheck_info& m) {
+        ctx.services().on_memcheck = [this](const base::memcheck_info& m) {
             ++findings;
             last = m;
             return false;
@@ -268,7 +268,7 @@ TEST(BankedL1, SameBankAtOnceSerialises) {
         // A different bank in the same cycle is free.
         EXPECT_EQ(burst(3, 0x10000104, 4, false), sc_time(1, SC_NS));
         std::uint64_t conflicts = 0;
-        for (const auto& g : base::stats_registry::get().groups())
+        for (const auto& g : E->ctx.stats().groups())
             if (g.owner == "l1")
                 for (const auto& v : g.values)
                     if (v.name == "bank_conflicts") conflicts = *v.value;

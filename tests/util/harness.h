@@ -5,6 +5,8 @@
 #pragma once
 
 #include "base/bus_initiator.h"
+#include "base/context.h"
+#include "base/line.h"
 
 #include <gtest/gtest.h>
 #include <systemc>
@@ -14,6 +16,17 @@
 #include <vector>
 
 namespace npu::test {
+
+// The simulation context of a unit test's models, which have no SoC around
+// them: declare it before them (they find it as the one top-level context).
+class test_context : public base::context_module {
+public:
+    test_context(sc_core::sc_module_name nm, const cfg::config& cfg) : base::context_module(nm) {
+        context().configure(cfg);
+    }
+    base::sim_services& services() { return context().services; }
+    const base::stats_registry& stats() { return context().stats; }
+};
 
 class harness : public sc_core::sc_module {
 public:
@@ -59,6 +72,22 @@ private:
     bool done_ = false;
     std::vector<std::unique_ptr<base::initiator_id>> ids_;
     std::vector<std::unique_ptr<base::bus_initiator>> masters_;
+};
+
+// The receiving end of a model's side-band line in a unit test (exports
+// live in modules): calls `on_drive` with each drive, at the time it lands
+// (SystemC time + the driver's delay).
+class line_probe : public sc_core::sc_module {
+public:
+    using handler = std::function<void(unsigned index, bool level, const sc_core::sc_time& at)>;
+    base::line_in in;
+    line_probe(sc_core::sc_module_name nm, handler h)
+        : sc_core::sc_module(nm),
+          in("in", [this](unsigned i, bool l, const sc_core::sc_time& d) { on_drive_(i, l, sc_core::sc_time_stamp() + d); }),
+          on_drive_(std::move(h)) {}
+
+private:
+    handler on_drive_;
 };
 
 // Fails the current test on any SystemC warning or error.

@@ -1,0 +1,113 @@
+// The systolic array's engine: what computes a latched job, moving operands
+// and results through the SA's bus master, and times it. The register front
+// end (systolic_array) latches jobs, validates them, answers STATUS/WAIT,
+// reports faults and raises the done/error lines; it runs whichever engine
+// the platform's factory built for sa.model, so an RTL engine (driving a
+// Verilated array through the same master) or a TCDM-aware engine replaces
+// this one without touching the front end or the SoC.
+#pragma once
+
+#include "base/bus_initiator.h"
+#include "base/sim_services.h"
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace npu::accel {
+
+// One programmed job, as latched at START.
+struct sa_job {
+    std::uint32_t a = 0, b = 0, c = 0;        // bus addresses of A[0][0], B[0][0], C[0][0]
+    std::uint32_t m = 0, n = 0, k = 0;        // C is m x n, A m x k, B k x n
+    std::uint32_t lda = 0, ldb = 0, ldc = 0;  // row strides in bytes
+    bool fp32 = false;
+    bool accumulate = false;
+    unsigned in_bytes() const { return fp32 ? 4u : 1u; }  // element size of A and B
+    static constexpr unsigned out_bytes = 4;              // int32 or fp32
+};
+
+// Array shape and timing parameters of the cycle model.
+struct sa_geometry {
+    std::uint64_t rows = 16;           // R: rows of B a weight tile holds (K direction)
+    std::uint64_t cols = 16;           // C: columns of B a weight tile holds (N direction)
+    std::uint64_t setup_cycles = 0;    // per job: decode the registers, start the sequencer
+    std::uint64_t port_bandwidth = 64; // bytes per cycle the SA's L1 port moves
+};
+
+// The access that ended a job with a bus error.
+struct sa_failed_access {
+    int operand = 0;            // NPU_SA_ERR_OPERAND_*
+    std::uint64_t addr = 0;     // first byte of the row burst
+    unsigned len = 0;
+    bool write = false;
+    sc_core::sc_time when;      // when it was issued
+    unsigned row = 0;           // row of the operand
+};
+
+// How a job went.
+struct sa_run {
+    bool ok = true;             // false: `failed` faulted
+    sc_core::sc_time end;       // the job's end (ok), or the failed access's time
+    std::uint64_t stall_cycles = 0;  // busy cycles the L1 port added beyond compute
+    sa_failed_access failed;
+};
+
+class sa_engine {
+public:
+    virtual ~sa_engine() = default;
+    // Runs job `j` (already validated) from `t0` and returns when it ends.
+    virtual sa_run execute(const sa_job& j, const sc_core::sc_time& t0) = 0;
+};
+
+// What the front end gives an engine when it builds one.
+struct sa_engine_env {
+    base::bus_initiator& bus;          // the SA's master (visibility.sa: L1)
+    sa_geometry geometry;
+    sc_core::sc_time period;           // one cycle of soc.cluster_clock
+    const base::sim_services& services;  // a stop request ends a job early
+};
+using sa_engine_maker = std::function<std::unique_ptr<sa_engine>(const sa_engine_env&)>;
+
+// The cycle model, closed form per weight tile (see docs/sa.md):
+//   tiles: ceil(K/R) x ceil(N/C), N tiles outer, K tiles inner
+//   compute(tile) = R                  weight fill: B rows shift in, one per cycle
+//                 + (M + R + C - 2)    stream M rows of A through the skewed array;
+//                                      the last partial sum leaves row R-1, column C-1
+//   bytes(tile)   = k_t*n_t*e          the weight tile (B)
+//                 + M*k_t*e            the A rows of this K slice
+//                 + M*n_t*4            C read, first K tile, accumulate only
+//                 + M*n_t*4            C written, last K tile
+//   memory(tile)  = ceil(bytes / port_bandwidth)
+//   tile          = max(compute, memory)  (operand fetch is double-buffered
+//                                          against compute; the slower one wins)
+//   total         = setup + sum(tile);  stall = sum(tile - compute)
+// k_t, n_t are the tile's actual extent (edge tiles are smaller); R and C in
+// compute are the full array: the skew and the weight shift span it all.
+struct sa_cycles {
+    std::uint64_t total = 0;
+    std::uint64_t compute = 0;  // sum of compute(tile)
+    std::uint64_t stall = 0;    // cycles the L1 port added beyond compute
+    std::uint64_t tiles = 0;
+};
+std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m);
+std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_t, bool first_k, bool last_k);
+sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g);
+
+// The loosely-timed engine (sa.model=tlm): evaluates the whole job at once,
+// each tile's accesses issued at the tile's time, timed by the closed form.
+class sa_tlm_engine : public sa_engine {
+public:
+    explicit sa_tlm_engine(const sa_engine_env& env) : env_(env) {}
+    sa_run execute(const sa_job& j, const sc_core::sc_time& t0) override;
+
+private:
+    // One row of an operand through the master at time `when`.
+    bool access(int operand, std::uint64_t addr, void* data, unsigned len, bool write, const sc_core::sc_time& when,
+                unsigned row, sa_run& run);
+    sa_engine_env env_;
+};
+
+}  // namespace npu::accel

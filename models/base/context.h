@@ -1,0 +1,98 @@
+// The simulation context of one SoC: everything its models share that is not
+// a bus — run control and report services, the statistics and traffic
+// registries, the log level, the TLM quantum, and state a model family shares
+// among its instances (the cores' LR/SC reservations and L1 bank table).
+//
+// The SoC owns it (a context_module); a model reaches it through
+// component::context(), found once at construction by walking up the SystemC
+// hierarchy to the nearest context_module. Nothing here is process-wide, so
+// several SoCs can be elaborated in one process, each with its own context.
+// Models cache what they need at construction: no lookup on hot paths.
+#pragma once
+
+#include "log.h"
+#include "sim_services.h"
+#include "stats.h"
+
+#include "config/config.h"
+
+#include <systemc>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <memory>
+#include <typeindex>
+#include <unordered_map>
+
+namespace npu::base {
+
+class sim_context {
+public:
+    sim_context() = default;
+    sim_context(const sim_context&) = delete;
+    sim_context& operator=(const sim_context&) = delete;
+
+    sim_services services;
+    stats_registry stats;
+    traffic_registry traffic;
+    // Messages above this level are dropped (npusim --log-level).
+    log_level level = log_level::warn;
+    // The temporal-decoupling quantum of every core of this SoC (soc.quantum).
+    sc_core::sc_time quantum;
+
+    // Takes the memcheck mode and the quantum from the platform config.
+    void configure(const cfg::config& cfg);
+
+    // The quantum boundary the keepers of this context sync at: the same
+    // formula as tlm::tlm_global_quantum::compute_local_quantum(), on this
+    // context's quantum instead of the process-wide one.
+    sc_core::sc_time compute_local_quantum() const {
+        if (quantum == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        return quantum - (now % quantum);
+    }
+
+    // One T per context, created on first use: state shared by every
+    // instance of a model family within one SoC (and not across SoCs),
+    // without base knowing the family's types.
+    template <class T>
+    T& shared() {
+        auto& slot = shared_[std::type_index(typeid(T))];
+        if (!slot) slot = std::shared_ptr<void>(new T(), [](void* p) { delete static_cast<T*>(p); });
+        return *static_cast<T*>(slot.get());
+    }
+
+private:
+    std::unordered_map<std::type_index, std::shared_ptr<void>> shared_;
+};
+
+// A module that owns a context for the models below it: the SoC, or a unit
+// test's bench.
+class context_module : public sc_core::sc_module {
+public:
+    explicit context_module(sc_core::sc_module_name nm) : sc_core::sc_module(nm) {}
+    sim_context& context() { return ctx_; }
+    const sim_context& context() const { return ctx_; }
+
+private:
+    sim_context ctx_;
+};
+
+// The context of the nearest context_module above `obj`. A top-level object
+// (a unit test builds models without a SoC around them) takes the one
+// top-level context_module of the simulation. Throws std::logic_error naming
+// `obj` when there is none, or when several make the choice ambiguous.
+sim_context& find_context(const sc_core::sc_object& obj);
+
+// A quantum keeper whose quantum is its context's (not tlm_global_quantum's).
+class quantum_keeper : public tlm_utils::tlm_quantumkeeper {
+public:
+    explicit quantum_keeper(const sim_context& ctx) : ctx_(&ctx) {}
+
+protected:
+    sc_core::sc_time compute_local_quantum() override { return ctx_->compute_local_quantum(); }
+
+private:
+    const sim_context* ctx_;
+};
+
+}  // namespace npu::base
