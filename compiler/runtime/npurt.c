@@ -1,7 +1,6 @@
 /* npurt: runtime kernels called by npuc-generated firmware. The ABI and the
  * reasons behind the matmul schedule are in npurt.h. */
 #include "npurt.h"
-
 #include <malloc.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "npu.h"
+#include "npu_l1_plan.h"
 #include "npu_dma.h"
 #include "npu_sa.h"
 
@@ -179,7 +179,7 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
     tn = min_u32(tn, n);
     tk = min_u32(tk, k);
     const uint32_t a_bytes = tm * tk * ea, b_bytes = tk * tn * eb, c_bytes = tm * tn * ec;
-    const uint32_t need = 2u * (a_bytes + b_bytes + c_bytes);
+    const uint32_t need = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec);
     if (l1_bytes < need)
         npurt_die(1, "npurt_matmul: l1_bytes %lu is less than the %lu bytes the tiles %lux%lux%lu need",
                   (unsigned long)l1_bytes, (unsigned long)need, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk);

@@ -17,7 +17,7 @@
  * executes the schedule:
  *
  *   ea = eb = 1 (int8) or 4 (f32), ec = 4
- *   l1_bytes >= 2*tm*tk*ea + 2*tk*tn*eb + 2*tm*tn*ec      (A0/A1, B0/B1, C0/C1)
+ *   l1_bytes >= 2*tm*tk*ea + 2*tk*tn*eb + 2*tm*tn*ec   (npu_l1_plan.h, shared with npu-tile)
  *
  * Why each step is done:
  *

@@ -3,6 +3,7 @@
 // of its level's byte array at its planned offset, so bufferization has no
 // choice but to write results at the planned addresses, and weights become
 // globals the linker puts exactly where the plan says.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -128,7 +129,9 @@ struct NpuMaterializePlanPass
       if (!type)
         continue;
       b.setInsertionPoint(&op);
-      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      BufferKind kind = classifyBuffer(op.getResult(0));
+      if (kind == BufferKind::Weight) {
+        auto constant = cast<arith::ConstantOp>(op); // what a weight is
         auto value = dyn_cast<DenseElementsAttr>(constant.getValue());
         if (!value) {
           op.emitOpError("weight is not a dense constant");
@@ -141,7 +144,7 @@ struct NpuMaterializePlanPass
             op.getLoc(), name, mb.getStringAttr("public"),
             MemRefType::get(type.getShape(), type.getElementType()), value,
             /*constant=*/true, mb.getI64IntegerAttr(64));
-        global->setAttr("npu.section", mb.getStringAttr(".npu.plan." + name));
+        NpuDialect::SectionAttrHelper(ctx).setAttr(global, mb.getStringAttr(".npu.plan." + name));
         global->setAttr(kPlacementAttrName, p);
         Value mem = b.create<memref::GetGlobalOp>(op.getLoc(), global.getType(), name);
         Value tensor = b.create<bufferization::ToTensorOp>(op.getLoc(), type, mem,
@@ -154,7 +157,7 @@ struct NpuMaterializePlanPass
       // In L3 only as the DMA's end of a staging copy (npu-memory-plan
       // makes every other L3 tensor one); anything else would be computed
       // there by the SA or the cores.
-      if (!op.hasAttr("npu.staging") && !isa<tensor::EmptyOp>(op) &&
+      if (kind != BufferKind::Staging && !isa<tensor::EmptyOp>(op) &&
           rejectL3(op.getLoc(), p, "activation")) {
         placementOf[op.getResult(0)] = p;
         continue;
@@ -213,9 +216,9 @@ struct NpuMaterializePlanPass
     }
     b.create<func::ReturnOp>(ret.getLoc());
     ret.erase();
-    module->setAttr("npu.network", func.getSymNameAttr());
-    module->setAttr("npu.inputs", b.getArrayAttr(inputs));
-    module->setAttr("npu.outputs", b.getArrayAttr(outputs));
+    NpuDialect::NetworkAttrHelper(ctx).setAttr(module, func.getSymNameAttr());
+    NpuDialect::InputsAttrHelper(ctx).setAttr(module, b.getArrayAttr(inputs));
+    NpuDialect::OutputsAttrHelper(ctx).setAttr(module, b.getArrayAttr(outputs));
     llvm::BitVector all(func.getNumArguments(), true);
     func.eraseArguments(all);
     func.setType(FunctionType::get(ctx, {}, {}));

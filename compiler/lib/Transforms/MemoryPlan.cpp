@@ -9,6 +9,7 @@
 // gets a new buffer. A buffer is live from its defining op to its last use
 // (inclusive: an op reads its inputs while writing its output); weights are
 // live for the whole function because they are loaded once, up front.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -44,7 +45,7 @@ struct Buffer {
   uint64_t size = 0;
   int64_t firstUse = 0; // op index of the definition
   int64_t lastUse = 0;  // op index of the last reader (inclusive)
-  bool isWeight = false;
+  BufferKind kind = BufferKind::Activation;
   // A tensor.empty holds no data: its buffer is needed from its first user
   // on, wherever canonicalization happened to put the tensor.empty itself.
   bool startsAtFirstUse = false;
@@ -128,7 +129,7 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     auto empty = b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
     empty->setAttr(kMemAttrName, mem(to));
     auto copy = b.create<linalg::CopyOp>(loc, from, empty.getResult());
-    copy->setAttr("npu.staging", UnitAttr::get(context));
+    markStagingCopy(copy);
     copy->setAttr(kMemAttrName, mem(to));
     return copy.getResult(0);
   };
@@ -147,20 +148,20 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
   // is its root's, and the copy follows the chain's last op.
   llvm::DenseMap<Operation *, MemLevel> rootLevel;
   for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (isa<arith::ConstantOp>(op)) {
-      if (isa<RankedTensorType>(op.getResult(0).getType()) &&
-          requestedLevel(&op, weightLevel) == MemLevel::L3)
+    if (op.getNumResults() == 1 &&
+        classifyBuffer(op.getResult(0)) == BufferKind::Weight) {
+      if (requestedLevel(&op, weightLevel) == MemLevel::L3)
         inL3.push_back(op.getResult(0));
       continue;
     }
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-    if (!dps || op.hasAttr("npu.staging") || op.getNumResults() != 1 ||
+    if (!dps || isStagingCopy(&op) || op.getNumResults() != 1 ||
         !isa<RankedTensorType>(op.getResult(0).getType()))
       continue;
     Value root = dps.getDpsInitOperand(0)->get();
     while (auto inner = root.getDefiningOp<DestinationStyleOpInterface>())
       if (inner->getNumResults() == 1 && inner.getNumDpsInits() == 1 &&
-          !inner->hasAttr("npu.staging"))
+          !isStagingCopy(inner))
         root = inner.getDpsInitOperand(0)->get();
       else
         break;
@@ -174,7 +175,7 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     Value result = op.getResult(0);
     if (result.hasOneUse())
       if (auto next = dyn_cast<DestinationStyleOpInterface>(result.use_begin()->getOwner()))
-        if (next.isDpsInit(&*result.use_begin()) && !next->hasAttr("npu.staging"))
+        if (next.isDpsInit(&*result.use_begin()) && !isStagingCopy(next))
           continue; // not the chain's last op
     OpBuilder b(context);
     b.setInsertionPointAfter(&op);
@@ -188,7 +189,7 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       bool saStagesIt = isa<linalg::MatmulOp>(user) && use.getOperandNumber() == 1;
-      if (!saStagesIt && !isa<func::ReturnOp>(user) && !user->hasAttr("npu.staging"))
+      if (!saStagesIt && !isa<func::ReturnOp>(user) && !isStagingCopy(user))
         readers.push_back(&use);
     }
     for (OpOperand *use : readers) {
@@ -270,11 +271,11 @@ struct NpuMemoryPlanPass
     SmallVector<Buffer> buffers;
     llvm::DenseMap<Value, unsigned> bufferOf;
     auto newBuffer = [&](Value value, Location loc, MemLevel level,
-                         int64_t index, bool isWeight) {
+                         int64_t index, BufferKind kind) {
       Buffer buffer{{value}, loc, level};
       buffer.size = byteSize(cast<RankedTensorType>(value.getType()));
       buffer.firstUse = buffer.lastUse = index;
-      buffer.isWeight = isWeight;
+      buffer.kind = kind;
       bufferOf[value] = buffers.size();
       buffers.push_back(std::move(buffer));
     };
@@ -296,7 +297,7 @@ struct NpuMemoryPlanPass
       if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(),
                                                           kMemAttrName))
         level = attr.getValue();
-      newBuffer(arg, func.getLoc(), level, 0, /*isWeight=*/false);
+      newBuffer(arg, func.getLoc(), level, 0, BufferKind::Input);
     }
 
     int64_t index = 0;
@@ -327,9 +328,10 @@ struct NpuMemoryPlanPass
                        "element type (run -npu-verify-supported first)");
         return signalPassFailure();
       }
-      if (isa<arith::ConstantOp>(op)) {
+      BufferKind kind = classifyBuffer(result);
+      if (kind == BufferKind::Weight) {
         newBuffer(result, op.getLoc(), requestedLevel(&op, *defaultLevel),
-                  index, /*isWeight=*/true);
+                  index, kind);
         continue;
       }
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
@@ -337,8 +339,8 @@ struct NpuMemoryPlanPass
         auto it = bufferOf.find(init);
         if (it != bufferOf.end() && init.hasOneUse()) {
           Buffer &initBuffer = buffers[it->second];
-          bool isArgument = isa<BlockArgument>(initBuffer.values.front());
-          if (!initBuffer.isWeight && !isArgument &&
+          if (initBuffer.kind != BufferKind::Weight &&
+              initBuffer.kind != BufferKind::Input &&
               initBuffer.size == byteSize(cast<RankedTensorType>(
                                      result.getType()))) {
             initBuffer.values.push_back(result);
@@ -348,11 +350,11 @@ struct NpuMemoryPlanPass
         }
       }
       newBuffer(result, op.getLoc(), requestedLevel(&op, *activationLevel),
-                index, /*isWeight=*/false);
+                index, kind);
       buffers.back().startsAtFirstUse = isa<tensor::EmptyOp>(op);
     }
     for (Buffer &buffer : buffers) {
-      if (buffer.isWeight) {
+      if (buffer.kind == BufferKind::Weight) {
         buffer.firstUse = 0;
         buffer.lastUse = index;
       }

@@ -1,5 +1,6 @@
 // npu-print-memory-plan: the memory plan as a human-readable table, the form
 // the npuc driver will print and architects compare across configs.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -48,11 +49,6 @@ std::string typeText(Type type) {
   return text;
 }
 
-bool isReturned(Value value) {
-  return llvm::any_of(value.getUsers(),
-                      [](Operation *user) { return isa<func::ReturnOp>(user); });
-}
-
 struct NpuPrintMemoryPlanPass
     : public mlir::npu::impl::NpuPrintMemoryPlanBase<NpuPrintMemoryPlanPass> {
   void runOnOperation() override {
@@ -91,10 +87,12 @@ struct NpuPrintMemoryPlanPass
         if (isa<tensor::EmptyOp>(op))
           return;
         Value result = op->getResult(0);
-        std::string kind = isa<arith::ConstantOp>(op) ? "weight"
-                           : isReturned(result)       ? "output"
-                                                      : "activation";
-        rows.push_back({placement, static_cast<unsigned>(rows.size()), kind,
+        BufferKind kind = classifyBuffer(result);
+        // The table shows a staging copy as the value it carries.
+        if (kind == BufferKind::Staging)
+          kind = isReturned(result) ? BufferKind::Output : BufferKind::Activation;
+        rows.push_back({placement, static_cast<unsigned>(rows.size()),
+                        stringifyBufferKind(kind).str(),
                         typeText(result.getType()),
                         llvm::formatv("{0} at {1}", op->getName(),
                                       describeLocation(op->getLoc()))});

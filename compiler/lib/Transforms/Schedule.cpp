@@ -5,6 +5,9 @@
 // and split across the workers; copies between levels become DMA transfers.
 // Runs on bufferized IR whose buffers are the plan's globals
 // (npu-materialize-plan), which is how it knows where each operand lives.
+// Which engine lowers which op is the op registry's (OpRegistry.cpp); the
+// lowerings themselves are here.
+#include "OpRegistry.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -80,11 +83,21 @@ Origin originOf(Value v) {
 
 uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 
-struct NpuSchedulePass
-    : public mlir::npu::impl::NpuScheduleBase<NpuSchedulePass> {
-  using NpuScheduleBase::NpuScheduleBase;
+} // namespace
+
+// npu-schedule's lowering state, which the registry's lowering hooks work
+// on: the runtime functions declared, the region names and worker functions
+// created, and the fault to inject.
+class mlir::npu::Scheduler {
+public:
+  Scheduler(ModuleOp module, StringRef injectFault, uint64_t l1Size)
+      : module(module), injectFault(injectFault.str()), l1Size(l1Size) {}
 
   ModuleOp module;
+  std::string injectFault;
+  uint64_t l1Size;
+  // Whether a matmul took the injected fault.
+  bool usedDirectL3 = false, usedUnchecked = false;
   unsigned nameIndex = 0, workerIndex = 0;
   std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
@@ -146,16 +159,15 @@ struct NpuSchedulePass
     declare(fn, {i32Type}, {});
     auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
     if (!begin) {
-      call->setAttr("npu.region", b.getStringAttr(text));
+      NpuDialect::RegionAttrHelper(b.getContext()).setAttr(call, b.getStringAttr(text));
+      NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
       if (of)
-        if (Attribute ckpt = of->getAttr("npu.checkpoint"))
-          call->setAttr("npu.checkpoint", ckpt);
+        if (IntegerAttr ckpt = checkpoint.getAttr(of))
+          checkpoint.setAttr(call, ckpt);
     }
   }
 
-  LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer,
-                               uint64_t l1Size, bool &usedDirectL3,
-                               bool &usedUnchecked) {
+  LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer) {
     Value a = mm.getDpsInputOperand(0)->get();
     Value bm = mm.getDpsInputOperand(1)->get();
     Value c = mm.getDpsInitOperand(0)->get();
@@ -170,8 +182,9 @@ struct NpuSchedulePass
                               "row-major operands, got ")
                << t;
     // -npu-tile checked the element types (i8 x i8 -> i32 or all f32).
-    auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
-    auto tiledBytes = mm->getAttrOfType<IntegerAttr>("npu.l1_bytes");
+    MLIRContext *ctx = mm.getContext();
+    DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(mm);
+    IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(mm);
     if (!tiles || tiles.size() != 3 || !tiledBytes)
       return mm.emitOpError("has no tiles: run -npu-tile first");
     const int64_t tm = tiles[0], tn = tiles[1], tk = tiles[2];
@@ -186,7 +199,7 @@ struct NpuSchedulePass
 
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
     uint32_t flags = f32 ? kF32 : 0;
-    bool accumulate = !mm->hasAttr("npu.zero_init");
+    bool accumulate = !NpuDialect::ZeroInitAttrHelper(ctx).isAttrPresent(mm);
     if (accumulate)
       flags |= kAccumulate;
     if (*ob.level == MemLevel::L3) {
@@ -225,7 +238,10 @@ struct NpuSchedulePass
             : i32(b, loc, 0)};
     auto call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
     // The tiling decision stays readable in --emit=schedule.
-    for (StringRef attr : {"npu.tiles", "npu.l1_bytes", "npu.l1_budget", "npu.sa"})
+    for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BytesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BudgetAttrHelper(ctx).getName(),
+                            NpuDialect::SaAttrHelper(ctx).getName()})
       if (Attribute a = mm->getAttr(attr))
         call->setAttr(attr, a);
     region(b, loc, regionName, false, mm);
@@ -233,7 +249,7 @@ struct NpuSchedulePass
     return success();
   }
 
-  // A copy with an end in L3 is a DMA transfer (the cores cannot reach L3).
+  // The DMA transfer of a copy between levels (one end in L3).
   LogicalResult scheduleCopy(linalg::CopyOp copy, const std::string &layer) {
     Value src = copy.getDpsInputOperand(0)->get();
     Value dst = copy.getDpsInitOperand(0)->get();
@@ -266,7 +282,8 @@ struct NpuSchedulePass
     if (!op.hasPureBufferSemantics())
       return op->emitOpError("npu-schedule runs on bufferized IR (memrefs)");
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    auto split = op->getAttrOfType<IntegerAttr>("npu.split_dim");
+    NpuDialect::SplitDimAttrHelper splitDim(op->getContext());
+    IntegerAttr split = splitDim.getAttr(op);
     if (!split || split.getInt() < 0 || split.getInt() >= static_cast<int64_t>(ranges.size()) ||
         ShapedType::isDynamic(ranges[split.getInt()]))
       return op->emitOpError("has no worker split: run -npu-tile first");
@@ -353,7 +370,7 @@ struct NpuSchedulePass
     for (auto [i, v] : llvm::enumerate(sliced))
       clone->setOperand(i, v);
     clone->removeAttr(kPlacementAttrName);
-    clone->removeAttr("npu.split_dim");
+    splitDim.removeAttr(clone);
     wb.create<func::ReturnOp>(loc);
 
     OpBuilder b(op);
@@ -363,7 +380,7 @@ struct NpuSchedulePass
     region(b, loc, regionName, true);
     Value fnRef = b.create<func::ConstantOp>(loc, fnType, SymbolRefAttr::get(fn));
     auto call = b.create<func::CallOp>(loc, "npurt_parallel", TypeRange{}, ValueRange{fnRef});
-    call->setAttr("npu.split_dim", b.getI64IntegerAttr(dim));
+    splitDim.setAttr(call, b.getI64IntegerAttr(dim));
     region(b, loc, regionName, false, op);
     op->erase();
     return success();
@@ -378,7 +395,7 @@ struct NpuSchedulePass
     module.walk([&](linalg::MatmulOp mm) {
       Value bm = mm.getDpsInputOperand(1)->get();
       auto tb = dyn_cast<MemRefType>(bm.getType());
-      auto tiles = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles");
+      DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(mm.getContext()).getAttr(mm);
       if (!tb || !tb.hasStaticShape() || !tiles || tiles.size() != 3 ||
           originOf(bm).level != MemLevel::L3)
         return;
@@ -413,9 +430,37 @@ struct NpuSchedulePass
                     PlacementAttr::get(module.getContext(), MemLevel::L2, address, need));
     return success();
   }
+};
+
+LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler, Operation *op,
+                                              const std::string &layer) {
+  return scheduler.scheduleMatmul(cast<linalg::MatmulOp>(op), layer);
+}
+
+LogicalResult mlir::npu::lowerToWorkers(Scheduler &scheduler, Operation *op,
+                                        const std::string &layer) {
+  return scheduler.scheduleElementwise(cast<linalg::LinalgOp>(op), layer);
+}
+
+// A copy with an end in L3 is a DMA transfer (the cores cannot reach L3);
+// any other copy is elementwise work.
+LogicalResult mlir::npu::lowerCopy(Scheduler &scheduler, Operation *op,
+                                   const std::string &layer) {
+  auto copy = cast<linalg::CopyOp>(op);
+  if (originOf(copy.getDpsInputOperand(0)->get()).level == MemLevel::L3 ||
+      originOf(copy.getDpsInitOperand(0)->get()).level == MemLevel::L3)
+    return scheduler.scheduleCopy(copy, layer);
+  return scheduler.scheduleElementwise(copy, layer);
+}
+
+namespace {
+
+struct NpuSchedulePass
+    : public mlir::npu::impl::NpuScheduleBase<NpuSchedulePass> {
+  using NpuScheduleBase::NpuScheduleBase;
 
   void runOnOperation() override {
-    module = getOperation();
+    ModuleOp module = getOperation();
     if (!injectFault.empty() && injectFault != "l3-as-l2" &&
         injectFault != "unchecked-l1-alloc") {
       module.emitError("npu-schedule: unknown inject-fault '")
@@ -430,14 +475,15 @@ struct NpuSchedulePass
       module.emitError("cannot read the platform config: ") << error.what();
       return signalPassFailure();
     }
-    if (failed(planStage()))
+    Scheduler scheduler(module, injectFault, l1Size);
+    if (failed(scheduler.planStage()))
       return signalPassFailure();
 
     SmallVector<func::FuncOp> funcs;
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal() && !f.getSymName().starts_with("npu_worker_"))
         funcs.push_back(f);
-    bool ok = true, usedDirectL3 = false, usedUnchecked = false;
+    bool ok = true;
     for (func::FuncOp f : funcs) {
       // A zero fill of the accumulator right before a matmul becomes the
       // first SA job's "C = A*B" (no accumulate): no pass over C on the cores.
@@ -467,7 +513,7 @@ struct NpuSchedulePass
         if (zero && of.level && of.level == oc.level && of.offset &&
             of.offset == oc.offset && init.getType() == c.getType()) {
           fill.erase();
-          mm->setAttr("npu.zero_init", UnitAttr::get(mm.getContext()));
+          NpuDialect::ZeroInitAttrHelper(mm.getContext()).setAttr(mm, UnitAttr::get(mm.getContext()));
         }
       });
       // Materializing an output that already lives in its buffer leaves a
@@ -481,31 +527,29 @@ struct NpuSchedulePass
       SmallVector<Operation *> work;
       f.walk([&](linalg::LinalgOp op) { work.push_back(op); });
       unsigned layerIndex = 0;
-      bool seenMatmul = false;
+      bool seenLayerStart = false;
       for (Operation *op : work) {
-        if (isa<linalg::MatmulOp>(op)) {
-          ++layerIndex;
-          seenMatmul = true;
+        const OpEntry *entry = lookupOp(op);
+        if (!entry || !entry->lower) {
+          op->emitOpError("has no lowering in npu-schedule (npuc compiles: ")
+              << supportedOpList() << ")";
+          ok = false;
+          continue;
         }
-        std::string layer = "layer" + std::to_string(seenMatmul ? layerIndex : 1);
-        LogicalResult r = success();
-        if (auto mm = dyn_cast<linalg::MatmulOp>(op))
-          r = scheduleMatmul(mm, layer, l1Size, usedDirectL3, usedUnchecked);
-        else if (auto copy = dyn_cast<linalg::CopyOp>(op);
-                 copy && (originOf(copy.getDpsInputOperand(0)->get()).level == MemLevel::L3 ||
-                          originOf(copy.getDpsInitOperand(0)->get()).level == MemLevel::L3))
-          r = scheduleCopy(copy, layer);
-        else
-          r = scheduleElementwise(cast<linalg::LinalgOp>(op), layer);
-        ok &= succeeded(r);
+        if (entry->startsLayer) {
+          ++layerIndex;
+          seenLayerStart = true;
+        }
+        std::string layer = "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
+        ok &= succeeded(entry->lower(scheduler, op, layer));
       }
     }
-    if (ok && injectFault == "l3-as-l2" && !usedDirectL3) {
+    if (ok && injectFault == "l3-as-l2" && !scheduler.usedDirectL3) {
       module.emitError("inject-fault=l3-as-l2 needs a matmul weight in L3 "
                        "(compile with --default-mem-level=L3)");
       ok = false;
     }
-    if (ok && injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+    if (ok && injectFault == "unchecked-l1-alloc" && !scheduler.usedUnchecked) {
       module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul");
       ok = false;
     }

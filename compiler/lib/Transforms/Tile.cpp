@@ -2,10 +2,12 @@
 // the SA tile sizes whose double-buffered L1 working set fits the L1 budget;
 // an elementwise op gets the loop the workers split. The decisions are
 // attributes (printable with npuc --emit=tiled) that npu-schedule executes.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
 #include "config/config.h"
+#include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -29,10 +31,10 @@ struct Tiles {
   uint64_t l1Bytes = 0;
 };
 
+// The runtime's L1 layout (npu_l1_plan.h), in 64 bits.
 uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
                     uint64_t eb, uint64_t ec) {
-  // A, B and C tiles, each double-buffered.
-  return 2 * (tm * tk * ea + tk * tn * eb + tm * tn * ec);
+  return NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec);
 }
 
 // Sizes along one dimension: multiples of the array's extent, or the whole
@@ -97,7 +99,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     std::optional<Tiles> tiles;
     // A user's choice (npu.tiles on the matmul in the input, like npu.mem
     // for the plan) is kept if the SA and L1 can take it: for exploring.
-    if (auto given = mm->getAttrOfType<DenseI64ArrayAttr>("npu.tiles")) {
+    NpuDialect::TilesAttrHelper tilesAttr(mm.getContext());
+    if (DenseI64ArrayAttr given = tilesAttr.getAttr(mm)) {
       if (given.size() != 3 || given[0] < 1 || given[0] > m || given[1] < 1 ||
           given[1] > n || given[2] < 1 || given[2] > k)
         return mm.emitOpError("npu.tiles must be [tm, tn, tk] with 1 <= tm <= ")
@@ -124,10 +127,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                                        elementBytes(ec))
              << " bytes): raise l1.size or lower firmware.stack_size";
     Builder b(mm.getContext());
-    mm->setAttr("npu.tiles", b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
-    mm->setAttr("npu.l1_bytes", b.getI64IntegerAttr(tiles->l1Bytes));
-    mm->setAttr("npu.l1_budget", b.getI64IntegerAttr(budget));
-    mm->setAttr("npu.sa", b.getDenseI64ArrayAttr({rows, cols}));
+    MLIRContext *ctx = mm.getContext();
+    tilesAttr.setAttr(mm, b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
+    NpuDialect::L1BytesAttrHelper(ctx).setAttr(mm, b.getI64IntegerAttr(tiles->l1Bytes));
+    NpuDialect::L1BudgetAttrHelper(ctx).setAttr(mm, b.getI64IntegerAttr(budget));
+    NpuDialect::SaAttrHelper(ctx).setAttr(mm, b.getDenseI64ArrayAttr({rows, cols}));
     return success();
   }
 
@@ -164,13 +168,13 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       }
       // Elementwise work (staging copies go to the DMA): the workers split
       // the largest parallel loop, each taking one contiguous slice.
-      if (op->hasAttr("npu.staging") || op.getNumReductionLoops() != 0)
+      if (isStagingCopy(op) || op.getNumReductionLoops() != 0)
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
         return;
       int64_t dim = std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
-      op->setAttr("npu.split_dim", b.getI64IntegerAttr(dim));
+      NpuDialect::SplitDimAttrHelper(b.getContext()).setAttr(op, b.getI64IntegerAttr(dim));
     });
     if (!ok)
       signalPassFailure();

@@ -1,6 +1,9 @@
 // npu-verify-supported: the gate in front of the pipeline. Everything later
 // stages cannot compile is rejected here with a diagnostic at the op that
-// uses it, so no later pass has to defend against surprising input.
+// uses it, so no later pass has to defend against surprising input. Which
+// ops are accepted, and how each is checked, is the op registry's
+// (OpRegistry.cpp); the checks themselves are here.
+#include "OpRegistry.h"
 #include "npu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,12 +18,9 @@ namespace mlir::npu {
 } // namespace mlir::npu
 
 using namespace mlir;
+using namespace mlir::npu;
 
 namespace {
-
-constexpr llvm::StringLiteral kSupportedOps =
-    "func.func, func.return, linalg.matmul, linalg.fill, elementwise "
-    "linalg.generic, tensor.empty, arith.constant";
 
 // Element types the DMA/SA/worker kernels will exist for.
 bool isSupportedElementType(Type type) {
@@ -48,7 +48,9 @@ bool isSupportedBodyOp(Operation *op) {
              linalg::YieldOp>(op);
 }
 
-class Checker {
+} // namespace
+
+class mlir::npu::SupportChecker {
 public:
   // Returns false (after emitting at `loc`) if `type` is not accepted.
   bool checkType(Type type, Location loc, bool insideBody) {
@@ -110,21 +112,13 @@ public:
   }
 
   void checkTopLevelOp(Operation *op) {
-    if (isa<func::ReturnOp, arith::ConstantOp, tensor::EmptyOp,
-            linalg::FillOp>(op)) {
-      checkValueTypes(op, /*insideBody=*/false);
-      return;
-    }
-    if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-      checkMatmul(matmul);
-      return;
-    }
-    if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-      checkElementwise(generic);
+    const OpEntry *entry = lookupOp(op);
+    if (entry && entry->verify) {
+      entry->verify(*this, op);
       return;
     }
     op->emitOpError("is not supported by npuc (supported: ")
-        << kSupportedOps << ")";
+        << supportedOpList() << ")";
     failed = true;
   }
 
@@ -199,17 +193,31 @@ public:
   bool failed = false;
 };
 
+void mlir::npu::verifyFunction(SupportChecker &checker, Operation *op) {
+  checker.checkFunction(cast<func::FuncOp>(op));
+}
+
+void mlir::npu::verifyValueTypes(SupportChecker &checker, Operation *op) {
+  checker.checkValueTypes(op, /*insideBody=*/false);
+}
+
+void mlir::npu::verifyMatmul(SupportChecker &checker, Operation *op) {
+  checker.checkMatmul(cast<linalg::MatmulOp>(op));
+}
+
+void mlir::npu::verifyElementwise(SupportChecker &checker, Operation *op) {
+  checker.checkElementwise(cast<linalg::GenericOp>(op));
+}
+
+namespace {
+
 struct NpuVerifySupportedPass
     : public mlir::npu::impl::NpuVerifySupportedBase<NpuVerifySupportedPass> {
   void runOnOperation() override {
-    Checker checker;
+    SupportChecker checker;
     ModuleOp module = getOperation();
-    for (Operation &op : module.getBody()->getOperations()) {
-      if (auto func = dyn_cast<func::FuncOp>(op))
-        checker.checkFunction(func);
-      else
-        checker.checkTopLevelOp(&op);
-    }
+    for (Operation &op : module.getBody()->getOperations())
+      checker.checkTopLevelOp(&op);
     if (checker.failed)
       signalPassFailure();
     markAllAnalysesPreserved();

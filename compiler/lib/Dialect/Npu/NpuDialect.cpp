@@ -89,16 +89,23 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == kRegionsAttrName)
     return is(DictionaryAttr(), "a dictionary");
-  if (name == "npu.inputs" || name == "npu.outputs")
+  if (name == NpuDialect::InputsAttrHelper::getNameStr() ||
+      name == NpuDialect::OutputsAttrHelper::getNameStr())
     return is(ArrayAttr(), "an array of #npu.placement");
-  if (name == "npu.network" || name == "npu.section" || name == "npu.region")
+  if (name == NpuDialect::NetworkAttrHelper::getNameStr() ||
+      name == NpuDialect::SectionAttrHelper::getNameStr() ||
+      name == NpuDialect::RegionAttrHelper::getNameStr())
     return is(StringAttr(), "a string");
-  if (name == "npu.staging" || name == "npu.zero_init")
+  if (name == NpuDialect::StagingAttrHelper::getNameStr() ||
+      name == NpuDialect::ZeroInitAttrHelper::getNameStr())
     return is(UnitAttr(), "a unit attribute");
-  if (name == "npu.tiles" || name == "npu.sa")
+  if (name == NpuDialect::TilesAttrHelper::getNameStr() ||
+      name == NpuDialect::SaAttrHelper::getNameStr())
     return is(DenseI64ArrayAttr(), "an i64 array");
-  if (name == "npu.l1_bytes" || name == "npu.l1_budget" || name == "npu.split_dim" ||
-      name == "npu.checkpoint")
+  if (name == NpuDialect::L1BytesAttrHelper::getNameStr() ||
+      name == NpuDialect::L1BudgetAttrHelper::getNameStr() ||
+      name == NpuDialect::SplitDimAttrHelper::getNameStr() ||
+      name == NpuDialect::CheckpointAttrHelper::getNameStr())
     return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }

@@ -11,24 +11,31 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "npu/Dialect/Npu/NpuDialect.h.inc"
+// The attributes first: the dialect's discardable-attribute helpers
+// (NpuDialect.td) take and return them.
 #include "npu/Dialect/Npu/NpuEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "npu/Dialect/Npu/NpuAttrs.h.inc"
+
+#include "npu/Dialect/Npu/NpuDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "npu/Dialect/Npu/NpuOps.h.inc"
 
 namespace mlir::npu {
 
-// Discardable attribute names, shared by the verifier and the passes.
-inline constexpr llvm::StringLiteral kMemAttrName = "npu.mem";
-inline constexpr llvm::StringLiteral kPlacementAttrName = "npu.placement";
-inline constexpr llvm::StringLiteral kMemoryUsageAttrName = "npu.memory_usage";
-// {l2 = array<i64: base, size>, l3 = ...}: the regions the plan was made for.
-inline constexpr llvm::StringLiteral kRegionsAttrName = "npu.regions";
-
+// Names of the attributes also set on function arguments (which the per-op
+// helpers NpuDialect::*AttrHelper do not reach) or looked up in dictionaries;
+// spelled by the generated helpers, so there is one source of each name.
+inline constexpr llvm::StringLiteral kMemAttrName =
+    NpuDialect::MemAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kPlacementAttrName =
+    NpuDialect::PlacementAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kMemoryUsageAttrName =
+    NpuDialect::MemoryUsageAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kRegionsAttrName =
+    NpuDialect::RegionsAttrHelper::getNameStr();
 
 } // namespace mlir::npu
 

@@ -1,0 +1,39 @@
+// What a tensor buffer holds for the network: the one classification the
+// passes share (npu-memory-plan's lifetimes and L3 staging, the plan's
+// materialization, its printed table, tiling), so "what is a weight" is
+// decided in one place. Later kinds (gradients, optimizer state of a
+// training step) are added here and every pass sees them.
+#ifndef NPU_ANALYSIS_BUFFERKIND_H
+#define NPU_ANALYSIS_BUFFERKIND_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::npu {
+
+enum class BufferKind {
+  Input,      // a function argument: written by the caller before the run
+  Weight,     // a constant tensor: loaded once, live for the whole network
+  Activation, // a value the network computes and reads again
+  Output,     // a value the network computes and returns
+  Staging,    // a DMA copy of a tensor between memory levels (npu.staging)
+};
+
+llvm::StringRef stringifyBufferKind(BufferKind kind);
+
+// The kind of the buffer a tensor `value` lives in, at tensor level (before
+// bufferization). A staging copy is Staging even when it is returned.
+BufferKind classifyBuffer(Value value);
+
+// True if `op` is a staging copy (npu-memory-plan's DMA copies between
+// levels), and marks `op` as one.
+bool isStagingCopy(Operation *op);
+void markStagingCopy(Operation *op);
+
+// True if the network's function returns `value`.
+bool isReturned(Value value);
+
+} // namespace mlir::npu
+
+#endif // NPU_ANALYSIS_BUFFERKIND_H

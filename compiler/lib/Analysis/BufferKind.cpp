@@ -1,0 +1,58 @@
+// The buffer classification (BufferKind.h): the facts of the input IR that
+// make a tensor a weight, an input, an output or a staging copy.
+#include "npu/Analysis/BufferKind.h"
+
+#include "npu/Dialect/Npu/NpuDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::npu;
+
+StringRef mlir::npu::stringifyBufferKind(BufferKind kind) {
+  switch (kind) {
+  case BufferKind::Input:
+    return "input";
+  case BufferKind::Weight:
+    return "weight";
+  case BufferKind::Activation:
+    return "activation";
+  case BufferKind::Output:
+    return "output";
+  case BufferKind::Staging:
+    return "staging";
+  }
+  llvm_unreachable("unknown buffer kind");
+}
+
+BufferKind mlir::npu::classifyBuffer(Value value) {
+  if (isa<BlockArgument>(value))
+    return BufferKind::Input;
+  Operation *def = value.getDefiningOp();
+  // A weight is a constant tensor of the network (verify-supported admits
+  // no other way to bring parameters in).
+  if (isa<arith::ConstantOp>(def) && isa<RankedTensorType>(value.getType()))
+    return BufferKind::Weight;
+  if (isStagingCopy(def))
+    return BufferKind::Staging;
+  if (isReturned(value))
+    return BufferKind::Output;
+  return BufferKind::Activation;
+}
+
+bool mlir::npu::isStagingCopy(Operation *op) {
+  return NpuDialect::StagingAttrHelper(op->getContext()).isAttrPresent(op);
+}
+
+void mlir::npu::markStagingCopy(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  NpuDialect::StagingAttrHelper(ctx).setAttr(op, UnitAttr::get(ctx));
+}
+
+bool mlir::npu::isReturned(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<func::ReturnOp>(user);
+  });
+}

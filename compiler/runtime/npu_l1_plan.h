@@ -1,0 +1,22 @@
+/*
+ * The L1 working set of one npurt_matmul call, the one definition shared by
+ * the compiler (npu-tile chooses tiles whose working set fits the L1 budget
+ * and records it as npu.l1_bytes) and the runtime (npurt_matmul checks the
+ * l1_bytes it is given against it and carves the buffers the same way).
+ *
+ * One npu_l1_malloc(l1_bytes) holds C0 C1 A0 A1 B0 B1 in that order: the A
+ * (tm x tk), B (tk x tn) and C (tm x tn) tiles, each double-buffered, with
+ * ea, eb, ec the element bytes of A, B and C.
+ *
+ * A macro, not a function, because it is evaluated in the width of its
+ * arguments: uint32_t in the RV32 firmware (l1_bytes is a uint32_t argument)
+ * and 64-bit in npu-tile, whose tile search tries sizes that would wrap in
+ * 32 bits. Plain C, included by C (npurt.c) and C++ (Tile.cpp).
+ */
+#ifndef NPU_L1_PLAN_H
+#define NPU_L1_PLAN_H
+
+#define NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec) \
+    (2 * ((tm) * (tk) * (ea) + (tk) * (tn) * (eb) + (tm) * (tn) * (ec)))
+
+#endif /* NPU_L1_PLAN_H */
