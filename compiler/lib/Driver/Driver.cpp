@@ -381,10 +381,10 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   // Diagnostics point at the source location; no dump of the whole module.
   context.printOpOnDiagnostic(false);
 
-  // The config is read first so a bad path is one clear error.
-  std::optional<::npu::cfg::config> cfg;
+  // The config is checked first so a bad path is one clear error, before
+  // the network is read; -npu-attach-target puts it on the module.
   try {
-    cfg = ::npu::cfg::config::load(options.configFile, options.configOverrides);
+    ::npu::cfg::config::load(options.configFile, options.configOverrides);
   } catch (const std::exception &e) {
     return fail(std::string("cannot read the platform config: ") + e.what());
   }
@@ -406,7 +406,6 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     return fail("no func.func with a body in " + options.inputFile);
   ManifestInfo info;
   info.network = net->getSymName().str();
-  info.configFingerprint = cfg->fingerprint();
   uint64_t inBytes = 0, outBytes = 0;
   if (failed(collectInterface(*net, info.inputs, info.outputs, inBytes, outBytes)))
     return 1;
@@ -432,6 +431,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
       // planned one.
       pm.addPass(createCallbackPass([&](ModuleOp m) {
         info.checkpoints = collectCheckpoints(*findNetwork(m), goldenBytes);
+        info.configFingerprint = TargetAttr::lookup(m).getFingerprint();
         original = m.clone();
         return success();
       }));

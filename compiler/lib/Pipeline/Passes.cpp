@@ -6,9 +6,12 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
+#include "config/config.h"
+#include "config/memory_map.h"
 #include "npu/Pipeline/Pipeline.h"
 
 namespace mlir::npu {
+#define GEN_PASS_DEF_NPUATTACHTARGET
 #define GEN_PASS_DEF_NPUTAGCHECKPOINTS
 #define GEN_PASS_DEF_NPURETURNCHECKPOINTS
 #define GEN_PASS_DEF_NPUINPUTGLOBALS
@@ -24,6 +27,39 @@ using namespace mlir::npu;
 namespace {
 
 constexpr llvm::StringLiteral kCheckpointAttrName = "npu.checkpoint";
+
+struct AttachTargetPass : public mlir::npu::impl::NpuAttachTargetBase<AttachTargetPass> {
+  using NpuAttachTargetBase::NpuAttachTargetBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
+    try {
+      auto config = ::npu::cfg::config::load(configPath, overrides);
+      auto map = ::npu::cfg::memory_map::build(config);
+      const ::npu::cfg::region *l1 = map.find_region("l1");
+      const ::npu::cfg::region *l2 = map.find_region("l2");
+      const ::npu::cfg::region *l3 = map.find_region("l3");
+      if (!l1 || !l2 || !l3) {
+        module.emitError("platform config has no l1, l2 or l3 region");
+        return signalPassFailure();
+      }
+      Builder b(&getContext());
+      SmallVector<Attribute> overrideAttrs;
+      for (const std::string &o : overrides)
+        overrideAttrs.push_back(b.getStringAttr(o));
+      module->setAttr(TargetAttr::kAttrName,
+                      TargetAttr::get(&getContext(), configPath, b.getArrayAttr(overrideAttrs),
+                                      config.fingerprint(), l1->base, config.size("l1.size"),
+                                      l2->base, l2->size, l3->base, l3->size,
+                                      config.count("sa.rows"), config.count("sa.cols"),
+                                      config.count("cluster.workers"),
+                                      config.size("firmware.stack_size")));
+    } catch (const std::exception &error) {
+      module.emitError("cannot read the platform config: ") << error.what();
+      return signalPassFailure();
+    }
+  }
+};
 
 struct TagCheckpointsPass : public mlir::npu::impl::NpuTagCheckpointsBase<TagCheckpointsPass> {
   void runOnOperation() override {

@@ -103,14 +103,17 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
     if (hooks.beforePhase)
       hooks.beforePhase(phase, pm);
     switch (phase) {
-    case Phase::Verify:
+    case Phase::Verify: {
+      NpuAttachTargetOptions target;
+      target.configPath = options.configPath;
+      target.configOverrides = overrides;
+      pm.addPass(createNpuAttachTarget(target));
       pm.addPass(createNpuTagCheckpoints());
       pm.addPass(createNpuVerifySupported());
       break;
+    }
     case Phase::Plan: {
       NpuMemoryPlanOptions plan;
-      plan.configPath = options.configPath;
-      plan.configOverrides = overrides;
       plan.defaultMemLevel = options.defaultMemLevel;
       plan.activationMemLevel = options.activationMemLevel;
       // The firmware image and heap take the bottom of L2.
@@ -126,15 +129,11 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
       break;
     case Phase::Tile: {
       NpuTileOptions tile;
-      tile.configPath = options.configPath;
-      tile.configOverrides = overrides;
       pm.addPass(createNpuTile(tile));
       break;
     }
     case Phase::Schedule: {
       NpuScheduleOptions schedule;
-      schedule.configPath = options.configPath;
-      schedule.configOverrides = overrides;
       // skip-weight-load is the linker's (a NOLOAD section); the IR is the
       // correct one.
       if (options.injectFault != "skip-weight-load")
@@ -161,6 +160,8 @@ void mlir::npu::buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createNpuReturnCheckpoints());
   addTextual(pm, kBufferize);
   pm.addPass(createNpuHostEntry());
+  // Plain upstream IR for the translation, as on the device.
+  pm.addPass(createNpuStripAttributes());
   addTextual(pm, lowerToLLVM(64));
 }
 

@@ -2,7 +2,7 @@
 // documented pattern: element i of integer input k is
 // ((37*i + 11*k + 13) mod 256) - 128) as a constant global in its own
 // section at the input's planned address, which the linker places.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan -npu-materialize-plan -npu-input-globals | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-memory-plan -npu-materialize-plan -npu-input-globals | FileCheck %s
 // RUN: not npuc-opt %networks/mlp_tiny_int8.mlir -npu-input-globals 2>&1 | FileCheck %s --check-prefix=UNPLANNED
 
 // CHECK: module attributes {npu.inputs = [#npu.placement<L2, address = 0x1C000580, size = 64>]

@@ -6,6 +6,26 @@ include "mlir/Pass/PassBase.td"
 // The module-level rewrites around the npu passes that npuc once did by hand
 // in its driver. buildNpuPipeline (npu/Pipeline/Pipeline.h) places them.
 
+def NpuAttachTarget : Pass<"npu-attach-target", "ModuleOp"> {
+  let summary = "Read the platform config once and attach it as #npu.target";
+  let description = [{
+    Phase `verify`, first. Loads the config (common/config: the file, then
+    the `set=` overrides, as npusim does) and sets the module attribute
+    `npu.target = #npu.target<...>`: the L1/L2/L3 regions, the SA shape,
+    the worker count and stack size, the config path, overrides and
+    fingerprint. -npu-memory-plan, -npu-tile and -npu-schedule read the
+    platform from it and fail without it. A bad file or override is an
+    error naming it.
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect"];
+  let options = [
+    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
+           "Platform config file (INI); empty = the built-in defaults (gap9)">,
+    ListOption<"configOverrides", "set", "std::string",
+               "Config overrides key=value (as npusim --key=value)">
+  ];
+}
+
 def NpuTagCheckpoints : Pass<"npu-tag-checkpoints", "ModuleOp"> {
   let summary = "Mark the per-layer results npusim checks against the golden";
   let description = [{

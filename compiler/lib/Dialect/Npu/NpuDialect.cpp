@@ -31,6 +31,13 @@ void NpuDialect::initialize() {
       >();
 }
 
+TargetAttr TargetAttr::lookup(Operation *op) {
+  Operation *module = op;
+  while (module && !module->hasAttr(kAttrName))
+    module = module->getParentOp();
+  return module ? module->getAttrOfType<TargetAttr>(kAttrName) : TargetAttr();
+}
+
 // #npu.placement<L2, address = 0x1C000040, size = 1024>. Hand-written so
 // the address prints in hex, the way the memory map and reports show it.
 Attribute PlacementAttr::parse(AsmParser &parser, Type) {
@@ -89,6 +96,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == kRegionsAttrName)
     return is(DictionaryAttr(), "a dictionary");
+  if (name == TargetAttr::kAttrName)
+    return is(TargetAttr(), "an #npu.target attribute");
   if (name == "npu.inputs" || name == "npu.outputs")
     return is(ArrayAttr(), "an array of #npu.placement");
   if (name == "npu.network" || name == "npu.section" || name == "npu.region")
