@@ -178,10 +178,17 @@ void mlir::npu::registerNpuPipeline() {
       "npuc's pipeline from verify to the phase `to` (default llvm-dialect), "
       "exactly as npuc --emit=<phase> runs it",
       [](OpPassManager &pm, const NpuPipelineOptions &options) {
-        // An unknown phase name falls back to the whole MLIR pipeline; the
-        // registration cannot report an error, npuc checks its --emit.
-        Phase to = parsePhase(options.to).value_or(kLastMLIRPhase);
-        buildNpuPipeline(pm, options, Phase::Verify, to);
+        std::optional<Phase> to = parsePhase(options.to);
+        if (!to || *to > kLastMLIRPhase) {
+          // The builder cannot fail: the run does, before any pass.
+          std::string name = options.to;
+          pm.addPass(createCallbackPass([name](ModuleOp m) {
+            return m.emitError("npu-pipeline: to=") << name << " is not an MLIR phase (verify, "
+                                                       "plan, bufferized, tiled, schedule, llvm-dialect)";
+          }));
+          return;
+        }
+        buildNpuPipeline(pm, options, Phase::Verify, *to);
       });
 }
 

@@ -44,6 +44,8 @@
 // RUN: npuc %networks/mlp_tiny_int8.mlir --config %npuc_src/configs/gap9.cfg --default-mem-level=L3 --inject-fault=unchecked-l1-alloc --emit=schedule > %t/fault.npuc && echo >> %t/fault.npuc
 // RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-pipeline="config=%npuc_src/configs/gap9.cfg default-mem-level=L3 inject-fault=unchecked-l1-alloc to=schedule" > %t/fault.opt
 // RUN: diff %t/fault.npuc %t/fault.opt
+// RUN: not npuc-opt %networks/mlp_tiny_int8.mlir -npu-pipeline="to=elf" 2>&1 | FileCheck %s --check-prefix=NOTMLIR
+// NOTMLIR: error: npu-pipeline: to=elf is not an MLIR phase
 // The phases checked are the pipeline's, in order, each ending where --emit stops:
 // RUN: FileCheck %s --check-prefix=VERIFY < %t/int8.verify.opt
 // RUN: FileCheck %s --check-prefix=LLVM < %t/int8.llvm-dialect.opt
