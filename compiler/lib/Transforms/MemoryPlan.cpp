@@ -13,8 +13,6 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
-#include "config/config.h"
-#include "config/memory_map.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -225,26 +223,13 @@ struct NpuMemoryPlanPass
       return signalPassFailure();
     }
 
-    uint64_t l2Base = 0, l2Size = 0, l3Base = 0, l3Size = 0;
-    try {
-      std::vector<std::string> overrides(configOverrides.begin(),
-                                         configOverrides.end());
-      auto config = ::npu::cfg::config::load(configPath, overrides);
-      auto map = ::npu::cfg::memory_map::build(config);
-      const ::npu::cfg::region *l2 = map.find_region("l2");
-      const ::npu::cfg::region *l3 = map.find_region("l3");
-      if (!l2 || !l3) {
-        module.emitError("platform config has no l2 or l3 region");
-        return signalPassFailure();
-      }
-      l2Base = l2->base;
-      l2Size = l2->size;
-      l3Base = l3->base;
-      l3Size = l3->size;
-    } catch (const ::npu::cfg::config_error &error) {
-      module.emitError("cannot read the platform config: ") << error.what();
+    auto target = TargetAttr::lookup(module);
+    if (!target) {
+      module.emitError("no platform: run -npu-attach-target first");
       return signalPassFailure();
     }
+    const uint64_t l2Base = target.getL2Base(), l2Size = target.getL2Size();
+    const uint64_t l3Base = target.getL3Base(), l3Size = target.getL3Size();
 
     func::FuncOp func;
     for (auto candidate : module.getOps<func::FuncOp>()) {

@@ -11,7 +11,6 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
-#include "config/config.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -467,15 +466,12 @@ struct NpuSchedulePass
           << injectFault << "' (l3-as-l2, unchecked-l1-alloc)";
       return signalPassFailure();
     }
-    uint64_t l1Size = 0;
-    try {
-      std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
-      l1Size = ::npu::cfg::config::load(configPath, overrides).size("l1.size");
-    } catch (const std::exception &error) {
-      module.emitError("cannot read the platform config: ") << error.what();
+    auto target = TargetAttr::lookup(module);
+    if (!target) {
+      module.emitError("no platform: run -npu-attach-target first");
       return signalPassFailure();
     }
-    Scheduler scheduler(module, injectFault, l1Size);
+    Scheduler scheduler(module, injectFault, target.getL1Size());
     if (failed(scheduler.planStage()))
       return signalPassFailure();
 

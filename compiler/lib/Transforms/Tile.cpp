@@ -6,7 +6,6 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
-#include "config/config.h"
 #include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -137,19 +136,14 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    uint64_t l1Size = 0, stacks = 0;
-    int64_t rows = 0, cols = 0;
-    try {
-      std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
-      auto config = ::npu::cfg::config::load(configPath, overrides);
-      l1Size = config.size("l1.size");
-      stacks = (config.count("cluster.workers") + 1) * config.size("firmware.stack_size");
-      rows = static_cast<int64_t>(config.count("sa.rows"));
-      cols = static_cast<int64_t>(config.count("sa.cols"));
-    } catch (const std::exception &error) {
-      module.emitError("cannot read the platform config: ") << error.what();
+    auto target = TargetAttr::lookup(module);
+    if (!target) {
+      module.emitError("no platform: run -npu-attach-target first");
       return signalPassFailure();
     }
+    const uint64_t l1Size = target.getL1Size(), stacks = target.getStacksBytes();
+    const int64_t rows = static_cast<int64_t>(target.getSaRows());
+    const int64_t cols = static_cast<int64_t>(target.getSaCols());
     if (stacks + l1Reserve >= l1Size) {
       module.emitError("L1 (")
           << l1Size << " bytes) holds no tile buffers after the hart stacks ("

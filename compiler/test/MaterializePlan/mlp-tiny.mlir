@@ -1,8 +1,8 @@
 // npu-materialize-plan binds the plan: the network becomes
 // @npu_network_run() over globals at the planned addresses, weights become
 // data globals placed by section, and bufferization then allocates nothing.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan -npu-materialize-plan | FileCheck %s
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan -npu-materialize-plan -one-shot-bufferize | FileCheck %s --check-prefix=BUF
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-memory-plan -npu-materialize-plan | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-memory-plan -npu-materialize-plan -one-shot-bufferize | FileCheck %s --check-prefix=BUF
 
 // CHECK: module attributes {npu.inputs = [#npu.placement<L2, address = 0x1C000580, size = 64>], npu.memory_usage = {{.*}}, npu.network = "mlp_tiny_int8", npu.outputs = [#npu.placement<L2, address = 0x1C000280, size = 32>]
 // CHECK-LABEL: func.func @npu_network_run() {

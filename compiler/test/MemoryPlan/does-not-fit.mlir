@@ -1,6 +1,6 @@
 // A model larger than L2 is an error that says by how many bytes it misses.
 // gap9 L2 holds 1.5 MiB = 1572864 bytes; this input alone is 1638400.
-// RUN: npuc-opt %s -npu-memory-plan -split-input-file -verify-diagnostics
+// RUN: npuc-opt %s -npu-attach-target -npu-memory-plan -split-input-file -verify-diagnostics
 
 // expected-error @+1 {{model does not fit in L2: needs 1638400 bytes, the region holds 1572864 bytes (65536 bytes over)}}
 func.func @too_big(%x: tensor<1024x1600xi8>) -> tensor<1024x1600xi8> {

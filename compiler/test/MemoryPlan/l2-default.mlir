@@ -1,7 +1,7 @@
 // Default policy: every weight and activation of the example MLP in L2
 // (gap9: base 0x1C000000), 64-byte aligned, weights packed first (largest
 // first) because they are live for the whole function.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-memory-plan | FileCheck %s
 
 // CHECK: module attributes {npu.memory_usage = {l2 = 1568 : i64, l3 = 0 : i64}
 // CHECK: func.func @mlp_tiny_int8(%arg0: tensor<4x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C000580, size = 64>})

@@ -3,14 +3,14 @@
 // address L3, so each L3 weight an elementwise op reads (the biases) gets a
 // planned staging copy into L2 right before its reader; the matmul weights
 // stay in L3 (the SA schedule stages their panels itself).
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=default-mem-level=L3' | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target '-npu-memory-plan=default-mem-level=L3' | FileCheck %s
 // Everything in L3: each result is computed in L2 and copied out to L3, and
 // each reader of an L3 tensor gets a copy into L2 first (matmul B excepted);
 // the output stays in L3.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=default-mem-level=L3 activation-mem-level=L3' | FileCheck %s --check-prefix=ALL
-// RUN: not npuc-opt %networks/mlp_tiny_int8.mlir '-npu-memory-plan=activation-mem-level=L1' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target '-npu-memory-plan=default-mem-level=L3 activation-mem-level=L3' | FileCheck %s --check-prefix=ALL
+// RUN: not npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target '-npu-memory-plan=activation-mem-level=L1' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: module attributes {npu.memory_usage = {l2 = 768 : i64, l3 = 928 : i64}, npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = array<i64: 2147483648, 8388608>}}
+// CHECK: module attributes {npu.memory_usage = {l2 = 768 : i64, l3 = 928 : i64}, npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = array<i64: 2147483648, 8388608>}, npu.target = #npu.target<{{.*}}>}
 // CHECK: %arg0: tensor<4x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C000200, size = 64>}
 // CHECK: arith.constant {npu.placement = #npu.placement<L3, address = 0x80000000, size = 512>} {{.*}} : tensor<16x32xi8>
 // CHECK: arith.constant {npu.placement = #npu.placement<L3, address = 0x80000300, size = 128>} {{.*}} : tensor<32xi32>

@@ -1,6 +1,6 @@
 // Two activations whose lifetimes do not overlap share an address; one that
 // is live at the same time gets its own bytes.
-// RUN: npuc-opt %s -npu-memory-plan | FileCheck %s
+// RUN: npuc-opt %s -npu-attach-target -npu-memory-plan | FileCheck %s
 
 // Peak: two 1 KiB buffers, not four.
 // CHECK: npu.memory_usage = {l2 = 2048 : i64, l3 = 0 : i64}

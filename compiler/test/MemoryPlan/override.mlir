@@ -1,6 +1,6 @@
 // A per-tensor npu.mem attribute overrides the default level: the big
 // weight goes to L3, everything else stays in L2.
-// RUN: npuc-opt %s -npu-memory-plan | FileCheck %s
+// RUN: npuc-opt %s -npu-attach-target -npu-memory-plan | FileCheck %s
 
 // CHECK: module attributes {npu.memory_usage = {l2 = 128 : i64, l3 = 256 : i64}
 // CHECK-LABEL: func.func @override

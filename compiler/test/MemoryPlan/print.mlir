@@ -1,6 +1,6 @@
 // The plan as a table: one row per planned tensor sorted by level and
 // address, tied results (fill -> matmul) on the same address, peaks last.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-memory-plan -npu-print-memory-plan -o /dev/null | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-memory-plan -npu-print-memory-plan -o /dev/null | FileCheck %s
 // Without a plan the printer refuses instead of printing an empty table.
 // RUN: not npuc-opt %networks/mlp_tiny_int8.mlir -npu-print-memory-plan -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPLAN
 

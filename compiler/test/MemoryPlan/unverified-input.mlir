@@ -1,6 +1,6 @@
 // Run without -npu-verify-supported, the plan still refuses what it cannot
 // size with a diagnostic instead of asserting.
-// RUN: npuc-opt %s -npu-memory-plan -split-input-file -verify-diagnostics
+// RUN: npuc-opt %s -npu-attach-target -npu-memory-plan -split-input-file -verify-diagnostics
 
 // expected-error @+1 {{argument #0 needs a static shape and an int/float element type}}
 func.func @dynamic_arg(%x: tensor<?xi8>) -> tensor<?xi8> {

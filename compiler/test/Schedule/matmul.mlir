@@ -3,12 +3,12 @@
 // the L1 budget and align with the SA (16x16 on gap9), the zero fill folds
 // into the first SA job, a weight in L3 gets a planned L2 stage buffer below the plan, the
 // bias add runs on the workers, and each step is a marked region.
-// RUN: npuc-opt %s -npu-tile -npu-schedule -canonicalize -cse | FileCheck %s
-// RUN: npuc-opt %s -npu-tile -npu-schedule | FileCheck %s --check-prefix=DECL
+// RUN: npuc-opt %s -npu-attach-target -npu-tile -npu-schedule -canonicalize -cse | FileCheck %s
+// RUN: npuc-opt %s -npu-attach-target -npu-tile -npu-schedule | FileCheck %s --check-prefix=DECL
 // A smaller L1 gives smaller tiles (budget = L1 - 9 stacks of 2 KiB - 1 KiB):
-// RUN: npuc-opt %s '-npu-tile=set=l1.size=32KiB' -npu-schedule -canonicalize -cse | FileCheck %s --check-prefix=SMALL
-// RUN: npuc-opt %s -npu-tile '-npu-schedule=inject-fault=l3-as-l2' -canonicalize -cse | FileCheck %s --check-prefix=DIRECT
-// RUN: npuc-opt %s -npu-tile '-npu-schedule=inject-fault=unchecked-l1-alloc' -canonicalize -cse | FileCheck %s --check-prefix=UNCHECKED
+// RUN: npuc-opt %s '-npu-attach-target=set=l1.size=32KiB' -npu-tile -npu-schedule -canonicalize -cse | FileCheck %s --check-prefix=SMALL
+// RUN: npuc-opt %s -npu-attach-target -npu-tile '-npu-schedule=inject-fault=l3-as-l2' -canonicalize -cse | FileCheck %s --check-prefix=DIRECT
+// RUN: npuc-opt %s -npu-attach-target -npu-tile '-npu-schedule=inject-fault=unchecked-l1-alloc' -canonicalize -cse | FileCheck %s --check-prefix=UNCHECKED
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
 #bias = affine_map<(d0, d1) -> (d1)>

@@ -1,6 +1,6 @@
 // npu-schedule executes the decisions of npu-tile; without them it stops at
 // the op instead of guessing.
-// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-schedule
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-attach-target -npu-schedule
 
 module {
   memref.global "public" @a : memref<4x16xi8> {npu.placement = #npu.placement<L2, address = 0x1C100000, size = 64>}

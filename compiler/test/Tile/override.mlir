@@ -1,6 +1,6 @@
 // npu.tiles on a matmul in the input is kept when the SA and L1 can take it
 // (for exploring tile choices), and refused at the op when they cannot.
-// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-tile | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-attach-target -npu-tile | FileCheck %s
 
 // CHECK-LABEL: func.func @kept
 // CHECK: linalg.matmul {npu.l1_budget = 111616 : i64, npu.l1_bytes = 108032 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 256, 192>}

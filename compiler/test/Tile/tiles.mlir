@@ -1,12 +1,12 @@
 // npu-tile: SA tiles from the L1 budget and the SA shape, the worker split.
 // gap9: L1 128 KiB, 9 stacks of 2 KiB, l1-reserve 1 KiB -> budget 111616 B; SA 16x16.
-// RUN: npuc-opt %s -npu-tile | FileCheck %s
+// RUN: npuc-opt %s -npu-attach-target -npu-tile | FileCheck %s
 // 64 KiB of L1 -> budget 46080 B: smaller tiles.
-// RUN: npuc-opt %s '-npu-tile=set=l1.size=64KiB' | FileCheck %s --check-prefix=L64
+// RUN: npuc-opt %s '-npu-attach-target=set=l1.size=64KiB' -npu-tile | FileCheck %s --check-prefix=L64
 // A 32x8 array changes the alignment of tn and tk.
-// RUN: npuc-opt %s '-npu-tile=set=sa.rows=32,sa.cols=8' | FileCheck %s --check-prefix=SA
-// RUN: not npuc-opt %s '-npu-tile=set=l1.size=16KiB' 2>&1 | FileCheck %s --check-prefix=NOL1
-// RUN: not npuc-opt %s '-npu-tile=set=l1.size=32KiB,firmware.stack_size=3520' 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s '-npu-attach-target=set=sa.rows=32,sa.cols=8' -npu-tile | FileCheck %s --check-prefix=SA
+// RUN: not npuc-opt %s '-npu-attach-target=set=l1.size=16KiB' -npu-tile 2>&1 | FileCheck %s --check-prefix=NOL1
+// RUN: not npuc-opt %s '-npu-attach-target=set=l1.size=32KiB,firmware.stack_size=3520' -npu-tile 2>&1 | FileCheck %s --check-prefix=TINY
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
 func.func @tiles(%a: memref<4x784xi8>, %w: memref<784x256xi8>, %acc: memref<4x256xi32>,

@@ -20,7 +20,8 @@ def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
 def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
   let summary = "Place every weight and activation in L2 or L3";
   let description = [{
-    Stage 2 of the pipeline. Reads the platform config, treats every tensor
+    Stage 2 of the pipeline. Reads the platform (`npu.target`, from
+    -npu-attach-target), treats every tensor
     buffer (function argument, weight constant, `tensor.empty` root; a DPS
     result shares its init's buffer) as an interval [first def, last use],
     and packs the buffers of each level by greedy first-fit (largest
@@ -46,10 +47,6 @@ def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
-           "Platform config file (INI); empty = the built-in defaults (gap9)">,
-    ListOption<"configOverrides", "set", "std::string",
-               "Config overrides key=value (as npusim --key=value)">,
     Option<"defaultMemLevel", "default-mem-level", "std::string",
            /*default=*/"\"L2\"",
            "Level of weights without an npu.mem override: L2 or L3">,
@@ -107,8 +104,8 @@ def NpuMaterializePlan : Pass<"npu-materialize-plan", "ModuleOp"> {
 def NpuTile : Pass<"npu-tile", "ModuleOp"> {
   let summary = "Choose SA tiles from the L1 budget and the worker split";
   let description = [{
-    Stage 4 of the pipeline, on bufferized IR. Reads the platform config
-    (L1 size, hart count and stack size, SA rows x cols; `set=` overrides).
+    Stage 4 of the pipeline, on bufferized IR. Reads the platform
+    (`npu.target`: L1 size, hart count and stack size, SA rows x cols).
     Each `linalg.matmul` (i8 x i8 -> i32 or f32) gets
     `npu.tiles = array<i64: tm, tn, tk>`: tk a multiple of the SA rows (or
     K), tn a multiple of the SA columns (or N), tm up to M, such that the
@@ -121,10 +118,6 @@ def NpuTile : Pass<"npu-tile", "ModuleOp"> {
     parallel loop, which the workers split.
   }];
   let options = [
-    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
-           "Platform config file (INI); empty = the built-in defaults (gap9)">,
-    ListOption<"configOverrides", "set", "std::string",
-               "Config overrides key=value (as npusim --key=value)">,
     Option<"l1Reserve", "l1-reserve", "uint64_t", /*default=*/"1024",
            "L1 bytes kept for the runtime's own L1 data and allocator headers">
   ];
@@ -161,10 +154,6 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
   let options = [
-    Option<"configPath", "config", "std::string", /*default=*/"\"\"",
-           "Platform config file (INI); empty = the built-in defaults (gap9)">,
-    ListOption<"configOverrides", "set", "std::string",
-               "Config overrides key=value (as npusim --key=value)">,
     Option<"injectFault", "inject-fault", "std::string", /*default=*/"\"\"",
            "'', 'l3-as-l2' or 'unchecked-l1-alloc' (teaching/test aid)">
   ];

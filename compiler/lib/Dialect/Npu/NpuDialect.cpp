@@ -1,5 +1,5 @@
 // The npu dialect: registration, the placement attribute's syntax, the
-// verifier of npu.* discardable attributes and the op verifiers.
+// verifier of npu.* discardable attributes.
 #include "npu/Dialect/Npu/NpuDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -17,18 +17,18 @@ using namespace mlir::npu;
 #define GET_ATTRDEF_CLASSES
 #include "npu/Dialect/Npu/NpuAttrs.cpp.inc"
 
-#define GET_OP_CLASSES
-#include "npu/Dialect/Npu/NpuOps.cpp.inc"
-
 void NpuDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "npu/Dialect/Npu/NpuAttrs.cpp.inc"
       >();
-  addOperations<
-#define GET_OP_LIST
-#include "npu/Dialect/Npu/NpuOps.cpp.inc"
-      >();
+}
+
+TargetAttr TargetAttr::lookup(Operation *op) {
+  Operation *module = op;
+  while (module && !module->hasAttr(kAttrName))
+    module = module->getParentOp();
+  return module ? module->getAttrOfType<TargetAttr>(kAttrName) : TargetAttr();
 }
 
 // #npu.placement<L2, address = 0x1C000040, size = 1024>. Hand-written so
@@ -89,6 +89,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == kRegionsAttrName)
     return is(DictionaryAttr(), "a dictionary");
+  if (name == TargetAttr::kAttrName)
+    return is(TargetAttr(), "an #npu.target attribute");
   if (name == NpuDialect::InputsAttrHelper::getNameStr() ||
       name == NpuDialect::OutputsAttrHelper::getNameStr())
     return is(ArrayAttr(), "an array of #npu.placement");
@@ -108,39 +110,4 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
       name == NpuDialect::CheckpointAttrHelper::getNameStr())
     return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
-}
-
-LogicalResult DmaCopyOp::verify() {
-  auto source = cast<MemRefType>(getSource().getType());
-  auto target = cast<MemRefType>(getTarget().getType());
-  if (source.getShape() != target.getShape() ||
-      source.getElementType() != target.getElementType())
-    return emitOpError("source ")
-           << source << " and target " << target
-           << " must have the same shape and element type";
-  return success();
-}
-
-LogicalResult SaMatmulOp::verify() {
-  auto lhs = cast<MemRefType>(getLhs().getType());
-  auto rhs = cast<MemRefType>(getRhs().getType());
-  auto acc = cast<MemRefType>(getAcc().getType());
-  if (lhs.getRank() != 2 || rhs.getRank() != 2 || acc.getRank() != 2)
-    return emitOpError("operands must be 2-D (M x K, K x N, M x N)");
-  if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
-      lhs.getDimSize(0) != acc.getDimSize(0) ||
-      rhs.getDimSize(1) != acc.getDimSize(1))
-    return emitOpError("shapes ")
-           << lhs << " x " << rhs << " -> " << acc
-           << " do not form M x K, K x N -> M x N";
-  Type a = lhs.getElementType(), b = rhs.getElementType(),
-       c = acc.getElementType();
-  bool int8 = a.isSignlessInteger(8) && b.isSignlessInteger(8) &&
-              c.isSignlessInteger(32);
-  bool fp32 = a.isF32() && b.isF32() && c.isF32();
-  if (!int8 && !fp32)
-    return emitOpError("element types ")
-           << a << " x " << b << " -> " << c
-           << " are not supported by the SA (i8 x i8 -> i32, f32 x f32 -> f32)";
-  return success();
 }

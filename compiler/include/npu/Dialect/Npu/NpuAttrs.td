@@ -33,4 +33,7 @@ def Npu_PlacementAttr : AttrDef<Npu_Dialect, "Placement"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+// The target (#npu.target), in a file of its own.
+include "npu/Dialect/Npu/NpuTarget.td"
+
 #endif // NPU_DIALECT_NPUATTRS_TD

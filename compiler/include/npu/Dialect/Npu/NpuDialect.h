@@ -1,5 +1,5 @@
-// The npu dialect: placement attributes (NpuAttrs.td) and the DMA/SA ops of
-// the schedule stage (NpuOps.td).
+// The npu dialect: its attributes (NpuAttrs.td: placement, memory level,
+// target). It has no ops: the schedule calls the runtime kernels.
 #ifndef NPU_DIALECT_NPU_NPUDIALECT_H
 #define NPU_DIALECT_NPU_NPUDIALECT_H
 
@@ -9,7 +9,6 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 // The attributes first: the dialect's discardable-attribute helpers
 // (NpuDialect.td) take and return them.
@@ -19,9 +18,6 @@
 #include "npu/Dialect/Npu/NpuAttrs.h.inc"
 
 #include "npu/Dialect/Npu/NpuDialect.h.inc"
-
-#define GET_OP_CLASSES
-#include "npu/Dialect/Npu/NpuOps.h.inc"
 
 namespace mlir::npu {
 

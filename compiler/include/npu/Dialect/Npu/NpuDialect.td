@@ -8,7 +8,7 @@ def Npu_Dialect : Dialect {
   let cppNamespace = "::mlir::npu";
   let summary = "Placement and scheduling vocabulary of the npusim NPU";
   let description = [{
-    Attributes (and, in later stages, ops) that describe where tensors live
+    Attributes that describe where tensors live
     in the NPU memory hierarchy (L2, L3) and how they move. The platform
     facts behind them (region bases and sizes) come from the shared config
     library, never from constants in the compiler.

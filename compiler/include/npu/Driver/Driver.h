@@ -1,0 +1,82 @@
+// npuc's driver: runs the pipeline (npu/Pipeline) on a network file and
+// carries the result through the phases after the LLVM dialect: LLVM IR,
+// the RV32 object, the link, the host golden reference and the manifest.
+// Each step is one function; compileNetwork() is npuc.
+#ifndef NPU_DRIVER_DRIVER_H
+#define NPU_DRIVER_DRIVER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "npu/Pipeline/Pipeline.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace mlir::npu {
+
+struct DriverOptions {
+  std::string inputFile;
+  std::string outDir = "npuc-out";
+  std::string configFile;
+  std::vector<std::string> configOverrides;
+  std::string defaultMemLevel = "L2";
+  std::string activationMemLevel = "L2";
+  std::string injectFault;
+  Phase to = Phase::Elf;
+  unsigned optLevel = 2;
+  bool golden = true;
+  // The RV32 pieces the link uses.
+  std::string npurtLib, fwgen, lld, crt0, runtimeLib, mainObj, libc, libgcc;
+};
+
+// The RV32IMAF ilp32f target machine npuc compiles for.
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error);
+
+// Phase llvm-ir: translates the LLVM-dialect module, puts every planned
+// global in its section (kept through the optimiser) and optimises at
+// `optLevel`. Null with `error` set on failure.
+std::unique_ptr<llvm::Module> emitLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                                         llvm::TargetMachine &tm, const ScheduledPlan &plan,
+                                         unsigned optLevel, llvm::StringRef name,
+                                         std::string &error);
+
+// Phase obj: writes `module` as an RV32 object file.
+LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm, const std::string &path,
+                         std::string &error);
+
+// Phase elf: npu_fwgen's linker script, plan.ld (every planned data section
+// at its address; `noloadSymbol`'s NOLOAD) and ld.lld -> <outDir>/firmware.elf.
+LogicalResult linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
+                           uint64_t l2PlanStart, const std::string &objPath,
+                           const std::string &noloadSymbol, std::string &error);
+
+// Runs `original` (the tagged input network) on the host through MLIR's
+// ExecutionEngine (buildHostPipeline) and writes the first `bytes` of
+// npu_output to `path`.
+LogicalResult runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
+                        std::string &error);
+
+// What the manifest describes.
+struct ManifestInfo {
+  std::string network;
+  std::vector<TensorInfo> inputs, outputs, checkpoints;
+  PlanSummary plan;
+  ScheduledPlan scheduled;
+  uint64_t configFingerprint = 0;
+};
+LogicalResult writeManifest(const DriverOptions &options, ManifestInfo &info,
+                            const std::string &path, std::string &error);
+
+// npuc: compiles options.inputFile up to options.to. Diagnostics go to
+// stderr, the MLIR/LLVM IR phases to stdout. Returns the exit code.
+int compileNetwork(const DriverOptions &options);
+
+} // namespace mlir::npu
+
+#endif // NPU_DRIVER_DRIVER_H
