@@ -26,7 +26,7 @@ using namespace mlir::npu;
 
 namespace {
 
-constexpr llvm::StringLiteral kCheckpointAttrName = "npu.checkpoint";
+constexpr llvm::StringLiteral kCheckpointAttrName = NpuDialect::CheckpointAttrHelper::getNameStr();
 
 struct AttachTargetPass : public mlir::npu::impl::NpuAttachTargetBase<AttachTargetPass> {
   using NpuAttachTargetBase::NpuAttachTargetBase;
@@ -116,7 +116,7 @@ struct ReturnCheckpointsPass : public mlir::npu::impl::NpuReturnCheckpointsBase<
 struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGlobalsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto inputs = module->getAttrOfType<ArrayAttr>("npu.inputs");
+    auto inputs = module->getAttrOfType<ArrayAttr>(NpuDialect::InputsAttrHelper::getNameStr());
     if (!inputs) {
       module.emitError("no npu.inputs: run -npu-materialize-plan first");
       return signalPassFailure();
@@ -153,7 +153,7 @@ struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGloba
           DenseElementsAttr::get(RankedTensorType::get(type.getShape(), i8),
                                  llvm::ArrayRef<int8_t>(values)),
           /*constant=*/true, b.getI64IntegerAttr(64));
-      global->setAttr("npu.section", b.getStringAttr(".npu.plan." + name));
+      NpuDialect::SectionAttrHelper(b.getContext()).setAttr(global, b.getStringAttr(".npu.plan." + name));
       global->setAttr(kPlacementAttrName, placement);
     }
   }
@@ -174,10 +174,11 @@ struct CheckNoAllocPass : public mlir::npu::impl::NpuCheckNoAllocBase<CheckNoAll
 
 struct StripAttributesPass : public mlir::npu::impl::NpuStripAttributesBase<StripAttributesPass> {
   void runOnOperation() override {
-    getOperation()->walk([](Operation *op) {
+    const std::string prefix = (NpuDialect::getDialectNamespace() + ".").str();
+    getOperation()->walk([&](Operation *op) {
       SmallVector<StringAttr> names;
       for (NamedAttribute a : op->getDiscardableAttrs())
-        if (a.getName().getValue().starts_with("npu."))
+        if (a.getName().getValue().starts_with(prefix))
           names.push_back(a.getName());
       for (StringAttr n : names)
         op->removeDiscardableAttr(n);

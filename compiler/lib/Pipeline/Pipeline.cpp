@@ -12,6 +12,7 @@
 #include "llvm/Support/Path.h"
 
 #include "npu/Pipeline/Pipeline.h"
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Transforms/Passes.h"
 
 #include <cstring>
@@ -251,7 +252,7 @@ LogicalResult mlir::npu::collectInterface(func::FuncOp net, std::vector<TensorIn
 std::vector<TensorInfo> mlir::npu::collectCheckpoints(func::FuncOp net, uint64_t &goldenBytes) {
   std::map<int64_t, RankedTensorType> tagged;
   net.walk([&](Operation *op) {
-    if (auto id = op->getAttrOfType<IntegerAttr>("npu.checkpoint"))
+    if (auto id = op->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr()))
       tagged[id.getInt()] = cast<RankedTensorType>(op->getResult(0).getType());
   });
   std::vector<TensorInfo> checkpoints;
@@ -311,16 +312,18 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t num
   net.walk([&](Operation *op) {
     if (op->getNumResults() != 1 || isa<tensor::EmptyOp>(op))
       return;
-    llvm::StringRef kind = isa<arith::ConstantOp>(op)      ? "weight"
-                           : op->hasAttr("npu.staging") ? "staging"
-                                                        : "activation";
+    // The manifest's kinds: inputs are listed above, outputs as activations.
+    const BufferKind k = classifyBuffer(op->getResult(0));
+    llvm::StringRef kind = k == BufferKind::Weight    ? "weight"
+                           : k == BufferKind::Staging ? "staging"
+                                                      : "activation";
     record(op->getAttr(kPlacementAttrName), kind, op->getName().getStringRef(),
            op->getResult(0).getType(), op->getLoc());
   });
   plan.checkpointAddress.assign(numCheckpoints, 0);
   plan.checkpointLocation.assign(numCheckpoints, "");
   net.walk([&](Operation *op) {
-    auto id = op->getAttrOfType<IntegerAttr>("npu.checkpoint");
+    auto id = op->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr());
     auto p = op->getAttrOfType<PlacementAttr>(kPlacementAttrName);
     if (id && p) {
       plan.checkpointAddress[id.getInt()] = p.getAddress();
@@ -337,7 +340,7 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t num
 ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpoints) {
   ScheduledPlan s;
   for (auto g : module.getOps<memref::GlobalOp>()) {
-    auto section = g->getAttrOfType<StringAttr>("npu.section");
+    auto section = g->getAttrOfType<StringAttr>(NpuDialect::SectionAttrHelper::getNameStr());
     auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName);
     if (section && p)
       s.data.push_back({g.getSymName().str(), section.str(), p.getAddress(), p.getSize(), p.getLevel()});
@@ -356,10 +359,10 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
                                        {"location", ""}};
         s.stagingAddress = p.getAddress();
       }
-  if (auto a = module->getAttrOfType<ArrayAttr>("npu.inputs"))
+  if (auto a = module->getAttrOfType<ArrayAttr>(NpuDialect::InputsAttrHelper::getNameStr()))
     for (Attribute p : a)
       s.inputAddress.push_back(cast<PlacementAttr>(p).getAddress());
-  if (auto a = module->getAttrOfType<ArrayAttr>("npu.outputs"))
+  if (auto a = module->getAttrOfType<ArrayAttr>(NpuDialect::OutputsAttrHelper::getNameStr()))
     for (Attribute p : a)
       s.outputAddress.push_back(cast<PlacementAttr>(p).getAddress());
   // Which region end reads each checkpoint: the n-th end of region R.
@@ -367,11 +370,11 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
   std::map<std::string, int64_t> ends;
   if (auto run = module.lookupSymbol<func::FuncOp>("npu_network_run"))
     run.walk([&](func::CallOp call) {
-      auto region = call->getAttrOfType<StringAttr>("npu.region");
+      auto region = call->getAttrOfType<StringAttr>(NpuDialect::RegionAttrHelper::getNameStr());
       if (!region)
         return;
       int64_t n = ++ends[region.str()];
-      if (auto id = call->getAttrOfType<IntegerAttr>("npu.checkpoint"))
+      if (auto id = call->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr()))
         s.checkpointRegion[id.getInt()] = {region.str(), n};
     });
   return s;
