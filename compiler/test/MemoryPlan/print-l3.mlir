@@ -1,7 +1,7 @@
 // Buffer kinds (npu/Analysis/BufferKind.h) in the printed plan with every
 // tensor in L3: weights, the input, and the staging copies npu-memory-plan
 // inserts, shown as the activation or output they carry.
-// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-verify-supported "-npu-memory-plan=default-mem-level=L3 activation-mem-level=L3" -npu-print-memory-plan -o /dev/null | FileCheck %s
+// RUN: npuc-opt %networks/mlp_tiny_int8.mlir -npu-attach-target -npu-verify-supported "-npu-memory-plan=default-mem-level=L3 activation-mem-level=L3" -npu-print-memory-plan -o /dev/null | FileCheck %s
 
 // CHECK:      memory plan of @mlp_tiny_int8
 // CHECK-NEXT:   level address       bytes  kind         type                 produced by
