@@ -92,14 +92,47 @@ static void input_rows(uint32_t r0, uint32_t rows, uint32_t stride, uint32_t pad
     if (*hi < *lo) *hi = *lo;
 }
 
-static inline int8_t epilogue_i8(int32_t acc, int32_t bias, int32_t m, int32_t s, int has_res, int32_t res,
-                                 int32_t res_m, int32_t res_s, int32_t lo, int32_t hi) {
-    const int32_t a = (int32_t)((uint32_t)acc + (uint32_t)bias);
-    int64_t v = npurt_rq(a, m, s);
-    if (has_res) v += npurt_rq(res, res_m, res_s);
+/* npurt_rq (npurt_conv.h), computed without 64-bit shifts when s >= 33 (every
+ * realistic int8 layer: m ~ 2^30, the scale ratio < 2^-2): then 2^(s-1) only
+ * touches the high word of a * m, and
+ *   (a * m + 2^(s-1)) >> s == (hi(a * m) + 2^(s-33)) >> (s-32)
+ * exactly (floor division by 2^32 first, then by 2^(s-32)); |hi| < 2^30 and
+ * 2^(s-33) <= 2^29, so the sum stays in int32. */
+static inline int32_t rq_fast(int32_t a, int32_t m, int32_t s) {
+    if (s >= 33) return ((int32_t)(((int64_t)a * m) >> 32) + (1 << (s - 33))) >> (s - 32);
+    return npurt_rq(a, m, s);
+}
+
+static inline int8_t clamp_i8(int64_t v, int32_t lo, int32_t hi) {
     if (v < lo) v = lo;
     if (v > hi) v = hi;
     return (int8_t)v;
+}
+
+static inline int8_t epilogue_i8(int32_t acc, int32_t bias, int32_t m, int32_t s, int32_t lo, int32_t hi) {
+    const int32_t v = rq_fast((int32_t)((uint32_t)acc + (uint32_t)bias), m, s);
+    return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+/* Copies n bytes; words when both ends and n allow (im2col segments are
+ * kw*cin or cin bytes: multiples of 4 in most layers). */
+static inline void copy_bytes(char *dst, const char *src, uint32_t n) {
+    if ((((uintptr_t)dst | (uintptr_t)src | n) & 3u) == 0) {
+        uint32_t *d = (uint32_t *)dst;
+        const uint32_t *q = (const uint32_t *)src;
+        for (uint32_t i = 0; i < n / 4u; ++i) d[i] = q[i];
+        return;
+    }
+    for (uint32_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+
+static inline void zero_bytes(char *dst, uint32_t n) {
+    if ((((uintptr_t)dst | n) & 3u) == 0) {
+        uint32_t *d = (uint32_t *)dst;
+        for (uint32_t i = 0; i < n / 4u; ++i) d[i] = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < n; ++i) dst[i] = 0;
 }
 
 /* The per-channel parameters in L1: bias (int32 or f32 bits) and, per
@@ -225,22 +258,24 @@ static void conv_epilogue_rows(const conv_ctx *x, uint32_t s, uint32_t id, uint3
             }
         return;
     }
-    /* Everything in locals: the int8 stores may alias any field (char type). */
+    /* Channel outer, this worker's rows inner: the channel's parameters stay
+     * in registers. Everything in locals: the int8 stores may alias any
+     * field (char type). */
     const int32_t *C = (const int32_t *)x->C[s & 1u];
     const int8_t *R = (const int8_t *)x->R[s & 1u];
     int8_t *O = (int8_t *)x->O[s & 1u];
-    const int32_t *bias = p->bias ? p->bias + j0 : NULL;
-    const int32_t *mult = p->per_channel ? p->mult + j0 : p->mult, *shift = p->per_channel ? p->shift + j0 : p->shift;
-    const uint32_t step = p->per_channel ? 1u : 0u;
-    const int has_res = x->has_res;
     const int32_t res_m = a->res_mult, res_s = a->res_shift, lo = x->act_min, hi = x->act_max;
-    for (uint32_t r = id; r < mr; r += nw) {
-        const int32_t *c = C + r * nr;
-        int8_t *o = O + r * nr;
-        const int8_t *res = R + r * nr;
-        for (uint32_t n = 0, pc = 0; n < nr; ++n, pc += step)
-            o[n] = epilogue_i8(c[n], bias ? bias[n] : 0, mult[pc], shift[pc], has_res, has_res ? res[n] : 0, res_m,
-                               res_s, lo, hi);
+    for (uint32_t n = 0; n < nr; ++n) {
+        const uint32_t ch = j0 + n, pc = p->per_channel ? ch : 0u;
+        const int32_t b = p->bias ? p->bias[ch] : 0, m = p->mult[pc], sh = p->shift[pc];
+        if (x->has_res) {
+            for (uint32_t r = id; r < mr; r += nw) {
+                const int32_t v = rq_fast((int32_t)((uint32_t)C[r * nr + n] + (uint32_t)b), m, sh);
+                O[r * nr + n] = clamp_i8((int64_t)v + rq_fast(R[r * nr + n], res_m, res_s), lo, hi);
+            }
+        } else {
+            for (uint32_t r = id; r < mr; r += nw) O[r * nr + n] = epilogue_i8(C[r * nr + n], b, m, sh, lo, hi);
+        }
     }
 }
 
@@ -261,20 +296,20 @@ static void conv_im2col_rows(const conv_ctx *x, uint32_t t, uint32_t id, uint32_
         for (uint32_t r = 0; r < a->kh; ++r, dst += seg) {
             const int32_t ih = (int32_t)(oh * a->stride_h + r * a->dilation_h) - (int32_t)a->pad_top;
             if (ih < 0 || ih >= (int32_t)a->h) {
-                memset(dst, 0, seg);
+                zero_bytes(dst, seg);
                 continue;
             }
             const char *row = in + (uint32_t)(ih - lo) * row_bytes;
             if (w_inside) {
-                memcpy(dst, row + (uint32_t)iw0 * cb, seg);
+                copy_bytes(dst, row + (uint32_t)iw0 * cb, seg);
                 continue;
             }
             for (uint32_t c = 0; c < a->kw; ++c) {
                 const int32_t iw = iw0 + (int32_t)(c * a->dilation_w);
                 if (iw < 0 || iw >= (int32_t)a->w)
-                    memset(dst + c * cb, 0, cb);
+                    zero_bytes(dst + c * cb, cb);
                 else
-                    memcpy(dst + c * cb, row + (uint32_t)iw * cb, cb);
+                    copy_bytes(dst + c * cb, row + (uint32_t)iw * cb, cb);
             }
         }
     }
@@ -462,8 +497,9 @@ struct rowtile {
     char *IN[2], *O[2];
     int32_t ih_lo[2];
     int32_t tile; /* the workers' tile */
-    /* one output pixel: out_px[c] from the input rows at `rows` (first row ih_lo) */
-    void (*pixel)(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t ih_lo, char *out_px);
+    /* one output pixel's channels [c0, c1): out_px[c] from the input rows at `rows` (first row ih_lo) */
+    void (*pixel)(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t ih_lo, char *out_px,
+                  uint32_t c0, uint32_t c1);
     /* kernel data */
     const char *wts; /* dwconv: HWC weights in L1 */
     channel_params prm;
@@ -479,8 +515,14 @@ static void rowtile_worker(void) {
     const uint32_t i = (uint32_t)t->tile, r0 = i * t->toh, n = min_u32(t->toh, t->oh - r0) * t->ow;
     const char *rows = t->IN[i & 1u];
     char *out = t->O[i & 1u];
-    for (uint32_t p = id; p < n; p += nw)
-        t->pixel(t, r0 + p / t->ow, p % t->ow, rows, t->ih_lo[i & 1u], out + p * t->c * t->eo);
+    /* Work items: pixels x channel groups; a tile of fewer pixels than
+     * workers (a global pooling: one) is split over its channels too. */
+    const uint32_t g = n >= nw ? 1u : min_u32(t->c, ceil_div(nw, n));
+    for (uint32_t item = id; item < n * g; item += nw) {
+        const uint32_t p = item / g, grp = item % g;
+        t->pixel(t, r0 + p / t->ow, p % t->ow, rows, t->ih_lo[i & 1u], out + p * t->c * t->eo, grp * t->c / g,
+                 (grp + 1u) * t->c / g);
+    }
 }
 
 static void rowtile_geometry(rowtile *t, uint32_t tile_oh, uint32_t pad_bottom, uint32_t pad_right) {
@@ -536,38 +578,54 @@ static void rowtile_run(rowtile *t, char *q) {
 
 /* --- depthwise ------------------------------------------------------------------ */
 
-static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px) {
-    const uint32_t c = t->c, row_elems = t->w * c;
+/* The kernel taps [*k0, *k1) whose input coordinate base + k*dil lies in [0, size). */
+static inline void tap_range(int32_t base, uint32_t ks, uint32_t dil, uint32_t size, uint32_t *k0, uint32_t *k1) {
+    uint32_t a = 0, b = ks;
+    while (a < b && base + (int32_t)(a * dil) < 0) ++a;
+    while (b > a && base + (int32_t)((b - 1u) * dil) >= (int32_t)size) --b;
+    *k0 = a;
+    *k1 = b;
+}
+
+static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px,
+                     uint32_t c0, uint32_t c1) {
+    const uint32_t c = t->c, row_elems = t->w * c, kw = t->kw, dh = t->dh, dwc = t->dw * c;
     const int32_t ih0 = (int32_t)(oh * t->sh) - (int32_t)t->pt, iw0 = (int32_t)(ow * t->sw) - (int32_t)t->pl;
+    uint32_t r0, r1, s0, s1;
+    tap_range(ih0, t->kh, dh, t->h, &r0, &r1);
+    tap_range(iw0, kw, t->dw, t->w, &s0, &s1);
+    /* x + xoff(r) + s*dwc + ch: input of tap (r, s), channel ch; w + (r*kw + s)*c + ch: its weight */
+    const int32_t xbase = ((ih0 - lo) * (int32_t)t->w + iw0) * (int32_t)c;
     const channel_params *p = &t->prm;
-    const int f32 = t->e == 4u;
-    const uint32_t flags = ((const npurt_dwconv2d_args *)t->args)->flags;
-    for (uint32_t ch = 0; ch < c; ++ch) {
-        int32_t acc = 0;
-        float facc = 0.0f;
-        for (uint32_t r = 0; r < t->kh; ++r) {
-            const int32_t ih = ih0 + (int32_t)(r * t->dh);
-            if (ih < 0 || ih >= (int32_t)t->h) continue;
-            const uint32_t base = (uint32_t)(ih - lo) * row_elems + ch;
-            for (uint32_t s = 0; s < t->kw; ++s) {
-                const int32_t iw = iw0 + (int32_t)(s * t->dw);
-                if (iw < 0 || iw >= (int32_t)t->w) continue;
-                const uint32_t xi = base + (uint32_t)iw * c, wi = (r * t->kw + s) * c + ch;
-                if (f32)
-                    facc = __builtin_fmaf(((const float *)rows)[xi], ((const float *)t->wts)[wi], facc);
-                else
-                    acc += (int32_t)((const int8_t *)rows)[xi] * ((const int8_t *)t->wts)[wi];
+    if (t->e == 4u) {
+        const float *x = (const float *)rows, *wt = (const float *)t->wts, *bias = (const float *)p->bias;
+        const int relu = (((const npurt_dwconv2d_args *)t->args)->flags & NPURT_CONV_RELU) != 0;
+        float *o = (float *)out_px;
+        for (uint32_t ch = c0; ch < c1; ++ch) {
+            float acc = 0.0f;
+            for (uint32_t r = r0; r < r1; ++r) {
+                const float *xr = x + xbase + (int32_t)(r * dh * row_elems) + ch;
+                const float *wr = wt + r * kw * c + ch;
+                for (uint32_t s = s0; s < s1; ++s) acc = __builtin_fmaf(xr[s * dwc], wr[s * c], acc);
             }
+            if (bias) acc = acc + bias[ch];
+            if (relu && !(acc > 0.0f)) acc = 0.0f;
+            o[ch] = acc;
         }
-        if (f32) {
-            if (p->bias) facc = facc + ((const float *)p->bias)[ch];
-            if ((flags & NPURT_CONV_RELU) && !(facc > 0.0f)) facc = 0.0f;
-            ((float *)out_px)[ch] = facc;
-        } else {
-            const uint32_t pc = p->per_channel ? ch : 0u;
-            ((int8_t *)out_px)[ch] = epilogue_i8(acc, p->bias ? p->bias[ch] : 0, p->mult[pc], p->shift[pc], 0, 0, 0, 0,
-                                                 t->act_min, t->act_max);
+        return;
+    }
+    const int8_t *x = (const int8_t *)rows, *wt = (const int8_t *)t->wts;
+    const int32_t lo8 = t->act_min, hi8 = t->act_max;
+    int8_t *o = (int8_t *)out_px;
+    for (uint32_t ch = c0; ch < c1; ++ch) {
+        int32_t acc = 0;
+        for (uint32_t r = r0; r < r1; ++r) {
+            const int8_t *xr = x + xbase + (int32_t)(r * dh * row_elems) + ch;
+            const int8_t *wr = wt + r * kw * c + ch;
+            for (uint32_t s = s0; s < s1; ++s) acc += (int32_t)xr[s * dwc] * wr[s * c];
         }
+        const uint32_t pc = p->per_channel ? ch : 0u;
+        o[ch] = epilogue_i8(acc, p->bias ? p->bias[ch] : 0, p->mult[pc], p->shift[pc], lo8, hi8);
     }
 }
 
@@ -616,40 +674,47 @@ void npurt_dwconv2d(const npurt_dwconv2d_args *a) {
 
 /* --- pooling ---------------------------------------------------------------------- */
 
-static void pool_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px) {
+static void pool_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px,
+                       uint32_t c0, uint32_t c1) {
     const npurt_pool2d_args *a = t->args;
-    const uint32_t c = t->c, row_elems = t->w * c;
+    const uint32_t c = t->c, row_elems = t->w * c, mode = a->mode;
     const int32_t ih0 = (int32_t)(oh * t->sh) - (int32_t)t->pt, iw0 = (int32_t)(ow * t->sw) - (int32_t)t->pl;
-    const int f32 = t->e == 4u, max = a->mode == NPURT_POOL_MAX;
-    for (uint32_t ch = 0; ch < c; ++ch) {
-        int32_t acc = max ? -128 : 0;
-        float facc = max ? -__builtin_inff() : 0.0f;
-        for (uint32_t r = 0; r < t->kh; ++r) {
-            const int32_t ih = ih0 + (int32_t)r;
-            if (ih < 0 || ih >= (int32_t)t->h) continue;
-            const uint32_t base = (uint32_t)(ih - lo) * row_elems + ch;
-            for (uint32_t s = 0; s < t->kw; ++s) {
-                const int32_t iw = iw0 + (int32_t)s;
-                if (iw < 0 || iw >= (int32_t)t->w) continue;
-                const uint32_t xi = base + (uint32_t)iw * c;
-                if (f32) {
-                    const float v = ((const float *)rows)[xi];
-                    facc = max ? (v > facc ? v : facc) : facc + v;
-                } else {
-                    const int32_t v = ((const int8_t *)rows)[xi];
-                    acc = max ? (v > acc ? v : acc) : acc + v;
+    uint32_t r0, r1, s0, s1;
+    tap_range(ih0, t->kh, 1, t->h, &r0, &r1);
+    tap_range(iw0, t->kw, 1, t->w, &s0, &s1);
+    const int32_t xbase = ((ih0 - lo) * (int32_t)t->w + iw0) * (int32_t)c;
+    if (t->e == 4u) {
+        const float *x = (const float *)rows;
+        float *o = (float *)out_px;
+        for (uint32_t ch = c0; ch < c1; ++ch) {
+            float acc = mode == NPURT_POOL_MAX ? -__builtin_inff() : 0.0f;
+            for (uint32_t r = r0; r < r1; ++r) {
+                const float *xr = x + xbase + (int32_t)(r * row_elems) + ch;
+                for (uint32_t s = s0; s < s1; ++s) {
+                    const float v = xr[s * c];
+                    acc = mode == NPURT_POOL_MAX ? (v > acc ? v : acc) : acc + v;
                 }
             }
+            o[ch] = mode == NPURT_POOL_AVG ? acc / a->divisor : acc;
         }
-        if (f32) {
-            ((float *)out_px)[ch] = a->mode == NPURT_POOL_AVG ? facc / a->divisor : facc;
-        } else if (a->mode == NPURT_POOL_SUM) {
+        return;
+    }
+    const int8_t *x = (const int8_t *)rows;
+    for (uint32_t ch = c0; ch < c1; ++ch) {
+        int32_t acc = mode == NPURT_POOL_MAX ? -128 : 0;
+        for (uint32_t r = r0; r < r1; ++r) {
+            const int8_t *xr = x + xbase + (int32_t)(r * row_elems) + ch;
+            if (mode == NPURT_POOL_MAX)
+                for (uint32_t s = s0; s < s1; ++s) acc = xr[s * c] > acc ? xr[s * c] : acc;
+            else
+                for (uint32_t s = s0; s < s1; ++s) acc += xr[s * c];
+        }
+        if (mode == NPURT_POOL_SUM)
             ((int32_t *)out_px)[ch] = acc;
-        } else if (a->mode == NPURT_POOL_AVG) {
-            ((int8_t *)out_px)[ch] = epilogue_i8(acc, 0, a->rq_mult, a->rq_shift, 0, 0, 0, 0, a->act_min, a->act_max);
-        } else {
+        else if (mode == NPURT_POOL_AVG)
+            ((int8_t *)out_px)[ch] = epilogue_i8(acc, 0, a->rq_mult, a->rq_shift, a->act_min, a->act_max);
+        else
             ((int8_t *)out_px)[ch] = (int8_t)acc;
-        }
     }
 }
 

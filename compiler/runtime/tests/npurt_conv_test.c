@@ -77,19 +77,30 @@ static void fill(void *dst, uint32_t n, int f32) {
     }
 }
 
-/* Per-channel multipliers in [2^29, 2^30) and shifts chosen so that int8
- * results spread over the range instead of saturating. */
+/* Per-channel multipliers in [2^30, 2^31) and shifts chosen so that int8
+ * results spread over the range instead of saturating: s ~ 35 + log4(K), as
+ * real layers have. Every 4th channel trades 6 bits of the multiplier for 6
+ * of the shift (s < 33: the kernels' general 64-bit requantisation path),
+ * every 4th + 1 has s = 33 exactly (the smallest fast-path shift). */
 static void fill_params(uint32_t c, uint32_t k_macs, int f32) {
-    int32_t sh = 23;
+    int32_t sh = 35;
     for (uint32_t m = k_macs; m > 1; m >>= 2) ++sh; /* ~ log4(K): the accumulator grows like sqrt(K) */
     for (uint32_t n = 0; n < c; ++n) {
         if (f32) {
             ((float *)bias_buf)[n] = rng_f32();
-        } else {
-            bias_buf[n] = rng_range(-3000, 3000);
-            mult_buf[n] = rng_range(1 << 29, (1 << 30) - 1);
-            shift_buf[n] = sh + rng_range(0, 2);
+            continue;
         }
+        bias_buf[n] = rng_range(-3000, 3000);
+        int32_t m = rng_range(1 << 30, 0x7fffffff), s = sh + rng_range(0, 2);
+        if (n % 4 == 0) {
+            m >>= 6;
+            s -= 6;
+        } else if (n % 4 == 1) {
+            m >>= s - 33;
+            s = 33;
+        }
+        mult_buf[n] = m;
+        shift_buf[n] = s;
     }
 }
 
