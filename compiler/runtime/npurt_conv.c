@@ -174,7 +174,20 @@ static char *load_params(const char *kernel, char *l1, uint32_t c, const void *b
     return l1;
 }
 
+/* The kernel taps [*k0, *k1) whose input coordinate base + k*dil lies in [0, size). */
+static inline void tap_range(int32_t base, uint32_t ks, uint32_t dil, uint32_t size, uint32_t *k0, uint32_t *k1) {
+    uint32_t a = 0, b = ks;
+    while (a < b && base + (int32_t)(a * dil) < 0) ++a;
+    while (b > a && base + (int32_t)((b - 1u) * dil) >= (int32_t)size) --b;
+    *k0 = a;
+    *k1 = b;
+}
+
 /* === npurt_conv2d ================================================================ */
+
+/* Most output rows per tile whose im2col the DMA gathers (one transfer id
+ * each); taller tiles are gathered by the workers alone. */
+#define NPURT_CONV_IM2COL_DMAS 32
 
 typedef struct {
     const npurt_conv2d_args *a;
@@ -186,6 +199,13 @@ typedef struct {
     int32_t act_min, act_max;
     /* the workers' current task: the epilogue of a step, the im2col of a row tile (-1: none) */
     int32_t epi_step, im2col_tile;
+    /* DMA im2col: output columns [ow_lo, ow_hi) read whole kw*cin segments of
+     * the input rows; their patches are gathered by the DMA (one 3-D
+     * transfer per output row), the workers fill the rest (borders, padding) */
+    int dma_im2col;
+    uint32_t ow_lo, ow_hi;
+    int im2col_id[2][NPURT_CONV_IM2COL_DMAS];
+    uint32_t im2col_n[2]; /* transfers of im2col_id[t & 1] in flight */
 } conv_ctx;
 
 /* The npurt_parallel job reads its task from here (one conv at a time runs
@@ -293,12 +313,14 @@ static void conv_im2col_rows(const conv_ctx *x, uint32_t t, uint32_t id, uint32_
         char *dst = A + p * x->K * e;
         const int32_t iw0 = (int32_t)(ow * a->stride_w) - (int32_t)a->pad_left;
         const int w_inside = a->dilation_w == 1 && iw0 >= 0 && iw0 + (int32_t)a->kw <= (int32_t)a->w;
+        const int by_dma = x->dma_im2col && ow >= x->ow_lo && ow < x->ow_hi;
         for (uint32_t r = 0; r < a->kh; ++r, dst += seg) {
             const int32_t ih = (int32_t)(oh * a->stride_h + r * a->dilation_h) - (int32_t)a->pad_top;
             if (ih < 0 || ih >= (int32_t)a->h) {
                 zero_bytes(dst, seg);
                 continue;
             }
+            if (by_dma) continue;
             const char *row = in + (uint32_t)(ih - lo) * row_bytes;
             if (w_inside) {
                 copy_bytes(dst, row + (uint32_t)iw0 * cb, seg);
@@ -313,6 +335,37 @@ static void conv_im2col_rows(const conv_ctx *x, uint32_t t, uint32_t id, uint32_
             }
         }
     }
+}
+
+/* The DMA part of row tile t's im2col: per output row, the interior columns'
+ * patches rows of kw*cin*e bytes, one per valid kernel row (planes), from
+ * IN[t & 1] to A[t & 1]. Issued by the cluster controller. */
+static __attribute__((noinline)) void conv_im2col_dma(conv_ctx *x, uint32_t t) {
+    const npurt_conv2d_args *a = x->a;
+    const uint32_t e = x->e, cb = a->cin * e, row_bytes = a->w * cb;
+    const uint32_t r0 = t * x->toh, rows = min_u32(x->toh, x->oh - r0);
+    const int32_t lo = x->ih_lo[t & 1u];
+    for (uint32_t k = 0; k < rows; ++k) {
+        const int32_t ih0 = (int32_t)((r0 + k) * a->stride_h) - (int32_t)a->pad_top;
+        uint32_t k0, k1;
+        tap_range(ih0, a->kh, a->dilation_h, a->h, &k0, &k1);
+        if (k1 <= k0) continue;
+        const char *src = x->IN[t & 1u] + (uint32_t)(ih0 + (int32_t)(k0 * a->dilation_h) - lo) * row_bytes +
+                          (uint32_t)((int32_t)(x->ow_lo * a->stride_w) - (int32_t)a->pad_left) * cb;
+        char *dst = x->A[t & 1u] + ((k * x->ow + x->ow_lo) * x->K + k0 * a->kw * a->cin) * e;
+        const int id = npu_dma_copy_3d(dst, src, a->kw * cb, x->ow_hi - x->ow_lo, k1 - k0, a->stride_w * cb,
+                                       x->K * e, a->dilation_h * row_bytes, a->kw * cb);
+        if (id < 0)
+            conv_die(1, "npurt_conv2d: DMA refused the im2col transfer 0x%08lx -> 0x%08lx: error info 0x%lx",
+                     (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)npu_dma_error_info());
+        x->im2col_id[t & 1u][x->im2col_n[t & 1u]++] = id;
+    }
+}
+
+static void conv_im2col_wait(conv_ctx *x, uint32_t t) {
+    for (uint32_t k = 0; k < x->im2col_n[t & 1u]; ++k)
+        dma_done("npurt_conv2d", "im2col L1 -> L1", &x->im2col_id[t & 1u][k]);
+    x->im2col_n[t & 1u] = 0;
 }
 
 static void conv_worker(void) {
@@ -364,8 +417,9 @@ static __attribute__((noinline)) int conv_write_back(conv_ctx *x, uint32_t s) {
 }
 
 void npurt_conv2d(const npurt_conv2d_args *a) {
+    /* Every field is set before it is read (no memset: picolibc's costs
+     * thousands of cycles for this struct). */
     conv_ctx x;
-    memset(&x, 0, sizeof x);
     x.a = a;
     x.f32 = (a->flags & NPURT_CONV_F32) != 0;
     x.e = x.f32 ? 4u : 1u;
@@ -389,11 +443,17 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
     x.act_min = a->act_min;
     x.act_max = a->act_max;
     if (a->flags & NPURT_CONV_RELU) x.act_min = max_i32(x.act_min, 0);
+    x.im2col_n[0] = x.im2col_n[1] = 0;
+    /* Interior columns: ow*sw - pl >= 0 and ow*sw - pl + kw <= w. */
+    x.ow_lo = ceil_div(a->pad_left, a->stride_w);
+    x.ow_hi = a->w + a->pad_left >= a->kw ? min_u32(ow, (a->w + a->pad_left - a->kw) / a->stride_w + 1u) : 0u;
+    x.dma_im2col = !x.direct && a->dilation_w == 1 && toh <= NPURT_CONV_IM2COL_DMAS && x.ow_hi > x.ow_lo;
 
     int owned;
     char *l1 = l1_acquire("npurt_conv2d", a->l1, a->l1_bytes, a->flags, &owned);
     /* The 4-byte-element buffers first; every size is rounded up to 4. */
     char *q = l1;
+    x.R[0] = x.R[1] = x.A[0] = x.A[1] = x.B[1] = NULL;
     for (int b = 0; b < 2; ++b, q += align4(M * tn * 4u)) x.C[b] = q;
     for (int b = 0; b < 2; ++b, q += align4(M * tn * e)) x.O[b] = q;
     for (int b = 0; b < 2 && x.has_res; ++b, q += align4(M * tn * e)) x.R[b] = q;
@@ -415,9 +475,9 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
     if (!x.direct) {
         dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[0]);
         x.im2col_tile = 0;
+        if (x.dma_im2col) conv_im2col_dma(&x, 0);
         npurt_parallel(conv_worker);
         x.im2col_tile = -1;
-        if (x.rt > 2) conv_load_input(&x, 2, &in_id[0]);
     }
 
     for (uint32_t s = 0; s < x.steps; ++s) {
@@ -425,6 +485,11 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
         step_tile(&x, s, &i, &j, &mr, &j0, &nr);
         (void)j0;
         if (x.direct && j == 0) dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[i & 1u]);
+        /* Row tile i's A is complete: IN[i & 1] may take tile i+2's rows. */
+        if (!x.direct && j == 0) {
+            conv_im2col_wait(&x, i);
+            if (i + 2 < x.rt) conv_load_input(&x, i + 2, &in_id[i & 1u]);
+        }
         dma_done("npurt_conv2d", "weights L2 -> L1", &b_id);
 
         const npu_sa_job_t job = {x.direct ? x.IN[i & 1u] : x.A[i & 1u],
@@ -451,11 +516,12 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
             dma_done("npurt_conv2d", "output L1 -> L2", &wb_id[(s - 1) & 1u]);
             dma_done("npurt_conv2d", "residual L2 -> L1", &res_id[(s - 1) & 1u]);
         }
-        if (x.im2col_tile >= 0) dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[(i + 1) & 1u]);
+        if (x.im2col_tile >= 0) {
+            dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[(i + 1) & 1u]);
+            if (x.dma_im2col) conv_im2col_dma(&x, i + 1);
+        }
         if (x.epi_step >= 0 || x.im2col_tile >= 0) npurt_parallel(conv_worker);
         if (x.epi_step >= 0) wb_id[(s - 1) & 1u] = conv_write_back(&x, s - 1);
-        /* IN[(i+1) & 1] has been gathered: tile i+3 may come in. */
-        if (x.im2col_tile >= 0 && i + 3 < x.rt) conv_load_input(&x, i + 3, &in_id[(i + 1) & 1u]);
         /* R[(s+1) & 1]'s last reader was step s-1's epilogue, just done. */
         if (x.has_res && s + 1 < x.steps) res_id[(s + 1) & 1u] = conv_load_residual(&x, s + 1);
 
@@ -578,14 +644,6 @@ static void rowtile_run(rowtile *t, char *q) {
 
 /* --- depthwise ------------------------------------------------------------------ */
 
-/* The kernel taps [*k0, *k1) whose input coordinate base + k*dil lies in [0, size). */
-static inline void tap_range(int32_t base, uint32_t ks, uint32_t dil, uint32_t size, uint32_t *k0, uint32_t *k1) {
-    uint32_t a = 0, b = ks;
-    while (a < b && base + (int32_t)(a * dil) < 0) ++a;
-    while (b > a && base + (int32_t)((b - 1u) * dil) >= (int32_t)size) --b;
-    *k0 = a;
-    *k1 = b;
-}
 
 static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px,
                      uint32_t c0, uint32_t c1) {
@@ -630,7 +688,6 @@ static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *row
 }
 
 static void dw_setup(const npurt_dwconv2d_args *a, rowtile *t) {
-    memset(t, 0, sizeof *t);
     t->kernel = "npurt_dwconv2d";
     t->args = a;
     t->in = a->input;
@@ -719,7 +776,6 @@ static void pool_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *r
 }
 
 static void pool_setup(const npurt_pool2d_args *a, rowtile *t) {
-    memset(t, 0, sizeof *t);
     t->kernel = "npurt_pool2d";
     t->args = a;
     t->in = a->input;
