@@ -293,6 +293,17 @@ static void conv_epilogue_rows(const conv_ctx *x, uint32_t s, uint32_t id, uint3
                 const int32_t v = rq_fast((int32_t)((uint32_t)C[r * nr + n] + (uint32_t)b), m, sh);
                 O[r * nr + n] = clamp_i8((int64_t)v + rq_fast(R[r * nr + n], res_m, res_s), lo, hi);
             }
+        } else if (sh >= 33) {
+            /* rq_fast's s >= 33 form with the shift test and the indexing
+             * hoisted out of the loop: the loop every real layer runs. */
+            const int32_t add = 1 << (sh - 33), rs = sh - 32, step = (int32_t)(nw * nr);
+            const int32_t *c = C + id * nr + n;
+            int8_t *o = O + id * nr + n;
+            for (uint32_t r = id; r < mr; r += nw, c += step, o += step) {
+                int32_t v = ((int32_t)(((int64_t)(int32_t)((uint32_t)*c + (uint32_t)b) * m) >> 32) + add) >> rs;
+                v = v < lo ? lo : v;
+                *o = (int8_t)(v > hi ? hi : v);
+            }
         } else {
             for (uint32_t r = id; r < mr; r += nw) O[r * nr + n] = epilogue_i8(C[r * nr + n], b, m, sh, lo, hi);
         }
