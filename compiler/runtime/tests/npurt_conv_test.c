@@ -436,12 +436,22 @@ int main(void) {
 #endif
 
 #ifdef NPURT_CONV_TEST_CYCLES
-/* ResNet-8 stack 1: 32x32x16 -> 16, 3x3 s1 pad 1; DS-CNN: 25x5x64 -> 64 1x1. */
+/* ResNet-8 stack 1: 32x32x16 -> 16, 3x3 s1 pad 1; DS-CNN: 25x5x64 -> 64 1x1;
+ * DS-CNN's depthwise 3x3 on 25x5x64 twice: npurt_dwconv2d on the workers, and
+ * npurt_conv2d on the SA with the depthwise weights on the diagonal of a
+ * 3x3x64x64 kernel (zeros elsewhere) -- the same numbers, so the two outputs
+ * are compared with each other as well as with the reference. */
 static int8_t rn_in[32 * 32 * 16], rn_w[3 * 3 * 16 * 16], rn_out[32 * 32 * 16], rn_ref[32 * 32 * 16];
 static int8_t ds_in[25 * 5 * 64], ds_w[64 * 64], ds_out[25 * 5 * 64], ds_ref[25 * 5 * 64];
+static int8_t dw_w[3 * 3 * 64], dw_diag[3 * 3 * 64 * 64], dw_out[25 * 5 * 64], dw_sa_out[25 * 5 * 64];
 
-static int run_layer(const char *name, npurt_conv2d_args *a, uint32_t n_out, const int8_t *out, int8_t *ref,
-                     uint64_t macs, uint32_t *compared, uint32_t *wrong) {
+static void print_rate(const char *name, const char *tiles, uint32_t l1, uint64_t c, uint64_t macs) {
+    printf("%s: %s, L1 %lu B: %lu cycles, %lu MACs, %lu.%02lu MAC/cycle\n", name, tiles, (unsigned long)l1,
+           (unsigned long)c, (unsigned long)macs, (unsigned long)(macs / c), (unsigned long)((macs % c) * 100 / c));
+}
+
+static void run_layer(const char *name, npurt_conv2d_args *a, uint32_t n_out, const int8_t *out, int8_t *ref,
+                      uint64_t macs, uint32_t *compared, uint32_t *wrong) {
     a->l1_bytes = npurt_conv2d_l1_bytes(a);
     npurt_region_begin(name);
     const uint64_t t0 = npu_cycles();
@@ -452,10 +462,10 @@ static int run_layer(const char *name, npurt_conv2d_args *a, uint32_t n_out, con
     uint32_t n = 0;
     *wrong += compare(name, out, ref, n_out, 1, &n);
     *compared += n;
-    printf("%s: tiles %lu rows x %lu channels, L1 %lu B: %lu cycles, %lu MACs, %lu.%02lu MAC/cycle\n", name,
-           (unsigned long)a->tile_oh, (unsigned long)a->tile_cout, (unsigned long)a->l1_bytes, (unsigned long)c,
-           (unsigned long)macs, (unsigned long)(macs / c), (unsigned long)((macs % c) * 100 / c));
-    return 0;
+    char tiles[48];
+    snprintf(tiles, sizeof tiles, "tiles %lu rows x %lu channels", (unsigned long)a->tile_oh,
+             (unsigned long)a->tile_cout);
+    print_rate(name, tiles, a->l1_bytes, c, macs);
 }
 
 int main(void) {
@@ -463,11 +473,12 @@ int main(void) {
     fill(rn_in, sizeof rn_in, 0);
     fill(rn_w, sizeof rn_w, 0);
     fill_params(16, 144, 0);
-    uint32_t compared = 0, wrong = 0;
+    uint32_t compared = 0, wrong = 0, expected = 0;
     npurt_conv2d_args rn = {rn_in, rn_w, bias_buf, mult_buf, shift_buf, NULL, rn_out, 32, 32, 16, 16, 3, 3, 1, 1, 1, 1,
                             1, 1, 1, 1, -128, 127, 0, 0, 4, 16, PC | RELU, 0, NULL};
     run_layer("resnet8 conv 3x3 32x32x16->16", &rn, sizeof rn_out, rn_out, rn_ref, 32ull * 32 * 16 * 16 * 9, &compared,
               &wrong);
+    expected += sizeof rn_out;
     fill(ds_in, sizeof ds_in, 0);
     fill(ds_w, sizeof ds_w, 0);
     fill_params(64, 64, 0);
@@ -475,10 +486,35 @@ int main(void) {
                             0, 0, 0, 0, -128, 127, 0, 0, 25, 64, PC | RELU, 0, NULL};
     run_layer("ds-cnn pointwise 25x5x64->64", &ds, sizeof ds_out, ds_out, ds_ref, 25ull * 5 * 64 * 64, &compared,
               &wrong);
-    const uint32_t n = sizeof rn_out + sizeof ds_out;
+    expected += sizeof ds_out;
+
+    /* Depthwise: the worker kernel, then the same layer on the SA. */
+    fill(dw_w, sizeof dw_w, 0);
+    fill_params(64, 9, 0);
+    for (uint32_t k = 0; k < 9; ++k)
+        for (uint32_t c = 0; c < 64; ++c) dw_diag[(k * 64 + c) * 64 + c] = dw_w[k * 64 + c];
+    npurt_dwconv2d_args dw = {ds_in, dw_w, bias_buf, mult_buf, shift_buf, dw_out, 25, 5, 64, 3, 3, 1, 1, 1, 1,
+                              1, 1, 1, 1, -128, 127, 5, PC | RELU, 0, NULL};
+    dw.l1_bytes = npurt_dwconv2d_l1_bytes(&dw);
+    npurt_region_begin("ds-cnn depthwise 3x3 25x5x64 workers");
+    uint64_t t0 = npu_cycles();
+    npurt_dwconv2d(&dw);
+    const uint64_t c_dw = npu_cycles() - t0;
+    npurt_region_end("ds-cnn depthwise 3x3 25x5x64 workers");
+    print_rate("ds-cnn depthwise 3x3 25x5x64 (npurt_dwconv2d)", "tiles 5 rows", dw.l1_bytes, c_dw, 25ull * 5 * 64 * 9);
+    npurt_conv2d_args dsa = {ds_in, dw_diag, bias_buf, mult_buf, shift_buf, NULL, dw_sa_out, 25, 5, 64, 64, 3, 3, 1, 1,
+                             1, 1, 1, 1, 1, 1, -128, 127, 0, 0, 5, 64, PC | RELU, 0, NULL};
+    run_layer("ds-cnn depthwise 3x3 25x5x64 as a diagonal conv2d (npurt_conv2d)", &dsa, sizeof dw_sa_out, dw_sa_out,
+              ds_ref, 25ull * 5 * 64 * 9, &compared, &wrong);
+    expected += sizeof dw_sa_out;
+    uint32_t n = 0;
+    wrong += compare("npurt_dwconv2d vs the diagonal conv2d", dw_out, dw_sa_out, sizeof dw_out, 1, &n);
+    compared += n;
+    expected += sizeof dw_out;
+
     printf("npurt_conv cycles: compared %lu of %lu elements, %lu mismatches\n", (unsigned long)compared,
-           (unsigned long)n, (unsigned long)wrong);
-    if (compared == 0 || compared != n) return fail("not every element was compared");
+           (unsigned long)expected, (unsigned long)wrong);
+    if (compared == 0 || compared != expected) return fail("not every element was compared");
     if (wrong) return fail("mismatches");
     printf("PASS\n");
     return 0;
