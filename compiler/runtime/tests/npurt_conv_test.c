@@ -18,7 +18,12 @@
  *                            and one DS-CNN pointwise layer (25x5x64 -> 64),
  *                            int8: cycles, MAC/cycle, results compared.
  *   NPURT_CONV_TEST_L1_SMALL a conv whose tiles do not fit the l1_bytes it
- *                            is given: the kernel's message, exit 1. */
+ *                            is given: the kernel's message, exit 1.
+ *   NPURT_CONV_TEST_L1_FAIL  a working set larger than the free L1: the
+ *                            failed npu_l1_malloc is reported, exit(99).
+ *   NPURT_CONV_TEST_UNCHECKED_L1  the same with NPURT_CONV_UNCHECKED_L1 (fault
+ *                            injection 'unchecked-l1-alloc'): the NULL base is
+ *                            used, the first DMA into it is npusim's bus error. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -517,6 +522,29 @@ int main(void) {
     if (compared == 0 || compared != expected) return fail("not every element was compared");
     if (wrong) return fail("mismatches");
     printf("PASS\n");
+    return 0;
+}
+#endif
+
+#if defined(NPURT_CONV_TEST_L1_FAIL) || defined(NPURT_CONV_TEST_UNCHECKED_L1)
+/* ResNet-8's 32x32x16 -> 16 3x3 layer with 8-row tiles: 127424 bytes of L1,
+ * more than the free L1 of gap9 (112636 bytes). */
+static int8_t f_in[32 * 32 * 16], f_w[3 * 3 * 16 * 16], f_out[32 * 32 * 16];
+int main(void) {
+    fill(f_in, sizeof f_in, 0);
+    fill(f_w, sizeof f_w, 0);
+    fill_params(16, 144, 0);
+#ifdef NPURT_CONV_TEST_UNCHECKED_L1
+    const uint32_t flags = PC | NPURT_CONV_UNCHECKED_L1;
+#else
+    const uint32_t flags = PC;
+#endif
+    npurt_conv2d_args a = {f_in, f_w, bias_buf, mult_buf, shift_buf, NULL, f_out, 32, 32, 16, 16, 3, 3, 1, 1, 1, 1,
+                           1, 1, 1, 1, -128, 127, 0, 0, 8, 16, flags, 0, NULL};
+    a.l1_bytes = npurt_conv2d_l1_bytes(&a);
+    printf("npurt_conv2d with l1_bytes %lu, flags 0x%lx\n", (unsigned long)a.l1_bytes, (unsigned long)flags);
+    npurt_conv2d(&a);
+    printf("not reached\n");
     return 0;
 }
 #endif
