@@ -285,6 +285,8 @@ static const conv_case conv_cases[] = {
      2, 2, 5, I8 | PC, 0, 0},
     {"int8 3x3 pad 1, 40x3x2 -> 5, tiles 40x5 (> 32 rows: workers gather)", 40, 3, 2, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1,
      40, 5, I8 | PC | RELU, 0, 0},
+    {"int8 fully connected 200 -> 48 as a 1x1 conv of a 1x1 image", 1, 1, 200, 48, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 48,
+     I8 | PC, 0, 0},
     {"f32 3x3 s1 pad 1, 7x6x3 -> 17, tiles 2x16, residual, relu", 7, 6, 3, 17, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 16,
      F32 | RELU, 1, 0},
     {"f32 1x1 pointwise, 5x4x20 -> 9, tiles 2x9", 5, 4, 20, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 9, F32, 0, 0},
