@@ -2,7 +2,7 @@
 """Writes the four MLPerf Tiny networks as the linalg-on-tensors MLIR npuc takes.
 
   DS-CNN (KWS), ResNet-8 (IC), MobileNetV1-0.25 (VWW), FC autoencoder (AD),
-  topologies exactly as in docs/shared MLPERF-TINY.md (batch 1, BN folded into
+  topologies exactly as in the shared MLPERF-TINY.md (batch 1, BN folded into
   the weights and biases), each as f32 and as int8. The networks end at the
   logits (the last layer's output); softmax is left out (monotonic: the class
   does not change, and int8 softmax needs a table the runtime does not have).
