@@ -210,6 +210,9 @@ typedef struct {
 /* The npurt_parallel job reads its task from here (one conv at a time runs
  * on the cluster). */
 static conv_ctx *conv_cur;
+/* The state of the running convolution, in L1: in L2 every field access of
+ * the controller and the workers would pay L2's latency (+8 % cycles). */
+static conv_ctx conv_state NPU_L1_BSS;
 
 static uint32_t conv_l1_need(const npurt_conv2d_args *a, uint32_t ow, uint32_t toh, uint32_t tn, uint32_t in_rows,
                              int direct) {
@@ -427,130 +430,132 @@ static __attribute__((noinline)) int conv_write_back(conv_ctx *x, uint32_t s) {
 }
 
 void npurt_conv2d(const npurt_conv2d_args *a) {
-    /* Every field is set before it is read (no memset: picolibc's costs
-     * thousands of cycles for this struct). */
-    conv_ctx x;
-    x.a = a;
-    x.f32 = (a->flags & NPURT_CONV_F32) != 0;
-    x.e = x.f32 ? 4u : 1u;
-    x.has_res = a->residual != NULL;
-    conv_geometry(a, &x);
-    const uint32_t e = x.e, ow = x.ow, toh = x.toh, tn = x.tn, K = x.K, M = toh * ow;
-    x.rt = ceil_div(x.oh, toh);
-    x.nt = ceil_div(a->cout, tn);
-    x.steps = x.rt * x.nt;
-    if (M > 65535u)
-        conv_die(1, "npurt_conv2d: %lu output pixels per tile exceed the SA's 65535 rows (tile_oh %lu, width %lu)",
-                 (unsigned long)M, (unsigned long)toh, (unsigned long)ow);
-    const uint32_t need = conv_l1_need(a, ow, toh, tn, x.in_rows, x.direct);
+    /* The state lives in L1 (the workers read it too), not on the cluster
+     * controller's 2 KiB stack; one convolution runs at a time. Every field
+     * is set before it is read (no memset: picolibc's costs thousands of
+     * cycles for this struct). */
+    conv_ctx *const x = &conv_state;
+    x->a = a;
+    x->f32 = (a->flags & NPURT_CONV_F32) != 0;
+    x->e = x->f32 ? 4u : 1u;
+    x->has_res = a->residual != NULL;
+    conv_geometry(a, x);
+    const uint32_t e = x->e, ow = x->ow, toh = x->toh, tn = x->tn, K = x->K, M = toh * ow;
+    x->rt = ceil_div(x->oh, toh);
+    x->nt = ceil_div(a->cout, tn);
+    x->steps = x->rt * x->nt;
+    if (M > 65535u || K > 65535u)
+        conv_die(1, "npurt_conv2d: a tile of %lu output pixels (tile_oh %lu, width %lu) x K = %lu exceeds the SA's 65535",
+                 (unsigned long)M, (unsigned long)toh, (unsigned long)ow, (unsigned long)K);
+    const uint32_t need = conv_l1_need(a, ow, toh, tn, x->in_rows, x->direct);
     if (a->l1_bytes < need)
         conv_die(1,
                  "npurt_conv2d: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels "
                  "(%lux%lux%lu -> %lux%lux%lu, kernel %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
-                 (unsigned long)a->h, (unsigned long)a->w, (unsigned long)a->cin, (unsigned long)x.oh,
+                 (unsigned long)a->h, (unsigned long)a->w, (unsigned long)a->cin, (unsigned long)x->oh,
                  (unsigned long)ow, (unsigned long)a->cout, (unsigned long)a->kh, (unsigned long)a->kw);
-    x.act_min = a->act_min;
-    x.act_max = a->act_max;
-    if (a->flags & NPURT_CONV_RELU) x.act_min = max_i32(x.act_min, 0);
-    x.im2col_n[0] = x.im2col_n[1] = 0;
+    x->act_min = a->act_min;
+    x->act_max = a->act_max;
+    if (a->flags & NPURT_CONV_RELU) x->act_min = max_i32(x->act_min, 0);
+    x->im2col_n[0] = x->im2col_n[1] = 0;
     /* Interior columns: ow*sw - pl >= 0 and ow*sw - pl + kw <= w. */
-    x.ow_lo = ceil_div(a->pad_left, a->stride_w);
-    x.ow_hi = a->w + a->pad_left >= a->kw ? min_u32(ow, (a->w + a->pad_left - a->kw) / a->stride_w + 1u) : 0u;
-    x.dma_im2col = !x.direct && a->dilation_w == 1 && toh <= NPURT_CONV_IM2COL_DMAS && x.ow_hi > x.ow_lo;
+    x->ow_lo = ceil_div(a->pad_left, a->stride_w);
+    x->ow_hi = a->w + a->pad_left >= a->kw ? min_u32(ow, (a->w + a->pad_left - a->kw) / a->stride_w + 1u) : 0u;
+    x->dma_im2col = !x->direct && a->dilation_w == 1 && toh <= NPURT_CONV_IM2COL_DMAS && x->ow_hi > x->ow_lo;
 
     int owned;
     char *l1 = l1_acquire("npurt_conv2d", a->l1, a->l1_bytes, a->flags, &owned);
     /* The 4-byte-element buffers first; every size is rounded up to 4. */
     char *q = l1;
-    x.R[0] = x.R[1] = x.A[0] = x.A[1] = x.B[1] = NULL;
-    for (int b = 0; b < 2; ++b, q += align4(M * tn * 4u)) x.C[b] = q;
-    for (int b = 0; b < 2; ++b, q += align4(M * tn * e)) x.O[b] = q;
-    for (int b = 0; b < 2 && x.has_res; ++b, q += align4(M * tn * e)) x.R[b] = q;
-    for (int b = 0; b < (x.nt > 1 ? 2 : 1); ++b, q += align4(K * tn * e)) x.B[b] = q;
-    for (int b = 0; b < 2 && !x.direct; ++b, q += align4(M * K * e)) x.A[b] = q;
-    for (int b = 0; b < 2; ++b, q += align4(x.in_rows * a->w * a->cin * e)) x.IN[b] = q;
-    load_params("npurt_conv2d", q, a->cout, a->bias, a->rq_mult, a->rq_shift, x.f32, a->flags, &x.prm);
+    x->R[0] = x->R[1] = x->A[0] = x->A[1] = x->B[1] = NULL;
+    for (int b = 0; b < 2; ++b, q += align4(M * tn * 4u)) x->C[b] = q;
+    for (int b = 0; b < 2; ++b, q += align4(M * tn * e)) x->O[b] = q;
+    for (int b = 0; b < 2 && x->has_res; ++b, q += align4(M * tn * e)) x->R[b] = q;
+    for (int b = 0; b < (x->nt > 1 ? 2 : 1); ++b, q += align4(K * tn * e)) x->B[b] = q;
+    for (int b = 0; b < 2 && !x->direct; ++b, q += align4(M * K * e)) x->A[b] = q;
+    for (int b = 0; b < 2; ++b, q += align4(x->in_rows * a->w * a->cin * e)) x->IN[b] = q;
+    load_params("npurt_conv2d", q, a->cout, a->bias, a->rq_mult, a->rq_shift, x->f32, a->flags, &x->prm);
 
     int in_id[2] = {-1, -1}, b_id = -1, res_id[2] = {-1, -1}, wb_id[2] = {-1, -1};
-    conv_cur = &x;
-    x.epi_step = x.im2col_tile = -1;
+    conv_cur = x;
+    x->epi_step = x->im2col_tile = -1;
 
     /* Prologue: input rows of tiles 0 and 1, the first weight panel, the
      * first residual tile, and (im2col) tile 0's A. */
-    conv_load_input(&x, 0, &in_id[0]);
-    if (x.rt > 1) conv_load_input(&x, 1, &in_id[1]);
-    b_id = conv_load_weights(&x, 0, x.B[0]);
-    if (x.has_res) res_id[0] = conv_load_residual(&x, 0);
-    if (!x.direct) {
+    conv_load_input(x, 0, &in_id[0]);
+    if (x->rt > 1) conv_load_input(x, 1, &in_id[1]);
+    b_id = conv_load_weights(x, 0, x->B[0]);
+    if (x->has_res) res_id[0] = conv_load_residual(x, 0);
+    if (!x->direct) {
         dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[0]);
-        x.im2col_tile = 0;
-        if (x.dma_im2col) conv_im2col_dma(&x, 0);
+        x->im2col_tile = 0;
+        if (x->dma_im2col) conv_im2col_dma(x, 0);
         npurt_parallel(conv_worker);
-        x.im2col_tile = -1;
+        x->im2col_tile = -1;
     }
 
-    for (uint32_t s = 0; s < x.steps; ++s) {
+    for (uint32_t s = 0; s < x->steps; ++s) {
         uint32_t i, j, mr, j0, nr;
-        step_tile(&x, s, &i, &j, &mr, &j0, &nr);
+        step_tile(x, s, &i, &j, &mr, &j0, &nr);
         (void)j0;
-        if (x.direct && j == 0) dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[i & 1u]);
+        if (x->direct && j == 0) dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[i & 1u]);
         /* Row tile i's A is complete: IN[i & 1] may take tile i+2's rows. */
-        if (!x.direct && j == 0) {
-            conv_im2col_wait(&x, i);
-            if (i + 2 < x.rt) conv_load_input(&x, i + 2, &in_id[i & 1u]);
+        if (!x->direct && j == 0) {
+            conv_im2col_wait(x, i);
+            if (i + 2 < x->rt) conv_load_input(x, i + 2, &in_id[i & 1u]);
         }
         dma_done("npurt_conv2d", "weights L2 -> L1", &b_id);
 
-        const npu_sa_job_t job = {x.direct ? x.IN[i & 1u] : x.A[i & 1u],
-                                  x.B[x.nt > 1 ? (s & 1u) : 0u],
-                                  x.C[s & 1u],
+        const npu_sa_job_t job = {x->direct ? x->IN[i & 1u] : x->A[i & 1u],
+                                  x->B[x->nt > 1 ? (s & 1u) : 0u],
+                                  x->C[s & 1u],
                                   mr,
                                   nr,
                                   K,
                                   K * e,
                                   nr * e,
                                   nr * 4u,
-                                  x.f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u};
+                                  x->f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u};
         npu_sa_start(&job);
 
         /* While the SA works: the next step's weight panel (its buffer's last
          * reader was step s-1). */
-        if (x.nt > 1 && s + 1 < x.steps) b_id = conv_load_weights(&x, s + 1, x.B[(s + 1) & 1u]);
+        if (x->nt > 1 && s + 1 < x->steps) b_id = conv_load_weights(x, s + 1, x->B[(s + 1) & 1u]);
 
         /* The workers: the epilogue of step s-1 and, at a row tile's last step,
          * the im2col of the next row tile. */
-        x.epi_step = s > 0 ? (int32_t)s - 1 : -1;
-        x.im2col_tile = (!x.direct && j + 1 == x.nt && i + 1 < x.rt) ? (int32_t)i + 1 : -1;
-        if (x.epi_step >= 0) {
+        x->epi_step = s > 0 ? (int32_t)s - 1 : -1;
+        x->im2col_tile = (!x->direct && j + 1 == x->nt && i + 1 < x->rt) ? (int32_t)i + 1 : -1;
+        if (x->epi_step >= 0) {
             dma_done("npurt_conv2d", "output L1 -> L2", &wb_id[(s - 1) & 1u]);
             dma_done("npurt_conv2d", "residual L2 -> L1", &res_id[(s - 1) & 1u]);
         }
-        if (x.im2col_tile >= 0) {
+        if (x->im2col_tile >= 0) {
             dma_done("npurt_conv2d", "input rows L2 -> L1", &in_id[(i + 1) & 1u]);
-            if (x.dma_im2col) conv_im2col_dma(&x, i + 1);
+            if (x->dma_im2col) conv_im2col_dma(x, i + 1);
         }
-        if (x.epi_step >= 0 || x.im2col_tile >= 0) npurt_parallel(conv_worker);
-        if (x.epi_step >= 0) wb_id[(s - 1) & 1u] = conv_write_back(&x, s - 1);
+        if (x->epi_step >= 0 || x->im2col_tile >= 0) npurt_parallel(conv_worker);
+        if (x->epi_step >= 0) wb_id[(s - 1) & 1u] = conv_write_back(x, s - 1);
         /* R[(s+1) & 1]'s last reader was step s-1's epilogue, just done. */
-        if (x.has_res && s + 1 < x.steps) res_id[(s + 1) & 1u] = conv_load_residual(&x, s + 1);
+        if (x->has_res && s + 1 < x->steps) res_id[(s + 1) & 1u] = conv_load_residual(x, s + 1);
 
         if (npu_sa_wait())
             conv_die(1, "npurt_conv2d: SA job of step %lu (row tile %lu, channel tile %lu) aborted at 0x%08lx (error info 0x%lx)",
                      (unsigned long)s, (unsigned long)i, (unsigned long)j, (unsigned long)npu_sa_error_address(),
                      (unsigned long)npu_sa_error_info());
         /* Direct: row tile i's last job has read IN[i & 1]; tile i+2 may come in. */
-        if (x.direct && j + 1 == x.nt && i + 2 < x.rt) conv_load_input(&x, i + 2, &in_id[i & 1u]);
+        if (x->direct && j + 1 == x->nt && i + 2 < x->rt) conv_load_input(x, i + 2, &in_id[i & 1u]);
     }
 
     /* The last step's epilogue. */
-    const uint32_t last = x.steps - 1u;
-    x.epi_step = (int32_t)last;
-    x.im2col_tile = -1;
+    const uint32_t last = x->steps - 1u;
+    x->epi_step = (int32_t)last;
+    x->im2col_tile = -1;
     dma_done("npurt_conv2d", "output L1 -> L2", &wb_id[last & 1u]);
     dma_done("npurt_conv2d", "residual L2 -> L1", &res_id[last & 1u]);
     npurt_parallel(conv_worker);
-    wb_id[last & 1u] = conv_write_back(&x, last);
+    wb_id[last & 1u] = conv_write_back(x, last);
     dma_done("npurt_conv2d", "output L1 -> L2", &wb_id[0]);
     dma_done("npurt_conv2d", "output L1 -> L2", &wb_id[1]);
     conv_cur = NULL;
