@@ -95,7 +95,9 @@ extern "C" {
  *             + cout*4 * (bias != NULL)
  *             + cout*4*2 (int8 with NPURT_CONV_PER_CHANNEL)
  *
- * (npurt_conv2d_l1_bytes() computes it.) Tiles larger than the tensor
+ * (npurt_conv2d_l1_bytes() computes it.) Besides, a program that links
+ * npurt_conv2d has its state (420 bytes) in L1 .bss, outside l1_bytes.
+ * Tiles larger than the tensor
  * shrink to it before the check. `l1`: the caller's L1 block of l1_bytes, or
  * NULL: the kernel calls npu_l1_malloc(l1_bytes) (a failure prints the
  * request and the largest free block and exits with NPU_ALLOC_FAILED_EXIT)
