@@ -265,13 +265,17 @@ static void conv_epilogue_rows(const conv_ctx *x, uint32_t s, uint32_t id, uint3
     step_tile(x, s, &i, &j, &mr, &j0, &nr);
     const npurt_conv2d_args *a = x->a;
     const channel_params *p = &x->prm;
+    /* The tile's rows are split over the workers; a tile of fewer rows than
+     * workers (a fully connected layer: one) splits its channels instead. */
+    const int by_rows = mr >= nw;
+    const uint32_t n0 = by_rows ? 0u : id, nstep = by_rows ? 1u : nw, r0 = by_rows ? id : 0u, rstep = by_rows ? nw : 1u;
     if (x->f32) {
         const float *C = (const float *)x->C[s & 1u], *R = (const float *)x->R[s & 1u];
         float *O = (float *)x->O[s & 1u];
         const float *bias = (const float *)p->bias;
         const int relu = (a->flags & NPURT_CONV_RELU) != 0;
-        for (uint32_t r = id; r < mr; r += nw)
-            for (uint32_t n = 0; n < nr; ++n) {
+        for (uint32_t r = r0; r < mr; r += rstep)
+            for (uint32_t n = n0; n < nr; n += nstep) {
                 float v = C[r * nr + n];
                 if (bias) v = v + bias[j0 + n];
                 if (x->has_res) v = v + R[r * nr + n];
@@ -287,27 +291,46 @@ static void conv_epilogue_rows(const conv_ctx *x, uint32_t s, uint32_t id, uint3
     const int8_t *R = (const int8_t *)x->R[s & 1u];
     int8_t *O = (int8_t *)x->O[s & 1u];
     const int32_t res_m = a->res_mult, res_s = a->res_shift, lo = x->act_min, hi = x->act_max;
-    for (uint32_t n = 0; n < nr; ++n) {
+    const int32_t step = (int32_t)(rstep * nr);
+    /* The residual's rescale has s ~ 30 (a scale ratio near 1). For an int8
+     * x, rq(x, m, s) == rq(x << k, m, s + k) exactly (numerator and
+     * denominator times 2^k), and x << (33 - s) still fits int32 when
+     * s >= 10: then the s >= 33 form applies to it too. */
+    const int32_t res_k = res_s < 33 && res_s >= 10 ? 33 - res_s : 0, res_se = res_s + res_k, res_mul = 1 << res_k;
+    for (uint32_t n = n0; n < nr; n += nstep) {
         const uint32_t ch = j0 + n, pc = p->per_channel ? ch : 0u;
         const int32_t b = p->bias ? p->bias[ch] : 0, m = p->mult[pc], sh = p->shift[pc];
-        if (x->has_res) {
-            for (uint32_t r = id; r < mr; r += nw) {
-                const int32_t v = rq_fast((int32_t)((uint32_t)C[r * nr + n] + (uint32_t)b), m, sh);
-                O[r * nr + n] = clamp_i8((int64_t)v + rq_fast(R[r * nr + n], res_m, res_s), lo, hi);
-            }
-        } else if (sh >= 33) {
+        const int32_t *c = C + r0 * nr + n;
+        int8_t *o = O + r0 * nr + n;
+        if (sh >= 33 && (!x->has_res || res_se >= 33)) {
             /* rq_fast's s >= 33 form with the shift test and the indexing
-             * hoisted out of the loop: the loop every real layer runs. */
-            const int32_t add = 1 << (sh - 33), rs = sh - 32, step = (int32_t)(nw * nr);
-            const int32_t *c = C + id * nr + n;
-            int8_t *o = O + id * nr + n;
-            for (uint32_t r = id; r < mr; r += nw, c += step, o += step) {
-                int32_t v = ((int32_t)(((int64_t)(int32_t)((uint32_t)*c + (uint32_t)b) * m) >> 32) + add) >> rs;
-                v = v < lo ? lo : v;
-                *o = (int8_t)(v > hi ? hi : v);
+             * hoisted out of the loop: the loop every real layer runs. Both
+             * terms are below 2^30 in magnitude, so their sum fits int32. */
+            const int32_t add = 1 << (sh - 33), rs = sh - 32;
+            if (x->has_res) {
+                const int8_t *q = R + r0 * nr + n;
+                const int32_t radd = 1 << (res_se - 33), rrs = res_se - 32;
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step, q += step) {
+                    int32_t v = ((int32_t)(((int64_t)(int32_t)((uint32_t)*c + (uint32_t)b) * m) >> 32) + add) >> rs;
+                    v += ((int32_t)(((int64_t)(*q * res_mul) * res_m) >> 32) + radd) >> rrs;
+                    v = v < lo ? lo : v;
+                    *o = (int8_t)(v > hi ? hi : v);
+                }
+            } else {
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) {
+                    int32_t v = ((int32_t)(((int64_t)(int32_t)((uint32_t)*c + (uint32_t)b) * m) >> 32) + add) >> rs;
+                    v = v < lo ? lo : v;
+                    *o = (int8_t)(v > hi ? hi : v);
+                }
+            }
+        } else if (x->has_res) {
+            const int8_t *q = R + r0 * nr + n;
+            for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step, q += step) {
+                const int32_t v = rq_fast((int32_t)((uint32_t)*c + (uint32_t)b), m, sh);
+                *o = clamp_i8((int64_t)v + rq_fast(*q, res_m, res_s), lo, hi);
             }
         } else {
-            for (uint32_t r = id; r < mr; r += nw) O[r * nr + n] = epilogue_i8(C[r * nr + n], b, m, sh, lo, hi);
+            for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) *o = epilogue_i8(*c, b, m, sh, lo, hi);
         }
     }
 }

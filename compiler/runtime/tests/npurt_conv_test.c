@@ -279,7 +279,7 @@ static const conv_case conv_cases[] = {
     {"int8 1x1 s2 shortcut, 8x8x16 -> 32, tiles 4x32", 8, 8, 16, 32, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 4, 32, I8 | PC, 0, 0},
     {"int8 2x5 dilation 2x1 pad 1/2/1/2, 7x12x4 -> 6, tiles 4x6", 7, 12, 4, 6, 2, 5, 1, 1, 2, 1, 1, 2, 1, 2, 4, 6,
      I8 | PC, 0, 0},
-    {"int8 3x3 s1 pad 1, 4x4x16 -> 16 one tile, caller's L1", 4, 4, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 16,
+    {"int8 3x3 s1 pad 1, 4x4x16 -> 16 one tile, caller's L1, residual shift 35", 4, 4, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4, 16,
      I8 | PC | RELU, 1, 1},
     {"int8 3x3 dilation 1x2 pad 1/2/1/2, 6x9x4 -> 5, tiles 2x5 (workers gather)", 6, 9, 4, 5, 3, 3, 1, 1, 1, 2, 1, 2, 1,
      2, 2, 5, I8 | PC, 0, 0},
@@ -360,7 +360,8 @@ int main(void) {
         fill_params(t->cout, t->kh * t->kw * t->cin, f32);
         npurt_conv2d_args a = {in_buf, w_buf, bias_buf, mult_buf, shift_buf, t->residual ? res_buf : NULL, out_buf,
                                t->h, t->w, t->cin, t->cout, t->kh, t->kw, t->sh, t->sw, t->dh, t->dw, t->pt, t->pl,
-                               t->pb, t->pr, -128, 127, 1 << 30, 31, t->toh, t->tn, t->flags, 0, NULL};
+                               t->pb, t->pr, -128, 127, 1 << 30, t->caller_l1 ? 35 : 31, t->toh, t->tn, t->flags, 0,
+                               NULL};
         a.l1_bytes = npurt_conv2d_l1_bytes(&a);
         if (t->caller_l1) {
             caller_l1 = npu_l1_malloc(a.l1_bytes);
