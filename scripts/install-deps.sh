@@ -13,6 +13,7 @@ packages=(
   libmlir-19-dev mlir-19-tools        # npuc: libMLIR.so, headers, mlir-tblgen
   picolibc-riscv64-unknown-elf        # C library, rv32imf/ilp32f multilib
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
+  python3-torch python3-numpy         # MLPerf Tiny networks: generator and the PyTorch reference (tests/reference)
 )
 
 missing=()
