@@ -1,5 +1,10 @@
 #include "blocks.h"
 
+#ifdef NPU_RTL
+#include "sa_compare_engine.h"
+#include "sa_rtl_engine.h"
+#endif
+
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -8,9 +13,42 @@ namespace npu::platform {
 
 namespace {
 
+using sa_engine_factory = std::function<accel::sa_engine_maker(const cfg::config&)>;
+
+accel::sa_engine_maker tlm_engine(const cfg::config&) {
+    return [](const accel::sa_engine_env& env) { return std::make_unique<accel::sa_tlm_engine>(env); };
+}
+
+#ifdef NPU_RTL
+rtl::sa_rtl_options rtl_options(const cfg::config& cfg) { return rtl::sa_rtl_options{cfg.text("sa.rtl_trace")}; }
+#else
+accel::sa_engine_maker no_rtl(const cfg::config&) {
+    throw cfg::config_error("sa.model=rtl/compare: this npusim was built without RTL co-simulation (configure with "
+                            "-DNPU_RTL=ON; it needs verilator, scripts/install-deps.sh installs it)");
+}
+#endif
+
 // sa.model -> engine. Every choice the schema allows has an entry.
-const std::pair<const char*, accel::sa_engine_maker> sa_engines[] = {
-    {"tlm", [](const accel::sa_engine_env& env) { return std::make_unique<accel::sa_tlm_engine>(env); }},
+const std::pair<const char*, sa_engine_factory> sa_engines[] = {
+    {"tlm", tlm_engine},
+#ifdef NPU_RTL
+    {"rtl",
+     [](const cfg::config& cfg) -> accel::sa_engine_maker {
+         return [opt = rtl_options(cfg)](const accel::sa_engine_env& env) {
+             return std::make_unique<rtl::sa_rtl_engine>(env, opt);
+         };
+     }},
+    {"compare",
+     [](const cfg::config& cfg) -> accel::sa_engine_maker {
+         return [opt = rtl_options(cfg)](const accel::sa_engine_env& env) {
+             return std::make_unique<rtl::sa_compare_engine>(env, std::make_unique<accel::sa_tlm_engine>(env),
+                                                             std::make_unique<rtl::sa_rtl_engine>(env, opt));
+         };
+     }},
+#else
+    {"rtl", no_rtl},
+    {"compare", no_rtl},
+#endif
 };
 
 }  // namespace
@@ -18,7 +56,7 @@ const std::pair<const char*, accel::sa_engine_maker> sa_engines[] = {
 std::unique_ptr<accel::systolic_array> make_systolic_array(const char* name, const cfg::config& cfg) {
     const std::string& model = cfg.choice("sa.model");
     for (const auto& [key, make] : sa_engines)
-        if (model == key) return std::make_unique<accel::systolic_array>(name, cfg, make);
+        if (model == key) return std::make_unique<accel::systolic_array>(name, cfg, make(cfg));
     throw std::logic_error("sa.model=" + model + " is in the schema but has no engine in platform/blocks.cpp");
 }
 

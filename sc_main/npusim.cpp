@@ -49,7 +49,7 @@ int bad_input(const std::string& msg) {
 // fingerprint ignores them, so they combine with a manifest's config.
 bool watch_key(const std::string& override_text) {
     const std::string key = override_text.substr(0, override_text.find('='));
-    return key == "soc.max_cycles" || key == "soc.memcheck" || key == "soc.on_bus_error";
+    return key == "soc.max_cycles" || key == "soc.memcheck" || key == "soc.on_bus_error" || key == "sa.rtl_trace";
 }
 
 std::string with_overrides(const std::string& file, const std::vector<std::string>& overrides) {
@@ -75,7 +75,7 @@ void install_report_handler() {
 }
 
 int run(int argc, char** argv) {
-    std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file;
+    std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::uint64_t max_cycles = 0;
     po::options_description opts("npusim options");
     opts.add_options()
@@ -91,6 +91,7 @@ int run(int argc, char** argv) {
         ("max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")
         ("on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")
         ("memcheck", po::value(&memcheck), "off|warn|error (same as --soc.memcheck)")
+        ("rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")
         ("stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")
         ("quiet,q", "no end-of-run summary on stderr (errors are still reported)")
         ("log-level", po::value(&log_level), "error|warn|info|debug|trace")
@@ -151,6 +152,7 @@ int run(int argc, char** argv) {
     if (vm.count("max-cycles")) overrides.push_back("soc.max_cycles=" + std::to_string(max_cycles));
     if (vm.count("on-bus-error")) overrides.push_back("soc.on_bus_error=" + on_bus_error);
     if (vm.count("memcheck")) overrides.push_back("soc.memcheck=" + memcheck);
+    if (vm.count("rtl-trace")) overrides.push_back("sa.rtl_trace=" + rtl_trace);
 
     npu::base::log_level lvl;
     if (!npu::base::parse_log_level(log_level, lvl)) return bad_input("--log-level: '" + log_level + "' is not one of error, warn, info, debug, trace");

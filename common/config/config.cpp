@@ -422,7 +422,7 @@ std::uint64_t config::fingerprint() const {
         // How a run is watched does not change what it runs on; nor does
         // which model (TLM, RTL) of a block simulates it (`<block>.model`):
         // the register map and the layout are the same.
-        if (k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error") continue;
+        if (k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace") continue;
         if (k.size() > 6 && k.compare(k.size() - 6, 6, ".model") == 0) continue;
         const key_decl* d = schema_->find(k);
         mix(k);

@@ -176,9 +176,15 @@ schema make_platform_schema() {
     auto& sam = s.add(decl("sa.model", value_kind::choice, "tlm",
                            "Model of the systolic array's engine behind its register window "
                            "(platform/blocks.cpp builds it): `tlm`, the loosely-timed engine of "
-                           "docs/sa.md (results and cycle model at START). Further engines (an RTL "
-                           "twin) are further choices."));
-    sam.choices = {"tlm"};
+                           "docs/sa.md (results and cycle model at START); `rtl`, the SystemVerilog "
+                           "array of rtl/sa Verilated and stepped in lock-step at the cluster clock "
+                           "(docs/cosim.md; needs a build with NPU_RTL=ON); `compare`, both on every "
+                           "job, stopping the run (exit 6) at the first job whose results, cycles or "
+                           "fault differ."));
+    sam.choices = {"tlm", "rtl", "compare"};
+    s.add(decl("sa.rtl_trace", value_kind::text, "",
+               "With sa.model=rtl or compare: write the RTL array's signals to this VCD file "
+               "(npusim --rtl-trace FILE.vcd); empty: no waveform."));
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",

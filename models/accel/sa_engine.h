@@ -67,7 +67,7 @@ struct sa_engine_env {
     base::bus_initiator& bus;          // the SA's master (visibility.sa: L1)
     sa_geometry geometry;
     sc_core::sc_time period;           // one cycle of soc.cluster_clock
-    const base::sim_services& services;  // a stop request ends a job early
+    base::sim_services& services;  // a stop request ends a job early; an engine may stop the run
 };
 using sa_engine_maker = std::function<std::unique_ptr<sa_engine>(const sa_engine_env&)>;
 

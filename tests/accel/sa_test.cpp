@@ -15,6 +15,7 @@
 #include "base/txn_ext.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -28,10 +29,17 @@ namespace {
 
 constexpr std::uint64_t setup = 8, reg_latency = 2, hop = 1;  // config below
 
+// NPU_SA_MODEL=rtl|compare runs every case on that engine (tests/rtl):
+// results, cycles and error paths must not depend on it.
+std::vector<std::string> test_overrides() {
+    std::vector<std::string> o{"soc.cluster_clock=1GHz", "interconnect.hop_latency=1", "sa_ctrl.latency=2",
+                               "sa.setup_latency=8",     "sa.l1_bandwidth=64B",        "sa.rows=16",
+                               "sa.cols=16",             "soc.memcheck=warn"};
+    if (const char* model = std::getenv("NPU_SA_MODEL")) o.push_back(std::string("sa.model=") + model);
+    return o;
+}
 const cfg::config& test_config() {
-    static const cfg::config c = cfg::config::load(
-        "", {"soc.cluster_clock=1GHz", "interconnect.hop_latency=1", "sa_ctrl.latency=2", "sa.setup_latency=8",
-             "sa.l1_bandwidth=64B", "sa.rows=16", "sa.cols=16", "soc.memcheck=warn"});
+    static const cfg::config c = cfg::config::load("", test_overrides());
     return c;
 }
 // The platform's addresses, as the memory map of the config has them.

@@ -1,0 +1,147 @@
+// Verilator's headers first: included after SystemC's, they expect its
+// sc_time_stamp() at global scope.
+#include <verilated.h>
+#include <verilated_vcd_c.h>
+
+#include "Vsa_engine.h"
+
+#include "sa_rtl_engine.h"
+
+#include "config/config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace npu::rtl {
+
+const unsigned sa_rtl_engine::rows = NPU_RTL_SA_ROWS;
+const unsigned sa_rtl_engine::cols = NPU_RTL_SA_COLS;
+const unsigned sa_rtl_engine::max_m = NPU_RTL_SA_MAXM;
+
+sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_options& opt)
+    : env_(env), bridge_(env.bus), vctx_(std::make_unique<VerilatedContext>()) {
+    // The RTL's parameters are fixed when it is Verilated: a config asking for
+    // another shape is refused up front rather than simulated wrongly.
+    if (env.geometry.rows != rows || env.geometry.cols != cols)
+        throw cfg::config_error(fmt::format(
+            "sa.model=rtl: the RTL array was Verilated as {}x{} (cmake -DNPU_RTL_SA_ROWS/COLS), the config asks for "
+            "sa.rows={} sa.cols={}",
+            rows, cols, env.geometry.rows, env.geometry.cols));
+    if (env.geometry.setup_cycles > 0xFFFF || env.geometry.port_bandwidth > 0xFFFF)
+        throw cfg::config_error("sa.model=rtl: sa.setup_latency and sa.l1_bandwidth must be below 65536");
+    if (!opt.trace_file.empty()) vctx_->traceEverOn(true);
+    top_ = std::make_unique<Vsa_engine>(vctx_.get(), "sa_engine");
+    if (!opt.trace_file.empty()) {
+        const auto& f = opt.trace_file;
+        if (f.size() < 4 || f.compare(f.size() - 4, 4, ".vcd") != 0)
+            throw cfg::config_error("--rtl-trace " + f + ": this build writes VCD (FILE.vcd); convert with vcd2fst");
+        trace_ = std::make_unique<VerilatedVcdC>();
+        top_->trace(trace_.get(), 99);
+        trace_->open(f.c_str());
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    top_->eval();
+    top_->rst_ni = 1;
+    top_->eval();
+}
+
+sa_rtl_engine::~sa_rtl_engine() {
+    if (trace_) trace_->close();
+    top_->final();
+}
+
+sc_core::sc_time sa_rtl_engine::at_cycle() const { return t0_ + env_.period * static_cast<double>(top_->cycles_o); }
+
+void sa_rtl_engine::step() {
+    // Low phase: the response of the request granted last cycle, then the
+    // port's request settles and is granted and performed at once.
+    top_->clk_i = 0;
+    top_->mem_rvalid_i = rvalid_;
+    top_->mem_rdata_i = rdata_;
+    top_->mem_err_i = rerr_;
+    top_->eval();
+    rvalid_ = false;
+    top_->mem_gnt_i = top_->mem_req_o;
+    if (top_->mem_req_o) {
+        tcdm_request q;
+        q.addr = top_->mem_addr_o;
+        q.write = top_->mem_we_o;
+        q.be = top_->mem_be_o;
+        q.wdata = top_->mem_wdata_o;
+        const tcdm_response r = bridge_.access(q, at_cycle());
+        rvalid_ = true;
+        rdata_ = r.rdata;
+        rerr_ = r.err;
+    }
+    const std::uint64_t half = std::max<std::uint64_t>(1, env_.period.value() / sc_core::sc_time(1, sc_core::SC_PS).value() / 2);
+    if (trace_) trace_->dump(trace_ps_);
+    top_->clk_i = 1;
+    top_->eval();
+    trace_ps_ += half;
+    if (trace_) trace_->dump(trace_ps_);
+    trace_ps_ += half;
+    ++steps_;
+}
+
+accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_time& t0) {
+    accel::sa_run run;
+    t0_ = t0;
+    if (j.m > max_m) {
+        // Refused as a configuration limit of the RTL, not simulated wrongly.
+        env_.services.request_stop(base::exit_code::bad_input,
+                                   fmt::format("sa.model=rtl: the job has M={} rows, the RTL's accumulator holds {} "
+                                               "(cmake -DNPU_RTL_SA_MAXM)",
+                                               j.m, max_m));
+        run.end = t0;
+        return run;
+    }
+    trace_ps_ = std::max<std::uint64_t>(trace_ps_, static_cast<std::uint64_t>(t0 / sc_core::sc_time(1, sc_core::SC_PS)));
+    top_->a_addr_i = j.a;
+    top_->b_addr_i = j.b;
+    top_->c_addr_i = j.c;
+    top_->m_i = static_cast<std::uint16_t>(j.m);
+    top_->n_i = static_cast<std::uint16_t>(j.n);
+    top_->k_i = static_cast<std::uint16_t>(j.k);
+    top_->lda_i = j.lda;
+    top_->ldb_i = j.ldb;
+    top_->ldc_i = j.ldc;
+    top_->fp32_i = j.fp32;
+    top_->accumulate_i = j.accumulate;
+    top_->setup_cycles_i = static_cast<std::uint16_t>(env_.geometry.setup_cycles);
+    top_->bandwidth_i = static_cast<std::uint16_t>(env_.geometry.port_bandwidth);
+    top_->start_i = 1;
+    step();
+    top_->start_i = 0;
+    for (;;) {
+        step();
+        if (top_->error_o) {
+            run.ok = false;
+            run.end = at_cycle();
+            run.failed = accel::sa_failed_access{top_->row_operand_o, top_->row_addr_o, top_->row_len_o,
+                                                 static_cast<bool>(top_->row_write_o), run.end, top_->row_index_o};
+            break;
+        }
+        if (top_->done_o) {
+            run.end = at_cycle();
+            break;
+        }
+        // Like the TLM engine: a stop request (memcheck=error) ends the job
+        // after the tile that raised it.
+        if (top_->tile_end_o && env_.services.stop_requested()) {
+            run.end = at_cycle();
+            break;
+        }
+    }
+    run.stall_cycles = top_->stall_o;
+    if (trace_) trace_->flush();
+    // Leave the RTL idle for the next job (an aborted or stopped job may not be).
+    top_->rst_ni = 0;
+    top_->eval();
+    top_->rst_ni = 1;
+    top_->eval();
+    return run;
+}
+
+}  // namespace npu::rtl

@@ -1,0 +1,368 @@
+// Weight-stationary systolic array engine: C[M x N] (+)= A[M x K] * B[K x N],
+// int8 x int8 -> int32 or fp32 (one fused multiply-add per k, k ascending),
+// behind the register front end of the TLM platform (models/accel) which
+// latches a job and pulses start_i. Operands and results move through one
+// TCDM-style master port (req/gnt, then one rvalid per request carrying
+// rdata or err; writes are answered too, so an error response reaches the
+// sequencer for every access). See docs/sa.md (numerics, cycle model) and
+// docs/cosim.md (how the platform drives this block).
+//
+// Sequence per weight tile (N tiles outer, K tiles inner, like the TLM
+// engine, so faults come in the same order):
+//   fetch: C rows (first K tile, accumulate), the k_t rows of B, the M rows
+//          of A's K slice, each a byte burst split into 32-bit words with
+//          byte enables (no byte outside the row is touched);
+//   fill : R cycles, one row of B shifts into the array per cycle;
+//   stream: M + R + C - 2 cycles, row r of A enters row r of the array at
+//          cycle i + r, partial sums flow down, column c of row i leaves the
+//          bottom at cycle i + R - 1 + c into the accumulator buffer;
+//   port : the L1 port is modelled, not built: a tile lasts until
+//          ceil(bytes / bandwidth_i) cycles have passed (bytes counted from
+//          the port's transfers plus the C row writes the last K tile owes);
+//   write: C rows of the last K tile.
+// cycles_o counts array cycles (setup, fill, stream, port wait): the 32-bit
+// fetch handshakes run while the array's clock enable is low and are not
+// counted, standing in for the wide port the bandwidth models.
+module sa_engine #(
+    parameter int ROWS = 16,
+    parameter int COLS = 16,
+    parameter int MAXM = 1024     // rows of A / C a job may have (accumulator depth)
+) (
+    input  logic        clk_i,
+    input  logic        rst_ni,
+    // job, latched at start_i
+    input  logic        start_i,
+    input  logic [31:0] a_addr_i,
+    input  logic [31:0] b_addr_i,
+    input  logic [31:0] c_addr_i,
+    input  logic [15:0] m_i,
+    input  logic [15:0] n_i,
+    input  logic [15:0] k_i,
+    input  logic [31:0] lda_i,
+    input  logic [31:0] ldb_i,
+    input  logic [31:0] ldc_i,
+    input  logic        fp32_i,
+    input  logic        accumulate_i,
+    input  logic [15:0] setup_cycles_i,
+    input  logic [15:0] bandwidth_i,    // bytes per cycle of the modelled L1 port, >= 1
+    // status
+    output logic        busy_o,
+    output logic        done_o,         // pulse: the job completed
+    output logic        error_o,        // pulse: the job aborted on an error response
+    output logic        tile_end_o,     // pulse: a weight tile (and its C writes) ended
+    output logic [31:0] cycles_o,       // array cycles since start_i
+    output logic [31:0] stall_o,        // of which the port held a tile beyond its compute
+    // the row burst in progress; after error_o, the one that faulted
+    output logic [1:0]  row_operand_o,  // 1 A, 2 B, 3 C
+    output logic        row_write_o,
+    output logic [31:0] row_index_o,
+    output logic [63:0] row_addr_o,
+    output logic [15:0] row_len_o,
+    // TCDM master
+    output logic        mem_req_o,
+    input  logic        mem_gnt_i,
+    output logic [31:0] mem_addr_o,
+    output logic        mem_we_o,
+    output logic [3:0]  mem_be_o,
+    output logic [31:0] mem_wdata_o,
+    input  logic        mem_rvalid_i,
+    input  logic [31:0] mem_rdata_i,
+    input  logic        mem_err_i
+);
+    localparam int MAXE = ROWS > COLS ? ROWS : COLS;  // elements in a row burst
+    localparam logic [31:0] QNAN = 32'h7fc0_0000;
+    localparam logic [1:0] OP_A = 2'd1, OP_B = 2'd2, OP_C = 2'd3;
+
+    typedef enum logic [3:0] {
+        S_IDLE, S_SETUP, S_TILE, S_ROW, S_REQ, S_RSP, S_UNPACK, S_FILL, S_STREAM, S_PORT, S_NEXT
+    } state_e;
+    typedef enum logic [1:0] {P_CRD, P_B, P_A, P_CWR} phase_e;
+
+    state_e state;
+    phase_e phase;
+
+    // the latched job
+    logic [31:0] a_q, b_q, c_q, lda_q, ldb_q, ldc_q;
+    logic [31:0] m_q, n_q, k_q;
+    logic        fp32_q, acc_q;
+    logic [31:0] setup_q, bw_q;
+
+    // sequencer
+    logic [31:0] n0, k0, idx, cnt, cyc, stall, tile_cyc, tile_bytes;
+    logic [31:0] wa;  // word address of the transfer in flight
+    logic        done_q, error_q, tile_end_q;
+
+    // storage
+    logic [31:0] abuf [MAXM][ROWS];   // A's K slice
+    logic [31:0] acc  [MAXM][COLS];   // partial sums of the N tile
+    logic [31:0] bbuf [ROWS][COLS];   // the weight tile as fetched
+    logic [31:0] wreg [ROWS][COLS];   // the weights in the array
+    logic [7:0]  rowbuf [4*MAXE];     // one row burst, byte by byte
+
+    // --- tile and row geometry ----------------------------------------------
+    logic [31:0] n_t, k_t, esz, nrows, row_idx, row_len;
+    logic        first_k, last_k;
+    logic [63:0] row_base, row_ld, row_off, row_addr, row_last;
+    logic [1:0]  row_op;
+
+    always_comb begin
+        n_t = n_q - n0 < COLS ? n_q - n0 : COLS;
+        k_t = k_q - k0 < ROWS ? k_q - k0 : ROWS;
+        first_k = k0 == 0;
+        last_k = k0 + ROWS >= k_q;
+        esz = fp32_q ? 32'd4 : 32'd1;
+        row_idx = idx;
+        unique case (phase)
+            P_B: begin
+                row_op = OP_B;
+                row_base = {32'b0, b_q};
+                row_ld = {32'b0, ldb_q};
+                row_idx = k0 + idx;
+                row_off = {32'b0, n0 * esz};
+                row_len = n_t * esz;
+                nrows = k_t;
+            end
+            P_A: begin
+                row_op = OP_A;
+                row_base = {32'b0, a_q};
+                row_ld = {32'b0, lda_q};
+                row_off = {32'b0, k0 * esz};
+                row_len = k_t * esz;
+                nrows = m_q;
+            end
+            default: begin  // C read or write
+                row_op = OP_C;
+                row_base = {32'b0, c_q};
+                row_ld = {32'b0, ldc_q};
+                row_off = {32'b0, n0 * 4};
+                row_len = n_t * 4;
+                nrows = m_q;
+            end
+        endcase
+        row_addr = row_base + {32'b0, row_idx} * row_ld + row_off;
+        row_last = row_addr + {32'b0, row_len} - 64'd1;
+    end
+
+    // --- the port: bytes of the row that the word at wa carries ---------------
+    logic [3:0]  be;
+    logic [31:0] wdata;
+    logic [63:0] lane_off [4];
+    always_comb begin
+        for (int l = 0; l < 4; l++) begin
+            lane_off[l] = {32'b0, wa} + 64'(l) - row_addr;
+            be[l] = {32'b0, wa} + 64'(l) >= row_addr && {32'b0, wa} + 64'(l) <= row_last;
+            wdata[8*l +: 8] = be[l] ? rowbuf[lane_off[l][$clog2(4*MAXE)-1:0]] : 8'b0;
+        end
+    end
+
+    assign mem_req_o = state == S_REQ;
+    assign mem_addr_o = wa;
+    assign mem_we_o = phase == P_CWR;
+    assign mem_be_o = be;
+    assign mem_wdata_o = wdata;
+
+    // --- the array ------------------------------------------------------------
+    logic        stream_en;
+    logic [31:0] lin [ROWS];          // A entering each row (skewed)
+    logic [31:0] top [COLS];          // partial sums entering each column (skewed)
+    logic [31:0] a_h [ROWS][COLS];    // A leaving each cell to the right
+    logic [31:0] ps_q [ROWS][COLS];   // partial sums leaving each cell downwards
+    logic [31:0] ps_d [ROWS][COLS];
+    logic        zero_init;
+
+    assign stream_en = state == S_STREAM;
+    assign zero_init = first_k && !acc_q;
+
+    always_comb begin
+        for (int r = 0; r < ROWS; r++)
+            lin[r] = cnt >= 32'(r) && cnt - 32'(r) < m_q ? abuf[(cnt - 32'(r)) % MAXM][r] : 32'b0;
+        for (int c = 0; c < COLS; c++)
+            top[c] = cnt >= 32'(c) && cnt - 32'(c) < m_q && !zero_init ? acc[(cnt - 32'(c)) % MAXM][c] : 32'b0;
+    end
+
+    for (genvar r = 0; r < ROWS; r++) begin : g_row
+        for (genvar c = 0; c < COLS; c++) begin : g_col
+            sa_cell u_cell (
+                .clk_i   (clk_i),
+                .en_i    (stream_en),
+                .fp32_i  (fp32_q),
+                .active_i(32'(r) < k_t),
+                .w_i     (wreg[r][c]),
+                .a_i     (c == 0 ? lin[r] : a_h[r][c == 0 ? 0 : c-1]),
+                .ps_i    (r == 0 ? top[c] : ps_q[r == 0 ? 0 : r-1][c]),
+                .a_o     (a_h[r][c]),
+                .ps_o    (ps_q[r][c]),
+                .ps_d_o  (ps_d[r][c])
+            );
+        end
+    end
+
+    // --- sequencer --------------------------------------------------------------
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+            state <= S_IDLE;
+            phase <= P_B;
+            done_q <= 1'b0;
+            error_q <= 1'b0;
+            tile_end_q <= 1'b0;
+            cyc <= '0;
+            stall <= '0;
+        end else begin
+            done_q <= 1'b0;
+            error_q <= 1'b0;
+            tile_end_q <= 1'b0;
+            unique case (state)
+                S_IDLE: if (start_i) begin
+                    a_q <= a_addr_i;
+                    b_q <= b_addr_i;
+                    c_q <= c_addr_i;
+                    m_q <= {16'b0, m_i};
+                    n_q <= {16'b0, n_i};
+                    k_q <= {16'b0, k_i};
+                    lda_q <= lda_i;
+                    ldb_q <= ldb_i;
+                    ldc_q <= ldc_i;
+                    fp32_q <= fp32_i;
+                    acc_q <= accumulate_i;
+                    setup_q <= {16'b0, setup_cycles_i};
+                    bw_q <= {16'b0, bandwidth_i};
+                    n0 <= '0;
+                    k0 <= '0;
+                    cnt <= '0;
+                    cyc <= '0;
+                    stall <= '0;
+                    state <= setup_cycles_i == 0 ? S_TILE : S_SETUP;
+                end
+                S_SETUP: begin
+                    cyc <= cyc + 1;
+                    cnt <= cnt + 1;
+                    if (cnt + 1 == setup_q) state <= S_TILE;
+                end
+                S_TILE: begin
+                    tile_cyc <= '0;
+                    tile_bytes <= last_k ? m_q * n_t * 4 : 32'b0;
+                    phase <= first_k && acc_q ? P_CRD : P_B;
+                    idx <= '0;
+                    state <= S_ROW;
+                end
+                S_ROW: begin
+                    if (row_last > 64'hffff_ffff) begin
+                        error_q <= 1'b1;  // past the end of the address space: no access
+                        state <= S_IDLE;
+                    end else begin
+                        wa <= {row_addr[31:2], 2'b00};
+                        if (phase == P_CWR)
+                            for (int c = 0; c < COLS; c++)
+                                for (int b = 0; b < 4; b++)
+                                    rowbuf[4*c+b] <= 8'((fp32_q && acc[idx % MAXM][c][30:23] == 8'hff &&
+                                                         acc[idx % MAXM][c][22:0] != 0 ? QNAN : acc[idx % MAXM][c]) >> (8*b));
+                        state <= S_REQ;
+                    end
+                end
+                S_REQ: if (mem_gnt_i) state <= S_RSP;
+                S_RSP: if (mem_rvalid_i) begin
+                    if (mem_err_i) begin
+                        error_q <= 1'b1;
+                        state <= S_IDLE;
+                    end else begin
+                        if (phase != P_CWR)
+                            for (int l = 0; l < 4; l++)
+                                if (be[l]) rowbuf[lane_off[l][$clog2(4*MAXE)-1:0]] <= mem_rdata_i[8*l +: 8];
+                        if ({32'b0, wa} + 64'd3 >= row_last) state <= S_UNPACK;
+                        else begin
+                            wa <= wa + 4;
+                            state <= S_REQ;
+                        end
+                    end
+                end
+                S_UNPACK: begin
+                    unique case (phase)
+                        P_CRD: for (int c = 0; c < COLS; c++)
+                            acc[idx % MAXM][c] <= {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]};
+                        P_B: for (int c = 0; c < COLS; c++)
+                            bbuf[idx % ROWS][c] <= fp32_q ? {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]}
+                                                          : {{24{rowbuf[c][7]}}, rowbuf[c]};
+                        P_A: for (int r = 0; r < ROWS; r++)
+                            abuf[idx % MAXM][r] <= fp32_q ? {rowbuf[4*r+3], rowbuf[4*r+2], rowbuf[4*r+1], rowbuf[4*r]}
+                                                          : {{24{rowbuf[r][7]}}, rowbuf[r]};
+                        default: ;
+                    endcase
+                    if (phase != P_CWR) tile_bytes <= tile_bytes + row_len;
+                    if (idx + 1 < nrows) begin
+                        idx <= idx + 1;
+                        state <= S_ROW;
+                    end else begin
+                        idx <= '0;
+                        cnt <= '0;
+                        unique case (phase)
+                            P_CRD: begin phase <= P_B; state <= S_ROW; end
+                            P_B: begin phase <= P_A; state <= S_ROW; end
+                            P_A: state <= S_FILL;
+                            default: state <= S_NEXT;
+                        endcase
+                    end
+                end
+                S_FILL: begin
+                    for (int c = 0; c < COLS; c++) begin
+                        wreg[0][c] <= bbuf[ROWS - 1 - (cnt % ROWS)][c];
+                        for (int r = 1; r < ROWS; r++) wreg[r][c] <= wreg[r-1][c];
+                    end
+                    cyc <= cyc + 1;
+                    tile_cyc <= tile_cyc + 1;
+                    cnt <= cnt + 1;
+                    if (cnt + 1 == ROWS) begin
+                        cnt <= '0;
+                        state <= S_STREAM;
+                    end
+                end
+                S_STREAM: begin
+                    for (int c = 0; c < COLS; c++)
+                        if (cnt >= 32'(ROWS - 1 + c) && cnt - 32'(ROWS - 1 + c) < m_q)
+                            acc[(cnt - 32'(ROWS - 1 + c)) % MAXM][c] <= ps_d[ROWS-1][c];
+                    cyc <= cyc + 1;
+                    tile_cyc <= tile_cyc + 1;
+                    cnt <= cnt + 1;
+                    if (cnt + 1 == m_q + ROWS + COLS - 2) state <= S_PORT;
+                end
+                S_PORT: begin
+                    if (64'(tile_cyc) * 64'(bw_q) >= 64'(tile_bytes)) begin
+                        if (last_k) begin
+                            phase <= P_CWR;
+                            idx <= '0;
+                            state <= S_ROW;
+                        end else state <= S_NEXT;
+                    end else begin
+                        cyc <= cyc + 1;
+                        stall <= stall + 1;
+                        tile_cyc <= tile_cyc + 1;
+                    end
+                end
+                S_NEXT: begin
+                    tile_end_q <= 1'b1;
+                    if (k0 + ROWS < k_q) k0 <= k0 + ROWS;
+                    else begin
+                        k0 <= '0;
+                        n0 <= n0 + COLS;
+                    end
+                    if (last_k && n0 + COLS >= n_q) begin
+                        done_q <= 1'b1;
+                        state <= S_IDLE;
+                    end else state <= S_TILE;
+                end
+                default: state <= S_IDLE;
+            endcase
+        end
+    end
+
+    assign busy_o = state != S_IDLE;
+    assign done_o = done_q;
+    assign error_o = error_q;
+    assign tile_end_o = tile_end_q;
+    assign cycles_o = cyc;
+    assign stall_o = stall;
+    assign row_operand_o = row_op;
+    assign row_write_o = phase == P_CWR;
+    assign row_index_o = row_idx;
+    assign row_addr_o = row_addr;
+    assign row_len_o = row_len[15:0];
+endmodule
