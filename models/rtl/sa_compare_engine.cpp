@@ -12,6 +12,12 @@ sa_compare_engine::sa_compare_engine(const accel::sa_engine_env& env, std::uniqu
                                      std::unique_ptr<accel::sa_engine> under_test)
     : env_(env), ref_(std::move(reference)), dut_(std::move(under_test)) {}
 
+sa_compare_engine::~sa_compare_engine() {
+    if (jobs_ && !differed_)
+        fmt::print(stderr, "sa.model=compare: {} SA job{} identical on the TLM and RTL engines (results, cycles, faults)\n",
+                   jobs_, jobs_ == 1 ? "" : "s");
+}
+
 std::vector<std::uint32_t> sa_compare_engine::read_c(const accel::sa_job& j) {
     std::vector<std::uint32_t> c(std::size_t(j.m) * j.n, 0);
     for (std::uint32_t i = 0; i < j.m; ++i) {
@@ -75,12 +81,14 @@ accel::sa_run sa_compare_engine::execute(const accel::sa_job& j, const sc_core::
     if (env_.services.stop_requested()) return dut;  // e.g. the RTL refused the job
     const std::vector<std::uint32_t> dut_c = read_c(j);
     const std::string diff = difference(j, ref, dut, ref_c, dut_c, t0, env_.period);
-    if (!diff.empty())
+    if (!diff.empty()) {
+        differed_ = true;
         env_.services.request_stop(
             base::exit_code::golden_mismatch,
             fmt::format("sa.model=compare: SA job {} (C[{}x{}] {} A[{}x{}] * B[{}x{}], {}) differs between the TLM and "
                         "RTL engines: {}",
                         jobs_, j.m, j.n, j.accumulate ? "+=" : "=", j.m, j.k, j.k, j.n, j.fp32 ? "fp32" : "int8", diff));
+    }
     return dut;
 }
 

@@ -18,6 +18,8 @@ class sa_compare_engine : public accel::sa_engine {
 public:
     sa_compare_engine(const accel::sa_engine_env& env, std::unique_ptr<accel::sa_engine> reference,
                       std::unique_ptr<accel::sa_engine> under_test);
+    // Says on stderr how many jobs were compared, when all of them agreed.
+    ~sa_compare_engine() override;
     accel::sa_run execute(const accel::sa_job& j, const sc_core::sc_time& t0) override;
 
     std::uint64_t jobs_compared() const { return jobs_; }
@@ -36,6 +38,7 @@ private:
     accel::sa_engine_env env_;
     std::unique_ptr<accel::sa_engine> ref_, dut_;
     std::uint64_t jobs_ = 0;
+    bool differed_ = false;
 };
 
 }  // namespace npu::rtl

@@ -1,0 +1,89 @@
+// Host time per systolic-array job, TLM engine vs the Verilated RTL engine,
+// on the same jobs through the same master (L1 behind the router). Prints a
+// table; nothing is asserted (the figures depend on the host).
+#include "accel/sa_engine.h"
+#include "interconnect/router.h"
+#include "memory/memory.h"
+#include "sa_rtl_engine.h"
+#include "util/harness.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <random>
+
+using namespace npu;
+
+namespace {
+
+struct shape {
+    const char* what;
+    std::uint32_t m, n, k;
+    bool fp32;
+};
+
+}  // namespace
+
+int sc_main(int, char**) {
+    const cfg::config cfg = cfg::config::load("", {"soc.memcheck=off"});
+    const cfg::memory_map map = cfg::memory_map::build(cfg);
+    test::test_context ctx("ctx", cfg);
+    test::harness h("h", {{"sa", static_cast<int>(cfg::initiator_class::sa), -1}});
+    interconnect::router router("router", cfg, map);
+    memory::memory l1("l1", cfg, "l1");
+    router.bind_initiator(h.master(0).socket, cfg::initiator_class::sa);
+    router.bind_target(l1.socket, "l1");
+    base::bus_initiator& bus = h.master(0);
+    bus.set_dmi_enabled(false);  // as the SA's master: every burst a transaction
+
+    accel::sa_geometry geo{cfg.count("sa.rows"), cfg.count("sa.cols"), cfg.cycles("sa.setup_latency"),
+                           cfg.size("sa.l1_bandwidth")};
+    const sc_core::sc_time period(1.0 / double(cfg.frequency_hz("soc.cluster_clock")), sc_core::SC_SEC);
+    const accel::sa_engine_env env{bus, geo, period, ctx.services()};
+    accel::sa_tlm_engine tlm(env);
+    rtl::sa_rtl_engine rtl_engine(env, rtl::sa_rtl_options{});
+
+    const std::uint64_t l1_base = cfg.address("l1.base");
+    const shape shapes[] = {
+        {"MLP layer 1 (npuc tile)", 4, 256, 784, false},
+        {"int8 square", 64, 64, 64, false},
+        {"fp32 square", 64, 64, 64, true},
+        {"fp32 memory-bound", 64, 16, 16, true},
+    };
+    fmt::print("host time per SA job, TLM vs RTL engine ({}x{} array, {} B/cycle)\n", geo.rows, geo.cols,
+               geo.port_bandwidth);
+    fmt::print("{:<26} {:>14} {:>8} {:>12} {:>12} {:>8}\n", "job", "MxNxK", "cycles", "tlm us/job", "rtl us/job",
+               "rtl/tlm");
+    h.run_job([&] {
+        std::mt19937 rng(1);
+        for (const shape& s : shapes) {
+            accel::sa_job j;
+            const unsigned e = s.fp32 ? 4 : 1;
+            j.m = s.m, j.n = s.n, j.k = s.k, j.fp32 = s.fp32;
+            j.lda = s.k * e, j.ldb = s.n * e, j.ldc = s.n * 4;
+            j.a = static_cast<std::uint32_t>(l1_base);
+            j.b = j.a + j.m * j.lda;
+            j.c = j.b + j.k * j.ldb;
+            std::vector<unsigned char> bytes(std::size_t(j.c - j.a) + std::size_t(j.m) * j.ldc);
+            for (auto& x : bytes) x = static_cast<unsigned char>(rng() & 0x3F);  // small floats or int8
+            bus.debug_write(j.a, bytes.data(), static_cast<unsigned>(bytes.size()));
+            auto per_job = [&](accel::sa_engine& eng, unsigned reps, std::uint64_t& cycles) {
+                const auto t = std::chrono::steady_clock::now();
+                accel::sa_run r;
+                for (unsigned i = 0; i < reps; ++i) r = eng.execute(j, sc_core::sc_time_stamp());
+                const double us =
+                    std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() / reps;
+                cycles = static_cast<std::uint64_t>((r.end - sc_core::sc_time_stamp()) / period);
+                return us;
+            };
+            std::uint64_t ct = 0, cr = 0;
+            const double t_tlm = per_job(tlm, 50, ct);
+            const double t_rtl = per_job(rtl_engine, 3, cr);
+            fmt::print("{:<26} {:>14} {:>8} {:>12.1f} {:>12.1f} {:>7.0f}x{}\n", s.what,
+                       fmt::format("{}x{}x{}", s.m, s.n, s.k), ct, t_tlm, t_rtl, t_rtl / t_tlm,
+                       ct == cr ? "" : fmt::format("  (rtl cycles {})", cr));
+        }
+    });
+    return 0;
+}
