@@ -14,6 +14,7 @@ packages=(
   picolibc-riscv64-unknown-elf        # C library, rv32imf/ilp32f multilib
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
   python3-torch python3-numpy         # MLPerf Tiny networks: generator and the PyTorch reference (tests/reference)
+  verilator                           # RTL co-simulation of the systolic array (NPU_RTL, docs/cosim.md)
 )
 
 missing=()

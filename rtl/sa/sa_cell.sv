@@ -15,13 +15,19 @@ module sa_cell (
     output logic [31:0] ps_o,
     output logic [31:0] ps_d_o     // the partial sum this cycle computes (the bottom row writes it)
 );
-    logic [31:0] ps_d;
+    logic [31:0] ps_d, fma_d;
+    logic        fma_on;
 
-    // The FMA is evaluated only in fp32 jobs (a function call under the
-    // branch, so int8 jobs do not pay for it in simulation).
+    // The FMA's operands are held at zero unless it is used (fp32, a weight
+    // row of the tile, streaming): in hardware that saves switching; the
+    // Verilated model evaluates every cell's FMA each cycle, and zeros keep
+    // it on its short path.
+    assign fma_on = fp32_i && active_i && en_i;
+    assign fma_d = sa_pkg::fma32(fma_on ? a_i : 32'b0, fma_on ? w_i : 32'b0, fma_on ? ps_i : 32'b0);
+
     always_comb begin
         if (!active_i) ps_d = ps_i;
-        else if (fp32_i) ps_d = sa_pkg::fma32(a_i, w_i, ps_i);
+        else if (fp32_i) ps_d = fma_d;
         else ps_d = ps_i + a_i * w_i;
     end
 

@@ -92,9 +92,8 @@ module sa_engine #(
     logic [31:0] wa;  // word address of the transfer in flight
     logic        done_q, error_q, tile_end_q;
 
-    // storage
-    logic [31:0] abuf [MAXM][ROWS];   // A's K slice
-    logic [31:0] acc  [MAXM][COLS];   // partial sums of the N tile
+    // storage (A's K slice and the N tile's partial sums: one memory per
+    // array row / column below, one write port each)
     logic [31:0] bbuf [ROWS][COLS];   // the weight tile as fetched
     logic [31:0] wreg [ROWS][COLS];   // the weights in the array
     logic [7:0]  rowbuf [4*MAXE];     // one row burst, byte by byte
@@ -173,11 +172,34 @@ module sa_engine #(
     assign stream_en = state == S_STREAM;
     assign zero_init = first_k && !acc_q;
 
-    always_comb begin
-        for (int r = 0; r < ROWS; r++)
-            lin[r] = cnt >= 32'(r) && cnt - 32'(r) < m_q ? abuf[(cnt - 32'(r)) % MAXM][r] : 32'b0;
-        for (int c = 0; c < COLS; c++)
-            top[c] = cnt >= 32'(c) && cnt - 32'(c) < m_q && !zero_init ? acc[(cnt - 32'(c)) % MAXM][c] : 32'b0;
+    // A's K slice, one memory per array row: element r of each A row.
+    for (genvar r = 0; r < ROWS; r++) begin : g_abuf
+        logic [31:0] mem [MAXM];
+        always_ff @(posedge clk_i)
+            if (state == S_UNPACK && phase == P_A)
+                mem[idx % MAXM] <= fp32_q ? {rowbuf[4*r+3], rowbuf[4*r+2], rowbuf[4*r+1], rowbuf[4*r]}
+                                          : {{24{rowbuf[r][7]}}, rowbuf[r]};
+        logic [32:0] i_in;  // the row of A entering this array row: cnt - r (bit 32: not yet)
+        assign i_in = {1'b0, cnt} - 33'(r);
+        assign lin[r] = !i_in[32] && i_in[31:0] < m_q ? mem[i_in[31:0] % MAXM] : 32'b0;
+    end
+
+    // The partial sums of the N tile, one memory per column: loaded from C
+    // (accumulate), fed into the top of the column, written back from its
+    // bottom, read out to C.
+    logic [31:0] cval [COLS];  // row idx of the accumulators, for the C write
+    for (genvar c = 0; c < COLS; c++) begin : g_acc
+        logic [31:0] mem [MAXM];
+        always_ff @(posedge clk_i) begin
+            if (state == S_UNPACK && phase == P_CRD)
+                mem[idx % MAXM] <= {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]};
+            else if (state == S_STREAM && cnt >= 32'(ROWS - 1 + c) && cnt - 32'(ROWS - 1 + c) < m_q)
+                mem[(cnt - 32'(ROWS - 1 + c)) % MAXM] <= ps_d[ROWS-1][c];
+        end
+        logic [32:0] i_in;  // the row entering the top of this column: cnt - c (bit 32: not yet)
+        assign i_in = {1'b0, cnt} - 33'(c);
+        assign top[c] = !i_in[32] && i_in[31:0] < m_q && !zero_init ? mem[i_in[31:0] % MAXM] : 32'b0;
+        assign cval[c] = mem[idx % MAXM];
     end
 
     for (genvar r = 0; r < ROWS; r++) begin : g_row
@@ -254,8 +276,8 @@ module sa_engine #(
                         if (phase == P_CWR)
                             for (int c = 0; c < COLS; c++)
                                 for (int b = 0; b < 4; b++)
-                                    rowbuf[4*c+b] <= 8'((fp32_q && acc[idx % MAXM][c][30:23] == 8'hff &&
-                                                         acc[idx % MAXM][c][22:0] != 0 ? QNAN : acc[idx % MAXM][c]) >> (8*b));
+                                    rowbuf[4*c+b] <= 8'((fp32_q && cval[c][30:23] == 8'hff && cval[c][22:0] != 0
+                                                         ? QNAN : cval[c]) >> (8*b));
                         state <= S_REQ;
                     end
                 end
@@ -277,15 +299,10 @@ module sa_engine #(
                 end
                 S_UNPACK: begin
                     unique case (phase)
-                        P_CRD: for (int c = 0; c < COLS; c++)
-                            acc[idx % MAXM][c] <= {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]};
                         P_B: for (int c = 0; c < COLS; c++)
                             bbuf[idx % ROWS][c] <= fp32_q ? {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]}
                                                           : {{24{rowbuf[c][7]}}, rowbuf[c]};
-                        P_A: for (int r = 0; r < ROWS; r++)
-                            abuf[idx % MAXM][r] <= fp32_q ? {rowbuf[4*r+3], rowbuf[4*r+2], rowbuf[4*r+1], rowbuf[4*r]}
-                                                          : {{24{rowbuf[r][7]}}, rowbuf[r]};
-                        default: ;
+                        default: ;  // A and C rows: their memories take them (g_abuf, g_acc)
                     endcase
                     if (phase != P_CWR) tile_bytes <= tile_bytes + row_len;
                     if (idx + 1 < nrows) begin
@@ -316,9 +333,6 @@ module sa_engine #(
                     end
                 end
                 S_STREAM: begin
-                    for (int c = 0; c < COLS; c++)
-                        if (cnt >= 32'(ROWS - 1 + c) && cnt - 32'(ROWS - 1 + c) < m_q)
-                            acc[(cnt - 32'(ROWS - 1 + c)) % MAXM][c] <= ps_d[ROWS-1][c];
                     cyc <= cyc + 1;
                     tile_cyc <= tile_cyc + 1;
                     cnt <= cnt + 1;
