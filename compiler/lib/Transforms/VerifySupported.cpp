@@ -22,10 +22,12 @@ using namespace mlir::npu;
 
 namespace {
 
-// Element types the DMA/SA/worker kernels will exist for.
+// Element types the DMA/SA/worker kernels will exist for. i64 tensors are
+// the per-channel requantisation multipliers and shifts of int8 networks
+// (constants read by the workers' epilogues).
 bool isSupportedElementType(Type type) {
   return type.isSignlessInteger(8) || type.isSignlessInteger(32) ||
-         type.isF32();
+         type.isSignlessInteger(64) || type.isF32();
 }
 
 // Scalars inside elementwise bodies: requantization needs i64 products and
@@ -64,7 +66,7 @@ public:
       else if (!isSupportedElementType(tensorType.getElementType()))
         fail(loc, "element type ")
             << tensorType.getElementType()
-            << " is not supported (supported: i8, i32, f32)";
+            << " is not supported (supported: i8, i32, i64, f32)";
       else if (tensorType.getEncoding())
         fail(loc, "tensor encodings are not supported");
       else
