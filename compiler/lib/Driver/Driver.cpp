@@ -45,6 +45,7 @@
 
 #include "config/config.h"
 #include "npu/Driver/Driver.h"
+#include "npu/Transforms/Passes.h"
 
 #include <chrono>
 #include <cstdio>
@@ -264,6 +265,8 @@ LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std:
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  const llvm::StringRef runtimeLibs[] = {NPU_MLIR_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = runtimeLibs;
   auto engine = ExecutionEngine::create(original, engineOptions);
   if (!engine) {
     error = "cannot create the ExecutionEngine: " + llvm::toString(engine.takeError());
@@ -374,6 +377,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  registerNpuBufferizationModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);

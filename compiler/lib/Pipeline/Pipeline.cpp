@@ -119,6 +119,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
       plan.activationMemLevel = options.activationMemLevel;
       // The firmware image and heap take the bottom of L2.
       plan.l2FromTop = true;
+      pm.addPass(createNpuFuseConv());
       pm.addPass(createNpuMemoryPlan(plan));
       break;
     }

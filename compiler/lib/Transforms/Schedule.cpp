@@ -26,6 +26,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 
@@ -42,6 +43,9 @@ namespace {
 // npurt_matmul flags (compiler/runtime/npurt.h).
 constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
                    kUncheckedL1 = 16;
+// npurt_conv2d / npurt_dwconv2d / npurt_pool2d flags and modes
+// (compiler/runtime/npurt_conv.h; F32 and UNCHECKED_L1 as above).
+constexpr uint32_t kConvPerChannel = 2, kConvRelu = 4, kPoolAvg = 2;
 
 // Where a memref lives: the planned buffer (a memref.global carrying
 // npu.placement, see npu-materialize-plan) it is, or is a slice of; the
@@ -68,6 +72,11 @@ Origin originOf(Value v) {
     }
     if (auto cast = dyn_cast<memref::CastOp>(def)) {
       v = cast.getSource();
+      continue;
+    }
+    // A reshape is the same bytes.
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
+      v = def->getOperand(0);
       continue;
     }
     if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
@@ -245,6 +254,116 @@ public:
         call->setAttr(attr, a);
     region(b, loc, regionName, false, mm);
     mm.erase();
+    return success();
+  }
+
+  // One npurt_conv2d / npurt_dwconv2d / npurt_pool2d call with the tiles
+  // npu-tile chose; its argument block (npurt_conv.h: 32-bit words) is built
+  // on the controller's stack.
+  LogicalResult scheduleConvKernel(ConvKernelOp k, const std::string &layer) {
+    MLIRContext *ctx = k.getContext();
+    auto memrefOf = [](Value v) { return v ? dyn_cast<MemRefType>(v.getType()) : MemRefType(); };
+    auto ti = memrefOf(k.getInput()), to = memrefOf(k.getInit());
+    if (!ti || !to)
+      return k.emitOpError("npu-schedule runs on bufferized IR (memrefs)");
+    for (Value v : k->getOperands()) {
+      auto t = memrefOf(v);
+      if (!t || !t.hasStaticShape() || !t.getLayout().isIdentity())
+        return k.emitOpError("the conv kernels need dense, statically shaped operands, got ")
+               << v.getType();
+      Origin o = originOf(v);
+      if (!o.level)
+        return k.emitOpError("operand is not a planned buffer (run "
+                             "-npu-materialize-plan before bufferization)");
+      if (*o.level != MemLevel::L2)
+        return k.emitOpError("the conv kernels read and write L2 (npu-memory-plan "
+                             "stages L3 tensors into L2 before the call)");
+    }
+    DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(k);
+    IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(k);
+    if (!tiles || tiles.size() != 2 || !tiledBytes)
+      return k.emitOpError("has no tiles: run -npu-tile first");
+    const bool f32 = ti.getElementType().isF32();
+    StringRef kernel = k.getKernel();
+    uint32_t flags = f32 ? kF32 : 0;
+    if (!f32 && k.getMult())
+      flags |= kConvPerChannel;
+    if (k.getRelu())
+      flags |= kConvRelu;
+    uint64_t l1Bytes = tiledBytes.getInt();
+    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+      flags |= kUncheckedL1;
+      l1Bytes = l1Size + 4096;
+      usedUnchecked = true;
+    }
+
+    OpBuilder b(k);
+    Location loc = k.getLoc();
+    SmallVector<Value> words;
+    auto word = [&](int64_t v) { words.push_back(i32(b, loc, v)); };
+    auto ptr = [&](Value v) {
+      if (v)
+        words.push_back(address(b, loc, v));
+      else
+        word(0);
+    };
+    ArrayRef<int64_t> in = ti.getShape(); // [1, h, w, c]
+    ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(), dil = k.getDilations(),
+                      pad = k.getPadding();
+    std::string fn;
+    if (kernel == "conv2d") {
+      fn = "npurt_conv2d";
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
+          ptr(k.getShift()), ptr(k.getResidual()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]), word(to.getDimSize(3));
+    } else if (kernel == "dwconv2d") {
+      fn = "npurt_dwconv2d";
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
+          ptr(k.getShift()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]);
+    } else {
+      fn = "npurt_pool2d";
+      ptr(k.getInput()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]);
+    }
+    word(win[0]), word(win[1]), word(st[0]), word(st[1]);
+    if (kernel != "avgpool2d")
+      word(dil[0]), word(dil[1]);
+    word(pad[0]), word(pad[1]), word(pad[2]), word(pad[3]);
+    if (kernel == "avgpool2d") {
+      float divisor = k.getDivisor().convertToFloat();
+      uint32_t bits;
+      std::memcpy(&bits, &divisor, 4);
+      word(kPoolAvg), word(k.getPoolMult()), word(k.getPoolShift());
+      word(k.getActMin()), word(k.getActMax());
+      word(static_cast<int32_t>(bits));
+    } else {
+      word(k.getActMin()), word(k.getActMax());
+    }
+    if (kernel == "conv2d")
+      word(k.getResMult()), word(k.getResShift());
+    word(tiles[0]);
+    if (kernel == "conv2d")
+      word(tiles[1]);
+    word(flags), word(static_cast<int64_t>(l1Bytes)), word(0);
+
+    auto argsType = MemRefType::get({static_cast<int64_t>(words.size())}, b.getI32Type());
+    std::string regionName = layer + "." + kernel.str();
+    region(b, loc, regionName, true);
+    Value block = b.create<memref::AllocaOp>(loc, argsType);
+    for (auto [i, w] : llvm::enumerate(words))
+      b.create<memref::StoreOp>(loc, w, block,
+                                ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
+    Type i32Type = b.getI32Type();
+    declare(fn, {i32Type}, {});
+    auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{address(b, loc, block)});
+    for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BytesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BudgetAttrHelper(ctx).getName()})
+      if (Attribute a = k->getAttr(attr))
+        call->setAttr(attr, a);
+    region(b, loc, regionName, false, k);
+    k.erase();
     return success();
   }
 
@@ -436,6 +555,11 @@ LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler, Operation *o
   return scheduler.scheduleMatmul(cast<linalg::MatmulOp>(op), layer);
 }
 
+LogicalResult mlir::npu::lowerConvKernel(Scheduler &scheduler, Operation *op,
+                                         const std::string &layer) {
+  return scheduler.scheduleConvKernel(cast<ConvKernelOp>(op), layer);
+}
+
 LogicalResult mlir::npu::lowerToWorkers(Scheduler &scheduler, Operation *op,
                                         const std::string &layer) {
   return scheduler.scheduleElementwise(cast<linalg::LinalgOp>(op), layer);
@@ -521,7 +645,10 @@ struct NpuSchedulePass
           copy.erase();
       });
       SmallVector<Operation *> work;
-      f.walk([&](linalg::LinalgOp op) { work.push_back(op); });
+      f.walk([&](Operation *op) {
+        if (isa<linalg::LinalgOp, ConvKernelOp>(op))
+          work.push_back(op);
+      });
       unsigned layerIndex = 0;
       bool seenLayerStart = false;
       for (Operation *op : work) {
@@ -546,7 +673,8 @@ struct NpuSchedulePass
       ok = false;
     }
     if (ok && injectFault == "unchecked-l1-alloc" && !scheduler.usedUnchecked) {
-      module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul");
+      module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul "
+                       "or a convolution layer");
       ok = false;
     }
     if (!ok)
