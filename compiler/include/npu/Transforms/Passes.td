@@ -33,6 +33,7 @@ def NpuFuseConv : Pass<"npu-fuse-conv", "ModuleOp"> {
     multipliers and shifts narrowed to i32 constants). Anything else is an
     error at the op saying what did not match.
   }];
+  let dependentDialects = ["::mlir::npu::NpuDialect", "::mlir::arith::ArithDialect"];
 }
 
 def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
