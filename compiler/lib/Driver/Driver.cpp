@@ -250,13 +250,13 @@ LogicalResult mlir::npu::linkFirmware(const DriverOptions &options, const Schedu
 }
 
 LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
-                                   std::string &error) {
+                                   std::string &error, llvm::StringRef inputData) {
   PassManager pm(original.getContext());
   if (!configure(pm)) {
     error = "bad pass manager options";
     return failure();
   }
-  buildHostPipeline(pm);
+  buildHostPipeline(pm, inputData);
   if (failed(pm.run(original))) {
     error = "the host lowering failed";
     return failure();
@@ -423,6 +423,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   pipelineOptions.defaultMemLevel = options.defaultMemLevel;
   pipelineOptions.activationMemLevel = options.activationMemLevel;
   pipelineOptions.injectFault = options.injectFault;
+  pipelineOptions.inputFile = options.inputData;
   // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
   uint64_t goldenBytes = outBytes;
   OwningOpRef<ModuleOp> original;
@@ -513,15 +514,18 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
                           error)))
     return fail(error);
   if (options.golden &&
-      failed(runGolden(*original, goldenBytes, joinPath(options.outDir, "golden.bin"), error)))
+      failed(runGolden(*original, goldenBytes, joinPath(options.outDir, "golden.bin"), error,
+                       options.inputData)))
     return fail("golden reference: " + error);
   if (failed(writeManifest(options, info, joinPath(options.outDir, "manifest.json"), error)))
     return fail(error);
   std::vector<uint8_t> inData;
   for (auto [k, t] : llvm::enumerate(info.inputs)) {
     inData.resize(t.offset, 0);
-    auto bytes = inputPattern(t.type, k);
-    inData.insert(inData.end(), bytes.begin(), bytes.end());
+    FailureOr<std::vector<uint8_t>> bytes = networkInput(t.type, k, options.inputData, error);
+    if (failed(bytes))
+      return fail(error);
+    inData.insert(inData.end(), bytes->begin(), bytes->end());
   }
   {
     std::error_code ec;
