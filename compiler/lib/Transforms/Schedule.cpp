@@ -106,7 +106,7 @@ public:
   uint64_t l1Size;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
-  unsigned nameIndex = 0, workerIndex = 0;
+  unsigned nameIndex = 0, workerIndex = 0, convArgsIndex = 0;
   std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
   // here, below the memory plan, because its size follows from the tiles).
@@ -258,8 +258,8 @@ public:
   }
 
   // One npurt_conv2d / npurt_dwconv2d / npurt_pool2d call with the tiles
-  // npu-tile chose; its argument block (npurt_conv.h: 32-bit words) is built
-  // on the controller's stack.
+  // npu-tile chose; its argument block (npurt_conv.h: 32-bit words) is
+  // filled right before the call.
   LogicalResult scheduleConvKernel(ConvKernelOp k, const std::string &layer) {
     MLIRContext *ctx = k.getContext();
     auto memrefOf = [](Value v) { return v ? dyn_cast<MemRefType>(v.getType()) : MemRefType(); };
@@ -350,7 +350,15 @@ public:
     auto argsType = MemRefType::get({static_cast<int64_t>(words.size())}, b.getI32Type());
     std::string regionName = layer + "." + kernel.str();
     region(b, loc, regionName, true);
-    Value block = b.create<memref::AllocaOp>(loc, argsType);
+    // The block lives in a global (L2 .bss), not on the controller's
+    // stack: the kernels' call chain nearly fills its 2 KiB, and an
+    // argument block there overflowed it (MobileNet at 64 KiB of L1, where
+    // the tiles fill the heap right below the stacks).
+    std::string argsSymbol = "npu_conv_args_" + std::to_string(convArgsIndex++);
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    mb.create<memref::GlobalOp>(loc, argsSymbol, mb.getStringAttr("private"), argsType,
+                                mb.getUnitAttr(), /*constant=*/false, IntegerAttr());
+    Value block = b.create<memref::GetGlobalOp>(loc, argsType, argsSymbol);
     for (auto [i, w] : llvm::enumerate(words))
       b.create<memref::StoreOp>(loc, w, block,
                                 ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
