@@ -135,6 +135,9 @@ std::unique_ptr<llvm::Module> mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMC
     g->setSection(d.section);
     used.push_back(g);
   }
+  for (const auto &[symbol, section] : plan.sectioned)
+    if (llvm::GlobalVariable *g = llvmModule->getNamedGlobal(symbol))
+      g->setSection(section);
   // Nothing references the data by symbol (code uses the plan's addresses):
   // keep it through the optimiser.
   llvm::appendToUsed(*llvmModule, used);

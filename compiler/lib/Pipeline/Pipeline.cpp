@@ -400,6 +400,8 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
       s.data.push_back({g.getSymName().str(), section.str(), p.getAddress(), p.getSize(), p.getLevel()});
     else if (p && g.isExternal())
       s.symbols.push_back({g.getSymName().str(), p.getAddress()});
+    else if (section)
+      s.sectioned.push_back({g.getSymName().str(), section.str()});
   }
   for (auto g : module.getOps<memref::GlobalOp>())
     if (g.getSymName() == "npu_l2_stage")

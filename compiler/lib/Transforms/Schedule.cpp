@@ -106,7 +106,7 @@ public:
   uint64_t l1Size;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
-  unsigned nameIndex = 0, workerIndex = 0, convArgsIndex = 0;
+  unsigned nameIndex = 0, workerIndex = 0;
   std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
   // here, below the memory plan, because its size follows from the tiles).
@@ -347,17 +347,24 @@ public:
       word(tiles[1]);
     word(flags), word(static_cast<int64_t>(l1Bytes)), word(0);
 
-    auto argsType = MemRefType::get({static_cast<int64_t>(words.size())}, b.getI32Type());
     std::string regionName = layer + "." + kernel.str();
     region(b, loc, regionName, true);
-    // The block lives in a global (L2 .bss), not on the controller's
-    // stack: the kernels' call chain nearly fills its 2 KiB, and an
-    // argument block there overflowed it (MobileNet at 64 KiB of L1, where
-    // the tiles fill the heap right below the stacks).
-    std::string argsSymbol = "npu_conv_args_" + std::to_string(convArgsIndex++);
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    mb.create<memref::GlobalOp>(loc, argsSymbol, mb.getStringAttr("private"), argsType,
-                                mb.getUnitAttr(), /*constant=*/false, IntegerAttr());
+    // One block for every call (they run one after the other on the
+    // controller), in L1 .bss: not on the controller's stack, which the
+    // kernels' call chain nearly fills (a block there overflowed it into the
+    // tile buffers: MobileNet at 64 KiB of L1), and not in L2, where the
+    // workers' reads of it in the epilogue loops cost ~10 % of the cycles.
+    constexpr int64_t kArgsWords = 32;
+    if (static_cast<int64_t>(words.size()) > kArgsWords)
+      return k.emitOpError("internal error: ") << words.size() << " argument words";
+    auto argsType = MemRefType::get({kArgsWords}, b.getI32Type());
+    StringRef argsSymbol = "npu_conv_args";
+    if (!module.lookupSymbol(argsSymbol)) {
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      auto global = mb.create<memref::GlobalOp>(loc, argsSymbol, mb.getStringAttr("private"), argsType,
+                                                mb.getUnitAttr(), /*constant=*/false, mb.getI64IntegerAttr(4));
+      NpuDialect::SectionAttrHelper(ctx).setAttr(global, mb.getStringAttr(".l1.bss"));
+    }
     Value block = b.create<memref::GetGlobalOp>(loc, argsType, argsSymbol);
     for (auto [i, w] : llvm::enumerate(words))
       b.create<memref::StoreOp>(loc, w, block,

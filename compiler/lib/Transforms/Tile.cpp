@@ -275,9 +275,10 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
     bool ok = true;
     Builder b(module.getContext());
-    // The conv kernels' state (npurt_conv.h: 420 bytes) is L1 .bss the
-    // matmul-only programs do not have.
-    constexpr uint64_t kConvStateBytes = 512;
+    // The conv kernels' state (npurt_conv.h: 420 bytes) and npu-schedule's
+    // argument block (128 bytes) are L1 .bss the matmul-only programs do not
+    // have.
+    constexpr uint64_t kConvStateBytes = 640;
     module.walk([&](ConvKernelOp k) {
       ok &= succeeded(tileConvKernel(k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
     });

@@ -159,6 +159,8 @@ struct PlannedData {
 struct ScheduledPlan {
   std::vector<PlannedData> data;                            // initialised, in sections
   std::vector<std::pair<std::string, uint64_t>> symbols;    // no data: --defsym
+  // Unplanned globals the linker script places by section (e.g. .l1.bss).
+  std::vector<std::pair<std::string, std::string>> sectioned;
   std::vector<uint64_t> inputAddress, outputAddress;
   // Checkpoint i is read at the end of the n-th region named region (n >= 1).
   std::vector<std::pair<std::string, int64_t>> checkpointRegion;
