@@ -106,6 +106,41 @@ public:
   uint64_t l1Size;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
+  // The conv layer whose weights the l3-as-l2 fault reads straight from L3.
+  Operation *faultedWeights = nullptr;
+
+  // inject-fault=l3-as-l2 on a conv network: the first conv layer whose
+  // weights the plan stages from L3 gets the L3 buffer itself and the
+  // staging copy goes, so the kernel's DMA reads L3 into L1 as if it were L2.
+  void dropFirstConvWeightStaging(func::FuncOp f) {
+    if (injectFault != "l3-as-l2" || faultedWeights)
+      return;
+    SmallVector<linalg::CopyOp> copies;
+    f.walk([&](Operation *op) {
+      if (faultedWeights)
+        return;
+      if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+        copies.push_back(copy);
+        return;
+      }
+      auto k = dyn_cast<ConvKernelOp>(op);
+      if (!k || !k.getWeights())
+        return;
+      Origin w = originOf(k.getWeights());
+      for (linalg::CopyOp copy : copies) {
+        Value src = copy.getDpsInputOperand(0)->get();
+        Origin dst = originOf(copy.getDpsInitOperand(0)->get());
+        if (originOf(src).level == MemLevel::L3 && dst.level == w.level && dst.offset &&
+            dst.offset == w.offset && src.getType() == k.getWeights().getType()) {
+          k.getWeightsMutable().assign(src);
+          copy.erase();
+          faultedWeights = k;
+          usedDirectL3 = true;
+          return;
+        }
+      }
+    });
+  }
   unsigned nameIndex = 0, workerIndex = 0;
   std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
@@ -275,7 +310,7 @@ public:
       if (!o.level)
         return k.emitOpError("operand is not a planned buffer (run "
                              "-npu-materialize-plan before bufferization)");
-      if (*o.level != MemLevel::L2)
+      if (*o.level != MemLevel::L2 && !(faultedWeights == k && v == k.getWeights()))
         return k.emitOpError("the conv kernels read and write L2 (npu-memory-plan "
                              "stages L3 tensors into L2 before the call)");
     }
@@ -659,6 +694,7 @@ struct NpuSchedulePass
             copy.getSource().getType() == copy.getTarget().getType())
           copy.erase();
       });
+      scheduler.dropFirstConvWeightStaging(f);
       SmallVector<Operation *> work;
       f.walk([&](Operation *op) {
         if (isa<linalg::LinalgOp, ConvKernelOp>(op))
