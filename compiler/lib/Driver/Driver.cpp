@@ -45,6 +45,7 @@
 
 #include "config/config.h"
 #include "npu/Driver/Driver.h"
+#include "npu/Transforms/Passes.h"
 
 #include <chrono>
 #include <cstdio>
@@ -134,6 +135,9 @@ std::unique_ptr<llvm::Module> mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMC
     g->setSection(d.section);
     used.push_back(g);
   }
+  for (const auto &[symbol, section] : plan.sectioned)
+    if (llvm::GlobalVariable *g = llvmModule->getNamedGlobal(symbol))
+      g->setSection(section);
   // Nothing references the data by symbol (code uses the plan's addresses):
   // keep it through the optimiser.
   llvm::appendToUsed(*llvmModule, used);
@@ -249,13 +253,13 @@ LogicalResult mlir::npu::linkFirmware(const DriverOptions &options, const Schedu
 }
 
 LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
-                                   std::string &error) {
+                                   std::string &error, llvm::StringRef inputData) {
   PassManager pm(original.getContext());
   if (!configure(pm)) {
     error = "bad pass manager options";
     return failure();
   }
-  buildHostPipeline(pm);
+  buildHostPipeline(pm, inputData);
   if (failed(pm.run(original))) {
     error = "the host lowering failed";
     return failure();
@@ -264,6 +268,8 @@ LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std:
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  const llvm::StringRef runtimeLibs[] = {NPU_MLIR_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = runtimeLibs;
   auto engine = ExecutionEngine::create(original, engineOptions);
   if (!engine) {
     error = "cannot create the ExecutionEngine: " + llvm::toString(engine.takeError());
@@ -374,6 +380,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  registerNpuBufferizationModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);
@@ -419,6 +426,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   pipelineOptions.defaultMemLevel = options.defaultMemLevel;
   pipelineOptions.activationMemLevel = options.activationMemLevel;
   pipelineOptions.injectFault = options.injectFault;
+  pipelineOptions.inputFile = options.inputData;
   // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
   uint64_t goldenBytes = outBytes;
   OwningOpRef<ModuleOp> original;
@@ -509,15 +517,18 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
                           error)))
     return fail(error);
   if (options.golden &&
-      failed(runGolden(*original, goldenBytes, joinPath(options.outDir, "golden.bin"), error)))
+      failed(runGolden(*original, goldenBytes, joinPath(options.outDir, "golden.bin"), error,
+                       options.inputData)))
     return fail("golden reference: " + error);
   if (failed(writeManifest(options, info, joinPath(options.outDir, "manifest.json"), error)))
     return fail(error);
   std::vector<uint8_t> inData;
   for (auto [k, t] : llvm::enumerate(info.inputs)) {
     inData.resize(t.offset, 0);
-    auto bytes = inputPattern(t.type, k);
-    inData.insert(inData.end(), bytes.begin(), bytes.end());
+    FailureOr<std::vector<uint8_t>> bytes = networkInput(t.type, k, options.inputData, error);
+    if (failed(bytes))
+      return fail(error);
+    inData.insert(inData.end(), bytes->begin(), bytes->end());
   }
   {
     std::error_code ec;

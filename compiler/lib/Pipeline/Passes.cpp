@@ -114,6 +114,7 @@ struct ReturnCheckpointsPass : public mlir::npu::impl::NpuReturnCheckpointsBase<
 };
 
 struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGlobalsPass> {
+  using NpuInputGlobalsBase::NpuInputGlobalsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto inputs = module->getAttrOfType<ArrayAttr>(NpuDialect::InputsAttrHelper::getNameStr());
@@ -144,7 +145,13 @@ struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGloba
     auto i8 = b.getI8Type();
     for (auto [k, placement] : llvm::enumerate(inputs)) {
       auto tensor = RankedTensorType::get(types[k].getShape(), types[k].getElementType());
-      std::vector<uint8_t> bytes = inputPattern(tensor, k);
+      std::string error;
+      FailureOr<std::vector<uint8_t>> input = networkInput(tensor, k, inputFile, error);
+      if (failed(input)) {
+        module.emitError(error);
+        return signalPassFailure();
+      }
+      std::vector<uint8_t> bytes = std::move(*input);
       std::vector<int8_t> values(bytes.begin(), bytes.end());
       auto type = MemRefType::get({static_cast<int64_t>(values.size())}, i8);
       std::string name = "npu_input_" + std::to_string(k);
@@ -187,6 +194,7 @@ struct StripAttributesPass : public mlir::npu::impl::NpuStripAttributesBase<Stri
 };
 
 struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
+  using NpuHostEntryBase::NpuHostEntryBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<func::FuncOp> found = findNetwork(module);
@@ -216,8 +224,13 @@ struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
     std::vector<uint8_t> inData;
     for (auto [k, t] : llvm::enumerate(inputs)) {
       inData.resize(t.offset, 0);
-      auto bytes = inputPattern(t.type, k);
-      inData.insert(inData.end(), bytes.begin(), bytes.end());
+      std::string error;
+      FailureOr<std::vector<uint8_t>> bytes = networkInput(t.type, k, inputFile, error);
+      if (failed(bytes)) {
+        net.emitError(error);
+        return signalPassFailure();
+      }
+      inData.insert(inData.end(), bytes->begin(), bytes->end());
     }
 
     OpBuilder b(&getContext());

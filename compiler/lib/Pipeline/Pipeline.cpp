@@ -12,6 +12,9 @@
 #include "llvm/Support/Path.h"
 
 #include "npu/Pipeline/Pipeline.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include "npu/Analysis/BufferKind.h"
 #include "npu/Transforms/Passes.h"
 
@@ -119,15 +122,19 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
       plan.activationMemLevel = options.activationMemLevel;
       // The firmware image and heap take the bottom of L2.
       plan.l2FromTop = true;
+      pm.addPass(createNpuFuseConv());
       pm.addPass(createNpuMemoryPlan(plan));
       break;
     }
-    case Phase::Bufferize:
+    case Phase::Bufferize: {
       pm.addPass(createNpuMaterializePlan());
-      pm.addPass(createNpuInputGlobals());
+      NpuInputGlobalsOptions inputGlobals;
+      inputGlobals.inputFile = options.inputFile;
+      pm.addPass(createNpuInputGlobals(inputGlobals));
       addTextual(pm, kBufferize);
       pm.addPass(createNpuCheckNoAlloc());
       break;
+    }
     case Phase::Tile: {
       NpuTileOptions tile;
       pm.addPass(createNpuTile(tile));
@@ -157,10 +164,12 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
   }
 }
 
-void mlir::npu::buildHostPipeline(OpPassManager &pm) {
+void mlir::npu::buildHostPipeline(OpPassManager &pm, llvm::StringRef inputFile) {
   pm.addPass(createNpuReturnCheckpoints());
   addTextual(pm, kBufferize);
-  pm.addPass(createNpuHostEntry());
+  NpuHostEntryOptions entry;
+  entry.inputFile = inputFile.str();
+  pm.addPass(createNpuHostEntry(entry));
   // Plain upstream IR for the translation, as on the device.
   pm.addPass(createNpuStripAttributes());
   addTextual(pm, lowerToLLVM(64));
@@ -289,6 +298,51 @@ std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type, unsigned k) 
   return out;
 }
 
+FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type, unsigned k,
+                                                       llvm::StringRef file, std::string &error) {
+  if (file.empty())
+    return inputPattern(type, k);
+  if (k != 0) {
+    error = "--input gives input 0 only; the network has several inputs";
+    return failure();
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  if (!buffer) {
+    error = "cannot read --input " + file.str() + ": " + buffer.getError().message();
+    return failure();
+  }
+  llvm::StringRef data = (*buffer)->getBuffer();
+  Type et = type.getElementType();
+  uint64_t bytes = type.getNumElements() * elementBytes(et);
+  if (file.ends_with(".npy")) {
+    // NPY 1.0/2.0: magic, version, header length, a dict with 'descr',
+    // 'fortran_order' and 'shape'; the data follow, C order.
+    if (!data.starts_with("\x93NUMPY") || data.size() < 10) {
+      error = file.str() + " is not a .npy file";
+      return failure();
+    }
+    unsigned major = static_cast<uint8_t>(data[6]);
+    size_t headerLen = major == 1 ? static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9]) << 8
+                                  : llvm::support::endian::read32le(data.data() + 8);
+    size_t start = (major == 1 ? 10 : 12) + headerLen;
+    llvm::StringRef header = data.substr(major == 1 ? 10 : 12, headerLen);
+    std::string want = et.isF32() ? "'<f4'" : et.isInteger(8) ? "'|i1'" : et.isInteger(32) ? "'<i4'" : "";
+    if (want.empty() || !header.contains(want) || header.contains("'fortran_order': True")) {
+      error = "--input " + file.str() + ": header " + header.rtrim().str() + " is not a C-order " +
+              want + " array (the input is " +
+              [&] { std::string t; llvm::raw_string_ostream os(t); os << type; return t; }() + ")";
+      return failure();
+    }
+    data = data.substr(start);
+  }
+  if (data.size() != bytes) {
+    error = "--input " + file.str() + " holds " + std::to_string(data.size()) +
+            " bytes of data, the input takes " + std::to_string(bytes);
+    return failure();
+  }
+  return std::vector<uint8_t>(data.begin(), data.end());
+}
+
 PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t numCheckpoints) {
   PlanSummary plan;
   auto record = [&](Attribute attr, llvm::StringRef kind, llvm::StringRef producer, Type type,
@@ -346,6 +400,8 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
       s.data.push_back({g.getSymName().str(), section.str(), p.getAddress(), p.getSize(), p.getLevel()});
     else if (p && g.isExternal())
       s.symbols.push_back({g.getSymName().str(), p.getAddress()});
+    else if (section)
+      s.sectioned.push_back({g.getSymName().str(), section.str()});
   }
   for (auto g : module.getOps<memref::GlobalOp>())
     if (g.getSymName() == "npu_l2_stage")

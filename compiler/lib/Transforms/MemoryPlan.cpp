@@ -319,6 +319,16 @@ struct NpuMemoryPlanPass
                   index, kind);
         continue;
       }
+      // A reshape is a view: the source's buffer under another shape, live
+      // as long as either is read.
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+        auto it = bufferOf.find(op.getOperand(0));
+        if (it != bufferOf.end()) {
+          buffers[it->second].values.push_back(result);
+          bufferOf[result] = it->second;
+          continue;
+        }
+      }
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
         Value init = dps.getDpsInitOperand(0)->get();
         auto it = bufferOf.find(init);

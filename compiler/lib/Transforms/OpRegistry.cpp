@@ -3,6 +3,7 @@
 // lowering hook (the engine that runs it, Schedule.cpp), and a lit test of
 // each.
 #include "OpRegistry.h"
+#include "npu/Dialect/Npu/NpuDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,21 @@ const OpEntry kOps[] = {
     {"func.return", is<func::ReturnOp>, verifyValueTypes, nullptr},
     {"linalg.matmul", is<linalg::MatmulOp>, verifyMatmul, lowerToSystolicArray,
      /*startsLayer=*/true},
+    // Convolution layers: npu-fuse-conv folds the padding and the epilogue
+    // into one npu.conv_kernel, which npu-schedule lowers to one runtime
+    // call (npurt_conv2d on the SA, npurt_dwconv2d / npurt_pool2d on the
+    // workers).
+    {"linalg.conv_2d_nhwc_hwcf", is<linalg::Conv2DNhwcHwcfOp>, verifyConvLike, nullptr},
+    {"linalg.depthwise_conv_2d_nhwc_hwc", is<linalg::DepthwiseConv2DNhwcHwcOp>,
+     verifyConvLike, nullptr},
+    {"linalg.pooling_nhwc_sum", is<linalg::PoolingNhwcSumOp>, verifyConvLike, nullptr},
+    {"tensor.pad (zero, into a convolution)", is<tensor::PadOp>, verifyPad, nullptr},
+    {"npu.conv_kernel", is<ConvKernelOp>, nullptr, lowerConvKernel,
+     /*startsLayer=*/true},
+    // Views: the same buffer under another shape (flattening before the
+    // fully connected layer).
+    {"tensor.collapse_shape", is<tensor::CollapseShapeOp>, verifyValueTypes, nullptr},
+    {"tensor.expand_shape", is<tensor::ExpandShapeOp>, verifyValueTypes, nullptr},
     {"linalg.fill", is<linalg::FillOp>, verifyValueTypes, lowerToWorkers},
     {"elementwise linalg.generic", is<linalg::GenericOp>, verifyElementwise,
      lowerToWorkers},

@@ -47,6 +47,8 @@ void verifyFunction(SupportChecker &checker, Operation *op);
 void verifyValueTypes(SupportChecker &checker, Operation *op);
 void verifyMatmul(SupportChecker &checker, Operation *op);
 void verifyElementwise(SupportChecker &checker, Operation *op);
+void verifyConvLike(SupportChecker &checker, Operation *op);
+void verifyPad(SupportChecker &checker, Operation *op);
 
 // Lowering hooks (Schedule.cpp).
 LogicalResult lowerToSystolicArray(Scheduler &scheduler, Operation *op,
@@ -55,6 +57,8 @@ LogicalResult lowerToWorkers(Scheduler &scheduler, Operation *op,
                              const std::string &layer);
 LogicalResult lowerCopy(Scheduler &scheduler, Operation *op,
                         const std::string &layer);
+LogicalResult lowerConvKernel(Scheduler &scheduler, Operation *op,
+                              const std::string &layer);
 
 } // namespace mlir::npu
 

@@ -26,6 +26,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 
@@ -42,6 +43,9 @@ namespace {
 // npurt_matmul flags (compiler/runtime/npurt.h).
 constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
                    kUncheckedL1 = 16;
+// npurt_conv2d / npurt_dwconv2d / npurt_pool2d flags and modes
+// (compiler/runtime/npurt_conv.h; F32 and UNCHECKED_L1 as above).
+constexpr uint32_t kConvPerChannel = 2, kConvRelu = 4, kPoolAvg = 2;
 
 // Where a memref lives: the planned buffer (a memref.global carrying
 // npu.placement, see npu-materialize-plan) it is, or is a slice of; the
@@ -68,6 +72,11 @@ Origin originOf(Value v) {
     }
     if (auto cast = dyn_cast<memref::CastOp>(def)) {
       v = cast.getSource();
+      continue;
+    }
+    // A reshape is the same bytes.
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
+      v = def->getOperand(0);
       continue;
     }
     if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
@@ -97,6 +106,41 @@ public:
   uint64_t l1Size;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
+  // The conv layer whose weights the l3-as-l2 fault reads straight from L3.
+  Operation *faultedWeights = nullptr;
+
+  // inject-fault=l3-as-l2 on a conv network: the first conv layer whose
+  // weights the plan stages from L3 gets the L3 buffer itself and the
+  // staging copy goes, so the kernel's DMA reads L3 into L1 as if it were L2.
+  void dropFirstConvWeightStaging(func::FuncOp f) {
+    if (injectFault != "l3-as-l2" || faultedWeights)
+      return;
+    SmallVector<linalg::CopyOp> copies;
+    f.walk([&](Operation *op) {
+      if (faultedWeights)
+        return;
+      if (auto copy = dyn_cast<linalg::CopyOp>(op)) {
+        copies.push_back(copy);
+        return;
+      }
+      auto k = dyn_cast<ConvKernelOp>(op);
+      if (!k || !k.getWeights())
+        return;
+      Origin w = originOf(k.getWeights());
+      for (linalg::CopyOp copy : copies) {
+        Value src = copy.getDpsInputOperand(0)->get();
+        Origin dst = originOf(copy.getDpsInitOperand(0)->get());
+        if (originOf(src).level == MemLevel::L3 && dst.level == w.level && dst.offset &&
+            dst.offset == w.offset && src.getType() == k.getWeights().getType()) {
+          k.getWeightsMutable().assign(src);
+          copy.erase();
+          faultedWeights = k;
+          usedDirectL3 = true;
+          return;
+        }
+      }
+    });
+  }
   unsigned nameIndex = 0, workerIndex = 0;
   std::map<std::string, std::string> nameSymbols; // region name -> its global
   // The L2 buffer the SA schedule stages L3 weight panels through (planned
@@ -245,6 +289,131 @@ public:
         call->setAttr(attr, a);
     region(b, loc, regionName, false, mm);
     mm.erase();
+    return success();
+  }
+
+  // One npurt_conv2d / npurt_dwconv2d / npurt_pool2d call with the tiles
+  // npu-tile chose; its argument block (npurt_conv.h: 32-bit words) is
+  // filled right before the call.
+  LogicalResult scheduleConvKernel(ConvKernelOp k, const std::string &layer) {
+    MLIRContext *ctx = k.getContext();
+    auto memrefOf = [](Value v) { return v ? dyn_cast<MemRefType>(v.getType()) : MemRefType(); };
+    auto ti = memrefOf(k.getInput()), to = memrefOf(k.getInit());
+    if (!ti || !to)
+      return k.emitOpError("npu-schedule runs on bufferized IR (memrefs)");
+    for (Value v : k->getOperands()) {
+      auto t = memrefOf(v);
+      if (!t || !t.hasStaticShape() || !t.getLayout().isIdentity())
+        return k.emitOpError("the conv kernels need dense, statically shaped operands, got ")
+               << v.getType();
+      Origin o = originOf(v);
+      if (!o.level)
+        return k.emitOpError("operand is not a planned buffer (run "
+                             "-npu-materialize-plan before bufferization)");
+      if (*o.level != MemLevel::L2 && !(faultedWeights == k && v == k.getWeights()))
+        return k.emitOpError("the conv kernels read and write L2 (npu-memory-plan "
+                             "stages L3 tensors into L2 before the call)");
+    }
+    DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(k);
+    IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(k);
+    if (!tiles || tiles.size() != 2 || !tiledBytes)
+      return k.emitOpError("has no tiles: run -npu-tile first");
+    const bool f32 = ti.getElementType().isF32();
+    StringRef kernel = k.getKernel();
+    uint32_t flags = f32 ? kF32 : 0;
+    if (!f32 && k.getMult())
+      flags |= kConvPerChannel;
+    if (k.getRelu())
+      flags |= kConvRelu;
+    uint64_t l1Bytes = tiledBytes.getInt();
+    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+      flags |= kUncheckedL1;
+      l1Bytes = l1Size + 4096;
+      usedUnchecked = true;
+    }
+
+    OpBuilder b(k);
+    Location loc = k.getLoc();
+    SmallVector<Value> words;
+    auto word = [&](int64_t v) { words.push_back(i32(b, loc, v)); };
+    auto ptr = [&](Value v) {
+      if (v)
+        words.push_back(address(b, loc, v));
+      else
+        word(0);
+    };
+    ArrayRef<int64_t> in = ti.getShape(); // [1, h, w, c]
+    ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(), dil = k.getDilations(),
+                      pad = k.getPadding();
+    std::string fn;
+    if (kernel == "conv2d") {
+      fn = "npurt_conv2d";
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
+          ptr(k.getShift()), ptr(k.getResidual()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]), word(to.getDimSize(3));
+    } else if (kernel == "dwconv2d") {
+      fn = "npurt_dwconv2d";
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
+          ptr(k.getShift()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]);
+    } else {
+      fn = "npurt_pool2d";
+      ptr(k.getInput()), ptr(k.getInit());
+      word(in[1]), word(in[2]), word(in[3]);
+    }
+    word(win[0]), word(win[1]), word(st[0]), word(st[1]);
+    if (kernel != "avgpool2d")
+      word(dil[0]), word(dil[1]);
+    word(pad[0]), word(pad[1]), word(pad[2]), word(pad[3]);
+    if (kernel == "avgpool2d") {
+      float divisor = k.getDivisor().convertToFloat();
+      uint32_t bits;
+      std::memcpy(&bits, &divisor, 4);
+      word(kPoolAvg), word(k.getPoolMult()), word(k.getPoolShift());
+      word(k.getActMin()), word(k.getActMax());
+      word(static_cast<int32_t>(bits));
+    } else {
+      word(k.getActMin()), word(k.getActMax());
+    }
+    if (kernel == "conv2d")
+      word(k.getResMult()), word(k.getResShift());
+    word(tiles[0]);
+    if (kernel == "conv2d")
+      word(tiles[1]);
+    word(flags), word(static_cast<int64_t>(l1Bytes)), word(0);
+
+    std::string regionName = layer + "." + kernel.str();
+    region(b, loc, regionName, true);
+    // One block for every call (they run one after the other on the
+    // controller), in L1 .bss: not on the controller's stack, which the
+    // kernels' call chain nearly fills (a block there overflowed it into the
+    // tile buffers: MobileNet at 64 KiB of L1), and not in L2, where the
+    // workers' reads of it in the epilogue loops cost ~10 % of the cycles.
+    constexpr int64_t kArgsWords = 32;
+    if (static_cast<int64_t>(words.size()) > kArgsWords)
+      return k.emitOpError("internal error: ") << words.size() << " argument words";
+    auto argsType = MemRefType::get({kArgsWords}, b.getI32Type());
+    StringRef argsSymbol = "npu_conv_args";
+    if (!module.lookupSymbol(argsSymbol)) {
+      OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+      auto global = mb.create<memref::GlobalOp>(loc, argsSymbol, mb.getStringAttr("private"), argsType,
+                                                mb.getUnitAttr(), /*constant=*/false, mb.getI64IntegerAttr(4));
+      NpuDialect::SectionAttrHelper(ctx).setAttr(global, mb.getStringAttr(".l1.bss"));
+    }
+    Value block = b.create<memref::GetGlobalOp>(loc, argsType, argsSymbol);
+    for (auto [i, w] : llvm::enumerate(words))
+      b.create<memref::StoreOp>(loc, w, block,
+                                ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
+    Type i32Type = b.getI32Type();
+    declare(fn, {i32Type}, {});
+    auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{address(b, loc, block)});
+    for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BytesAttrHelper(ctx).getName(),
+                            NpuDialect::L1BudgetAttrHelper(ctx).getName()})
+      if (Attribute a = k->getAttr(attr))
+        call->setAttr(attr, a);
+    region(b, loc, regionName, false, k);
+    k.erase();
     return success();
   }
 
@@ -436,6 +605,11 @@ LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler, Operation *o
   return scheduler.scheduleMatmul(cast<linalg::MatmulOp>(op), layer);
 }
 
+LogicalResult mlir::npu::lowerConvKernel(Scheduler &scheduler, Operation *op,
+                                         const std::string &layer) {
+  return scheduler.scheduleConvKernel(cast<ConvKernelOp>(op), layer);
+}
+
 LogicalResult mlir::npu::lowerToWorkers(Scheduler &scheduler, Operation *op,
                                         const std::string &layer) {
   return scheduler.scheduleElementwise(cast<linalg::LinalgOp>(op), layer);
@@ -520,8 +694,12 @@ struct NpuSchedulePass
             copy.getSource().getType() == copy.getTarget().getType())
           copy.erase();
       });
+      scheduler.dropFirstConvWeightStaging(f);
       SmallVector<Operation *> work;
-      f.walk([&](linalg::LinalgOp op) { work.push_back(op); });
+      f.walk([&](Operation *op) {
+        if (isa<linalg::LinalgOp, ConvKernelOp>(op))
+          work.push_back(op);
+      });
       unsigned layerIndex = 0;
       bool seenLayerStart = false;
       for (Operation *op : work) {
@@ -546,7 +724,8 @@ struct NpuSchedulePass
       ok = false;
     }
     if (ok && injectFault == "unchecked-l1-alloc" && !scheduler.usedUnchecked) {
-      module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul");
+      module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul "
+                       "or a convolution layer");
       ok = false;
     }
     if (!ok)

@@ -75,6 +75,44 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
   return best;
 }
 
+// The L1 working sets of the conv kernels for given tiles, as
+// npurt_conv2d_l1_bytes / npurt_dwconv2d_l1_bytes / npurt_pool2d_l1_bytes
+// compute them on the firmware (compiler/runtime/npurt_conv.c; the formulas
+// are documented in npurt_conv.h). The kernel stops with the needed bytes if
+// this ever disagrees.
+struct ConvShape {
+  StringRef kernel;
+  int64_t h, w, c, cout, oh, ow, kh, kw, sh, dh;
+  int64_t pad[4];
+  uint64_t e, eo; // element bytes in and out
+  bool bias, perChannel, residual, f32;
+};
+
+uint64_t align4(uint64_t x) { return (x + 3) & ~uint64_t(3); }
+
+uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
+  int64_t toh = std::min(tileOh, s.oh);
+  int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  if (s.kernel == "avgpool2d")
+    return 2 * align4(inRows * s.w * s.c * s.e) + 2 * align4(toh * s.ow * s.c * s.eo);
+  uint64_t params = 4 * (s.kernel == "conv2d" ? s.cout : s.c) *
+                    ((s.bias ? 1 : 0) + (!s.f32 && s.perChannel ? 2 : 0));
+  if (s.kernel == "dwconv2d")
+    return align4(s.kh * s.kw * s.c * s.e) + params + 2 * align4(inRows * s.w * s.c * s.e) +
+           2 * align4(toh * s.ow * s.c * s.eo);
+  int64_t tn = std::min(tileCout, s.cout), m = toh * s.ow, k = s.kh * s.kw * s.c;
+  bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] && !s.pad[2] &&
+                !s.pad[3] && s.ow == s.w;
+  uint64_t need = 2 * align4(m * tn * 4) + 2 * align4(m * tn * s.e);
+  if (s.residual)
+    need += 2 * align4(m * tn * s.e);
+  need += (tn < s.cout ? 2 : 1) * align4(k * tn * s.e);
+  if (!direct)
+    need += 2 * align4(m * k * s.e);
+  need += 2 * align4(inRows * s.w * s.c * s.e);
+  return need + params;
+}
+
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   using NpuTileBase::NpuTileBase;
 
@@ -134,6 +172,88 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     return success();
   }
 
+  // Row and output-channel tiles of a conv kernel call: the cheapest of the
+  // tile pairs that fit the budget under a small cost model: bytes the DMA
+  // moves (weights again for every row tile when they are split by
+  // channels, the halo rows of every row tile) at 8 bytes/cycle, plus a
+  // fixed cost per pipeline step (SA job, worker barrier, DMA programming).
+  // The SA and epilogue work is the same for every tiling.
+  LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t cols) {
+    auto ti = dyn_cast<MemRefType>(k.getInput().getType());
+    auto to = dyn_cast<MemRefType>(k.getInit().getType());
+    if (!ti || !to || !ti.hasStaticShape() || !to.hasStaticShape())
+      return k.emitOpError("tiling needs statically shaped operands");
+    ConvShape s;
+    s.kernel = k.getKernel();
+    s.h = ti.getDimSize(1), s.w = ti.getDimSize(2), s.c = ti.getDimSize(3);
+    s.oh = to.getDimSize(1), s.ow = to.getDimSize(2), s.cout = to.getDimSize(3);
+    s.kh = k.getWindow()[0], s.kw = k.getWindow()[1];
+    s.sh = k.getStrides()[0], s.dh = s.kernel == "avgpool2d" ? 1 : k.getDilations()[0];
+    for (int i = 0; i < 4; ++i)
+      s.pad[i] = k.getPadding()[i];
+    s.f32 = ti.getElementType().isF32();
+    s.e = elementBytes(ti.getElementType());
+    s.eo = elementBytes(to.getElementType());
+    s.bias = static_cast<bool>(k.getBias());
+    s.perChannel = static_cast<bool>(k.getMult());
+    s.residual = static_cast<bool>(k.getResidual());
+    MLIRContext *ctx = k.getContext();
+    NpuDialect::TilesAttrHelper tilesAttr(ctx);
+    int64_t bestOh = 0, bestCout = 0;
+    uint64_t bestBytes = 0;
+    if (DenseI64ArrayAttr given = tilesAttr.getAttr(k)) {
+      // A user's choice (npu.tiles = [rows, channels]), kept if it fits.
+      if (given.size() != 2 || given[0] < 1 || given[1] < 1)
+        return k.emitOpError("npu.tiles must be [output rows, output channels], both >= 1");
+      bestOh = given[0], bestCout = given[1];
+      bestBytes = convL1Bytes(s, bestOh, bestCout);
+      if (bestBytes > budget)
+        return k.emitOpError("npu.tiles [")
+               << bestOh << ", " << bestCout << "] need " << bestBytes
+               << " bytes of L1, the budget is " << budget;
+    } else {
+      SmallVector<int64_t> couts = {s.cout};
+      // Channel tiles: multiples of the SA's columns, then fractions of
+      // them when even one column panel of K x cols weights does not fit
+      // (the kernel does not split K).
+      if (s.kernel == "conv2d") {
+        for (int64_t tn = (s.cout - 1) / cols * cols; tn >= cols; tn -= cols)
+          couts.push_back(tn);
+        for (int64_t tn = std::min(s.cout, cols) / 2; tn >= 1; tn /= 2)
+          couts.push_back(tn);
+      }
+      double bestCost = 0;
+      for (int64_t tn : couts) {
+        if (convL1Bytes(s, 1, tn) > budget)
+          continue;
+        for (int64_t toh = 1; toh <= s.oh; ++toh) {
+          uint64_t bytes = convL1Bytes(s, toh, tn);
+          if (bytes > budget)
+            break;
+          int64_t rowTiles = (s.oh + toh - 1) / toh, chTiles = (s.cout + tn - 1) / tn;
+          int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+          double dma = double(rowTiles) * inRows * s.w * s.c * s.e;
+          if (s.kernel == "conv2d")
+            dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c * s.cout * s.e;
+          double cost = dma / 8.0 + 2000.0 * rowTiles * chTiles;
+          if (!bestOh || cost < bestCost) {
+            bestCost = cost, bestOh = toh, bestCout = tn, bestBytes = bytes;
+          }
+        }
+      }
+      if (!bestOh)
+        return k.emitOpError("the L1 budget of ")
+               << budget << " bytes cannot hold the smallest tile of this layer ("
+               << convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout)
+               << " bytes): raise l1.size or lower firmware.stack_size";
+    }
+    Builder b(ctx);
+    tilesAttr.setAttr(k, b.getDenseI64ArrayAttr({bestOh, bestCout}));
+    NpuDialect::L1BytesAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(bestBytes));
+    NpuDialect::L1BudgetAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(budget));
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto target = TargetAttr::lookup(module);
@@ -155,6 +275,13 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
     bool ok = true;
     Builder b(module.getContext());
+    // The conv kernels' state (npurt_conv.h: 420 bytes) and npu-schedule's
+    // argument block (128 bytes) are L1 .bss the matmul-only programs do not
+    // have.
+    constexpr uint64_t kConvStateBytes = 640;
+    module.walk([&](ConvKernelOp k) {
+      ok &= succeeded(tileConvKernel(k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
+    });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
         ok &= succeeded(tileMatmul(mm, budget, rows, cols));

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUVERIFYSUPPORTED
@@ -22,10 +23,12 @@ using namespace mlir::npu;
 
 namespace {
 
-// Element types the DMA/SA/worker kernels will exist for.
+// Element types the DMA/SA/worker kernels will exist for. i64 tensors are
+// the per-channel requantisation multipliers and shifts of int8 networks
+// (constants read by the workers' epilogues).
 bool isSupportedElementType(Type type) {
   return type.isSignlessInteger(8) || type.isSignlessInteger(32) ||
-         type.isF32();
+         type.isSignlessInteger(64) || type.isF32();
 }
 
 // Scalars inside elementwise bodies: requantization needs i64 products and
@@ -64,7 +67,7 @@ public:
       else if (!isSupportedElementType(tensorType.getElementType()))
         fail(loc, "element type ")
             << tensorType.getElementType()
-            << " is not supported (supported: i8, i32, f32)";
+            << " is not supported (supported: i8, i32, i64, f32)";
       else if (tensorType.getEncoding())
         fail(loc, "tensor encodings are not supported");
       else
@@ -185,6 +188,95 @@ public:
     }
   }
 
+  // Convolutions, depthwise convolutions and sum pooling (NHWC, batch 1):
+  // what npurt_conv2d / npurt_dwconv2d / npurt_pool2d run. npu-fuse-conv
+  // then checks that each accumulates into a zero fill and feeds one
+  // epilogue it can fold into the call.
+  void checkConvLike(linalg::LinalgOp op) {
+    if (!checkValueTypes(op, /*insideBody=*/false))
+      return;
+    auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+    Type in = elementOf(op.getDpsInputs()[0]), out = elementOf(op.getDpsInits()[0]);
+    bool pool = isa<linalg::PoolingNhwcSumOp>(op);
+    Type w = pool ? in : elementOf(op.getDpsInputs()[1]);
+    bool int8 = in.isSignlessInteger(8) && w.isSignlessInteger(8) && out.isSignlessInteger(32);
+    bool fp32 = in.isF32() && w.isF32() && out.isF32();
+    if (!int8 && !fp32) {
+      op->emitOpError("operand types ")
+          << in << " x " << w << " -> " << out
+          << " are not supported (supported: i8 x i8 -> i32, f32 x f32 -> f32)";
+      failed = true;
+      return;
+    }
+    auto input = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+    if (input.getDimSize(0) != 1) {
+      op->emitOpError("batch ") << input.getDimSize(0)
+                                << " is not supported (the conv kernels run batch 1)";
+      failed = true;
+    }
+    for (StringRef name : {"strides", "dilations"}) {
+      auto attr = op->getAttrOfType<DenseIntElementsAttr>(name);
+      if (!attr)
+        continue;
+      for (APInt v : attr.getValues<APInt>())
+        if (v.getSExtValue() < 1 || v.getSExtValue() > 255) {
+          op->emitOpError(name) << " " << v.getSExtValue()
+                                << " is not supported (1..255)";
+          failed = true;
+        }
+    }
+    if (pool) {
+      auto dil = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+      if (dil && llvm::any_of(dil.getValues<APInt>(), [](APInt v) { return v != 1; })) {
+        op->emitOpError("dilated pooling is not supported (npurt_pool2d: dilation 1)");
+        failed = true;
+      }
+    }
+  }
+
+  // A zero padding along H and W, read only by convolutions (npu-fuse-conv
+  // folds it into the kernel call's padding; nothing pads on its own).
+  void checkPad(tensor::PadOp pad) {
+    if (!checkValueTypes(pad, /*insideBody=*/false))
+      return;
+    Value value = pad.getConstantPaddingValue();
+    auto isZero = [](Value v) {
+      Attribute a;
+      if (!v || !matchPattern(v, m_Constant(&a)))
+        return false;
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        return i.getValue().isZero();
+      if (auto f = dyn_cast<FloatAttr>(a))
+        return f.getValue().isZero() && !f.getValue().isNegative();
+      return false;
+    };
+    if (!isZero(value)) {
+      pad.emitOpError("only zero padding is supported (the padding value "
+                      "must be a constant 0)");
+      failed = true;
+    }
+    if (!pad.getLow().empty() || !pad.getHigh().empty()) {
+      pad.emitOpError("dynamic padding amounts are not supported");
+      failed = true;
+      return;
+    }
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+    if (low.size() != 4 || low[0] || low[3] || high[0] || high[3]) {
+      pad.emitOpError("only padding along H and W of an NHWC tensor is "
+                      "supported (it becomes the convolution's padding)");
+      failed = true;
+    }
+    for (Operation *user : pad->getUsers())
+      if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(user)) {
+        pad.emitOpError("is read by '")
+            << user->getName()
+            << "': a tensor.pad is supported only as the input of a "
+               "convolution (folded into its padding)";
+        failed = true;
+        return;
+      }
+  }
+
   InFlightDiagnostic fail(Location loc, const Twine &message) {
     failed = true;
     return emitError(loc, message);
@@ -207,6 +299,14 @@ void mlir::npu::verifyMatmul(SupportChecker &checker, Operation *op) {
 
 void mlir::npu::verifyElementwise(SupportChecker &checker, Operation *op) {
   checker.checkElementwise(cast<linalg::GenericOp>(op));
+}
+
+void mlir::npu::verifyConvLike(SupportChecker &checker, Operation *op) {
+  checker.checkConvLike(cast<linalg::LinalgOp>(op));
+}
+
+void mlir::npu::verifyPad(SupportChecker &checker, Operation *op) {
+  checker.checkPad(cast<tensor::PadOp>(op));
 }
 
 namespace {

@@ -88,7 +88,7 @@ func.func @npu_network_run(%x: memref<16xi32>) {
 
 // An op with no entry in the op registry (OpRegistry.cpp) has no lowering.
 func.func @npu_network_run(%x: memref<4x8xi32>, %y: memref<8x4xi32>) {
-  // expected-error@+1 {{'linalg.transpose' op has no lowering in npu-schedule (npuc compiles: func.func, func.return, linalg.matmul, linalg.fill, elementwise linalg.generic, tensor.empty, arith.constant)}}
+  // expected-error@+1 {{'linalg.transpose' op has no lowering in npu-schedule (npuc compiles: func.func, func.return, linalg.matmul, linalg.conv_2d_nhwc_hwcf, linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_sum, tensor.pad (zero, into a convolution), tensor.collapse_shape, tensor.expand_shape, linalg.fill, elementwise linalg.generic, tensor.empty, arith.constant)}}
   linalg.transpose ins(%x : memref<4x8xi32>) outs(%y : memref<8x4xi32>) permutation = [1, 0]
   return
 }

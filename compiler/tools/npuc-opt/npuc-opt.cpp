@@ -23,6 +23,7 @@
 
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Pipeline/Pipeline.h"
+#include "npu/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -39,6 +40,7 @@ int main(int argc, char **argv) {
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::npu::registerNpuBufferizationModels(registry);
   // The npu passes, the pipeline's own and the upstream passes it names
   // (one-shot-bufferize, canonicalize, cse, the LLVM conversions).
   mlir::npu::registerNpuPipeline();

@@ -49,6 +49,10 @@ cl::opt<std::string> injectFault("inject-fault",
                                  cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
                                           "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
                                  cl::init(""), cl::cat(cat));
+cl::opt<std::string> inputData("input",
+                               cl::desc("the network's input 0 from a file (.npy of its dtype and size, or "
+                                        "raw .bin) instead of the fixed pattern"),
+                               cl::value_desc("file"), cl::init(""), cl::cat(cat));
 cl::opt<std::string> npurtLib("npurt-lib", cl::desc("libnpurt.a (runtime kernels)"),
                               cl::init(NPUC_NPURT_LIB), cl::cat(cat));
 cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
@@ -95,6 +99,7 @@ int main(int argc, char **argv) {
   options.defaultMemLevel = defaultMemLevel;
   options.activationMemLevel = activationMemLevel;
   options.injectFault = injectFault;
+  options.inputData = inputData;
   options.to = *to;
   options.optLevel = optLevel;
   options.golden = golden;

@@ -28,6 +28,8 @@ struct DriverOptions {
   std::string defaultMemLevel = "L2";
   std::string activationMemLevel = "L2";
   std::string injectFault;
+  // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
+  std::string inputData;
   Phase to = Phase::Elf;
   unsigned optLevel = 2;
   bool golden = true;
@@ -60,7 +62,7 @@ LogicalResult linkFirmware(const DriverOptions &options, const ScheduledPlan &pl
 // ExecutionEngine (buildHostPipeline) and writes the first `bytes` of
 // npu_output to `path`.
 LogicalResult runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
-                        std::string &error);
+                        std::string &error, llvm::StringRef inputData = "");
 
 // What the manifest describes.
 struct ManifestInfo {

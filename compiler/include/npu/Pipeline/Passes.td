@@ -59,6 +59,11 @@ def NpuInputGlobals : Pass<"npu-input-globals", "ModuleOp"> {
     the linker puts it at the planned address like a weight.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"inputFile", "input-file", "std::string", /*default=*/"\"\"",
+           "Input 0's data (.npy or raw .bin of the input's type and size) "
+           "instead of the pattern">
+  ];
 }
 
 def NpuCheckNoAlloc : Pass<"npu-check-no-alloc", "ModuleOp"> {
@@ -91,6 +96,11 @@ def NpuHostEntry : Pass<"npu-host-entry", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"inputFile", "input-file", "std::string", /*default=*/"\"\"",
+           "Input 0's data (.npy or raw .bin of the input's type and size) "
+           "instead of the pattern">
+  ];
 }
 
 #endif // NPU_PIPELINE_PASSES_TD

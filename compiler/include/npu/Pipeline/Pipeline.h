@@ -64,6 +64,10 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
                      "'skip-weight-load' is the linker's and changes no IR"),
       llvm::cl::init("")};
+  Option<std::string> inputFile{
+      *this, "input-file",
+      llvm::cl::desc("Input 0's data (.npy or raw .bin) instead of the pattern"),
+      llvm::cl::init("")};
   Option<std::string> to{*this, "to",
                          llvm::cl::desc("Last phase: verify | plan | bufferized | tiled | "
                                         "schedule | llvm-dialect"),
@@ -88,7 +92,8 @@ std::unique_ptr<Pass> createCallbackPass(std::function<LogicalResult(ModuleOp)> 
 
 // The host's bufferization and lowering (golden reference), the same
 // upstream passes the device pipeline uses with 64-bit indices.
-void buildHostPipeline(OpPassManager &pm);
+// `inputFile`: input 0's data instead of the pattern (networkInput).
+void buildHostPipeline(OpPassManager &pm, llvm::StringRef inputFile = "");
 
 // Registers the npu passes, the passes above, the upstream passes the
 // pipeline names, and the `npu-pipeline` pass pipeline.
@@ -128,6 +133,11 @@ std::vector<TensorInfo> collectCheckpoints(func::FuncOp net, uint64_t &goldenByt
 
 // Input k's bytes: the deterministic pattern of docs/compiler.md.
 std::vector<uint8_t> inputPattern(RankedTensorType type, unsigned k);
+// Input k's bytes: the pattern, or for input 0 the contents of `file` when
+// given (a .npy of the input's dtype and element count, or a raw .bin of
+// exactly the input's bytes). Fails with `error` saying what does not match.
+FailureOr<std::vector<uint8_t>> networkInput(RankedTensorType type, unsigned k,
+                                             llvm::StringRef file, std::string &error);
 
 // The plan as the manifest lists it, read after phase `plan`.
 struct PlanSummary {
@@ -149,6 +159,8 @@ struct PlannedData {
 struct ScheduledPlan {
   std::vector<PlannedData> data;                            // initialised, in sections
   std::vector<std::pair<std::string, uint64_t>> symbols;    // no data: --defsym
+  // Unplanned globals the linker script places by section (e.g. .l1.bss).
+  std::vector<std::pair<std::string, std::string>> sectioned;
   std::vector<uint64_t> inputAddress, outputAddress;
   // Checkpoint i is read at the end of the n-th region named region (n >= 1).
   std::vector<std::pair<std::string, int64_t>> checkpointRegion;

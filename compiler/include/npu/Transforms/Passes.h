@@ -16,6 +16,9 @@ namespace mlir::npu {
 #define GEN_PASS_REGISTRATION
 #include "npu/Transforms/Passes.h.inc"
 
+// One-shot bufferization of npu.conv_kernel (FuseConv.cpp).
+void registerNpuBufferizationModels(DialectRegistry &registry);
+
 } // namespace mlir::npu
 
 #endif // NPU_TRANSFORMS_PASSES_H

@@ -17,6 +17,25 @@ def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
   }];
 }
 
+def NpuFuseConv : Pass<"npu-fuse-conv", "ModuleOp"> {
+  let summary = "Fuse each conv / depthwise / pooling layer into one npu.conv_kernel";
+  let description = [{
+    On tensors, before the memory plan. A `linalg.conv_2d_nhwc_hwcf`,
+    `linalg.depthwise_conv_2d_nhwc_hwc` or `linalg.pooling_nhwc_sum`
+    accumulating into a zero `linalg.fill`, whose input may be a zero
+    `tensor.pad`, and whose result feeds exactly one elementwise
+    `linalg.generic` epilogue of the generator's form (int8: bias add, i64
+    requantisation multiply/round/shift, optional rescaled residual add,
+    clamp; f32: bias add, optional residual add, optional ReLU; average
+    pooling: the requantisation or a division by a constant) becomes one
+    `npu.conv_kernel` writing the epilogue's output: the padding folds into
+    the kernel's padding, the epilogue into its parameters (per-channel
+    multipliers and shifts narrowed to i32 constants). Anything else is an
+    error at the op saying what did not match.
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect", "::mlir::arith::ArithDialect"];
+}
+
 def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
   let summary = "Place every weight and activation in L2 or L3";
   let description = [{

@@ -17,10 +17,17 @@ using namespace mlir::npu;
 #define GET_ATTRDEF_CLASSES
 #include "npu/Dialect/Npu/NpuAttrs.cpp.inc"
 
+#define GET_OP_CLASSES
+#include "npu/Dialect/Npu/NpuOps.cpp.inc"
+
 void NpuDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "npu/Dialect/Npu/NpuAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "npu/Dialect/Npu/NpuOps.cpp.inc"
       >();
 }
 

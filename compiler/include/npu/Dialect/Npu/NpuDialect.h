@@ -1,5 +1,6 @@
 // The npu dialect: its attributes (NpuAttrs.td: placement, memory level,
-// target). It has no ops: the schedule calls the runtime kernels.
+// target) and one op, npu.conv_kernel (NpuOps.td: a conv layer with its
+// epilogue fused, lowered to one runtime call).
 #ifndef NPU_DIALECT_NPU_NPUDIALECT_H
 #define NPU_DIALECT_NPU_NPUDIALECT_H
 
@@ -9,6 +10,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 // The attributes first: the dialect's discardable-attribute helpers
 // (NpuDialect.td) take and return them.
@@ -18,6 +21,9 @@
 #include "npu/Dialect/Npu/NpuAttrs.h.inc"
 
 #include "npu/Dialect/Npu/NpuDialect.h.inc"
+
+#define GET_OP_CLASSES
+#include "npu/Dialect/Npu/NpuOps.h.inc"
 
 namespace mlir::npu {
 
