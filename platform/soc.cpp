@@ -116,6 +116,13 @@ const memory::memory* soc::memory_of(const std::string& region) const {
     return nullptr;
 }
 
+bool soc::written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size) const {
+    const auto info = map_.lookup(initiator_class::loader, addr);
+    if (info.what != cfg::address_info::status::mapped || info.target->kind != cfg::region_kind::memory) return false;
+    const memory::memory* m = memory_of(info.target->name);
+    return m && m->written_mask(info.offset, size, mask);
+}
+
 void soc::load(const elf_image& image) {
     // Multi-socket bindings are completed at the end of elaboration: finish
     // it (running no simulated time; every hart is still parked) before the

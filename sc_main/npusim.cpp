@@ -237,8 +237,13 @@ int run(int argc, char** argv) {
         }
         return done;
     };
+    // Memcheck's shadow: an output no initiator wrote fails whatever its value.
+    const npu::platform::written_reader written = [&top](std::uint64_t a, unsigned char* mask, std::uint64_t n) {
+        return top.written_mask(a, mask, n);
+    };
     if (man && !man->checkpoints.empty()) {
         layers.emplace(*man, debug_reader);
+        layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
     auto result = top.run();
@@ -251,7 +256,7 @@ int run(int argc, char** argv) {
         if (result.code == exit_code::success) {
             npu::platform::comparison cmp;
             try {
-                cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr);
+                cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr, &written);
             } catch (const npu::platform::manifest_error& e) {
                 return bad_input(e.what());
             }

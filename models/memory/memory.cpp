@@ -112,6 +112,13 @@ bool memory::initialized(std::uint64_t offset, std::uint64_t len) const {
     return shadowed_ && first_unwritten(offset, len) == UINT64_MAX;
 }
 
+bool memory::written_mask(std::uint64_t offset, std::uint64_t len, unsigned char* mask) const {
+    if (!shadowed_ || offset > size_ || len > size_ - offset) return false;
+    // A DMA still in flight (bit 1) has not written the byte yet.
+    for (std::uint64_t i = 0; i < len; ++i) mask[i] = shadow_at(offset + i) == 1;
+    return true;
+}
+
 void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const std::uint64_t offset = t.get_address();
     const std::uint64_t len = t.get_data_length();

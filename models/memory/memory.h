@@ -33,6 +33,10 @@ public:
     std::uint64_t allocated_bytes() const;
     // Memcheck: were all of [offset, offset+len) written? (tests, reports)
     bool initialized(std::uint64_t offset, std::uint64_t len) const;
+    // Memcheck: mask[i] = 1 if byte offset+i was written (by the loader or
+    // any initiator), else 0. False, mask untouched, without a shadow
+    // (memcheck off): then nobody knows.
+    bool written_mask(std::uint64_t offset, std::uint64_t len, unsigned char* mask) const;
 
 private:
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
