@@ -43,7 +43,7 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
             memcheck_.push_back(format_memcheck(m));
             std::fputs(memcheck_.back().c_str(), stderr);
         }
-        return svc_.memcheck() == base::memcheck_mode::error;
+        return svc_.memcheck_stops();
     };
 }
 
@@ -65,8 +65,9 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
 std::string report::format_memcheck(const base::memcheck_info& m) const {
     std::string sym = svc_.symbol_of(m.address);
     std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
-                                  m.in_flight ? "read of a DMA destination before the transfer wrote it"
-                                              : "read of never-written memory",
+                                  m.in_flight     ? "read of a DMA destination before the transfer wrote it"
+                                  : m.zeroed_only ? "read of data never loaded (only zeroed at startup)"
+                                                  : "read of never-written memory",
                                   who_text(m.who));
     out += fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
                        m.in_flight ? "not yet transferred" : "unwritten", m.address,
@@ -78,6 +79,9 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         out += fmt::format("  dma       : {}\n", t.empty() ? "a transfer in flight" : t);
         out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
     }
+    if (m.zeroed_only)
+        out += "  hint      : .bss is zeroed by crt0, never loaded: load the data (or initialise it in the "
+               "declaration) before it is read as data (--memcheck=strict)\n";
     return out;
 }
 

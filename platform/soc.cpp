@@ -97,6 +97,33 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     svc.describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };
+    svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
+        if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
+    };
+    svc.startup_zeroed = [this]() {
+        if (!image_ || context().services.memcheck() != base::memcheck_mode::strict) return;
+        auto symbol = [this](const std::string& name) {
+            auto a = image_->symbol_address(name);
+            return a ? a : image_->absolute_symbol(name);
+        };
+        for (const char* section : {"bss", "l1_bss"}) {
+            const auto start = symbol(fmt::format("__{}_start", section));
+            const auto end = symbol(fmt::format("__{}_end", section));
+            if (!start || !end || *end <= *start) continue;
+            if (memory::memory* m = memory_at(*start, *end - *start))
+                m->mark_zeroed(map_.lookup(initiator_class::loader, *start).offset, *end - *start);
+        }
+    };
+}
+
+memory::memory* soc::memory_at(std::uint64_t addr, std::uint64_t len) const {
+    const auto info = map_.lookup(initiator_class::loader, addr);
+    if (info.what != cfg::address_info::status::mapped || info.target->kind != cfg::region_kind::memory ||
+        info.offset + len > info.target->size)
+        return nullptr;
+    for (const auto& m : memories_)
+        if (m->section() == info.target->name) return m.get();
+    return nullptr;
 }
 
 soc::~soc() = default;

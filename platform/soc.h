@@ -98,6 +98,8 @@ private:
     const elf_image* image_ = nullptr;
 
     void start_run();
+    // The memory holding all of [addr, addr + len) as the loader sees it, or null.
+    memory::memory* memory_at(std::uint64_t addr, std::uint64_t len) const;
     run_result finish_run(double host_seconds);
 };
 

@@ -90,7 +90,7 @@ int run(int argc, char** argv) {
         ("dump-config", "print every effective key = value and exit")
         ("max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")
         ("on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")
-        ("memcheck", po::value(&memcheck), "off|warn|error (same as --soc.memcheck)")
+        ("memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")
         ("stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")
         ("quiet,q", "no end-of-run summary on stderr (errors are still reported)")
         ("log-level", po::value(&log_level), "error|warn|info|debug|trace")

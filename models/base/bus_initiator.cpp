@@ -148,9 +148,10 @@ unsigned bus_initiator::memcheck_in_flight(std::uint64_t addr, unsigned size, bo
     return n;
 }
 
-void bus_initiator::report_uninit(std::uint64_t addr, unsigned size, bool in_flight) {
+void bus_initiator::report_uninit(std::uint64_t addr, unsigned size, bool in_flight, bool zeroed_only) {
     memcheck_info m;
     m.in_flight = in_flight;
+    m.zeroed_only = zeroed_only;
     m.who = &who_;
     m.pc = ext_.pc;
     m.has_pc = ext_.has_pc;

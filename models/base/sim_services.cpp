@@ -43,13 +43,14 @@ void sim_services::bus_error(const bus_error_info& e) {
 
 void sim_services::memcheck_finding(const memcheck_info& m) {
     if (memcheck_ == memcheck_mode::off || stopped_) return;
-    bool stop = on_memcheck ? on_memcheck(m) : memcheck_ == memcheck_mode::error;
+    bool stop = on_memcheck ? on_memcheck(m) : memcheck_stops();
     if (stop) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         request_stop(exit_code::memcheck_error,
-                     std::string(m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
-                                             : "memcheck: read of never-written memory at ") +
+                     std::string(m.in_flight     ? "memcheck: read of a DMA destination before the transfer wrote it at "
+                                 : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
+                                                 : "memcheck: read of never-written memory at ") +
                          buf + " by " + (m.who ? m.who->name : std::string("?")));
     }
 }

@@ -60,9 +60,18 @@ struct memcheck_info {
     // The byte is the destination of a DMA transfer still in flight that
     // has not written it yet (rather than memory nothing ever wrote).
     bool in_flight = false;
+    // memcheck=strict: the byte was only zeroed at startup (.bss), never
+    // loaded with data.
+    bool zeroed_only = false;
 };
 
-enum class memcheck_mode { off, warn, error };
+// strict: error, and startup zeroing of .bss does not count as loading data
+// (docs/memory-map.md, "What memcheck counts as written").
+enum class memcheck_mode { off, warn, error, strict };
+
+// Memcheck shadow byte values: bit 0 written, bit 1 a DMA in flight will
+// write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded.
+constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4;
 
 // SoCs that share one SystemC kernel (one process, several SoCs): the
 // kernel stops when the last of them has requested its stop.
@@ -101,6 +110,12 @@ public:
     std::function<void(const bus_error_info&)> on_bus_error;
     // Records a memcheck finding; returns true if the run must stop.
     std::function<bool(const memcheck_info&)> on_memcheck;
+    // Memcheck shadow edits the firmware asks for (soc_periph's memcheck
+    // registers; the platform installs them): [addr, addr + len) becomes
+    // never-written (a fresh heap block), and, in strict mode, the .bss the
+    // startup code has just zeroed becomes "zeroed, not loaded".
+    std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
+    std::function<void()> startup_zeroed;
 
     std::string symbol_of(std::uint64_t a) const { return symbolize ? symbolize(a) : std::string(); }
 
@@ -110,6 +125,8 @@ public:
     void memcheck_finding(const memcheck_info& m);
 
     memcheck_mode memcheck() const { return memcheck_; }
+    // error and strict stop the run at the first finding.
+    bool memcheck_stops() const { return memcheck_ == memcheck_mode::error || memcheck_ == memcheck_mode::strict; }
     void set_memcheck(memcheck_mode m) { memcheck_ = m; }
 
     // --- memcheck shadow directory ----------------------------------------------

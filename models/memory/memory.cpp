@@ -119,6 +119,29 @@ bool memory::written_mask(std::uint64_t offset, std::uint64_t len, unsigned char
     return true;
 }
 
+template <class F>
+void memory::edit_shadow(std::uint64_t offset, std::uint64_t len, F f) {
+    if (!shadowed_ || offset >= size_) return;
+    len = std::min(len, size_ - offset);
+    while (len) {
+        const std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
+        unsigned char* shadow = nullptr;
+        page(offset, false, &shadow);  // an untouched sparse page is never-written already
+        for (std::uint64_t i = 0; shadow && i < chunk; ++i) shadow[i] = f(shadow[i]);
+        offset += chunk;
+        len -= chunk;
+    }
+}
+
+void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
+    edit_shadow(offset, len, [](unsigned char s) { return static_cast<unsigned char>(s & base::shadow_in_flight); });
+}
+
+void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
+    edit_shadow(offset, len,
+                [](unsigned char s) { return s == base::shadow_written ? base::shadow_zeroed : s; });
+}
+
 void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const std::uint64_t offset = t.get_address();
     const std::uint64_t len = t.get_data_length();
@@ -148,6 +171,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             m.address = bad - offset + (ext ? ext->bus_address : offset);
             m.size = static_cast<unsigned>(len);
             m.in_flight = (shadow_at(bad) & 2) != 0;
+            m.zeroed_only = shadow_at(bad) == base::shadow_zeroed;
             services().memcheck_finding(m);
         }
     }

@@ -66,6 +66,7 @@ private:
     bool echo_ = true;
     std::uint32_t trap_cause_ = 0, trap_epc_ = 0, trap_tval_ = 0;
     std::uint32_t cycles_hi_latch_ = 0;
+    std::uint32_t memcheck_addr_ = 0;
     std::uint64_t uart_bytes_ = 0;
 };
 

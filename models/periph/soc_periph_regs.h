@@ -28,6 +28,15 @@
 #define NPU_TRACE_BEGIN 0x300u       /* W: address of the region's name */
 #define NPU_TRACE_END 0x304u         /* W: address of the same name */
 
-#define NPU_SOC_PERIPH_SPAN 0x308u   /* registers end here; the rest of the window is an address error */
+/* Memcheck hints (no hardware effect; docs/memory-map.md). The allocators
+ * write a fresh block's address and then its length to UNWRITTEN: the block
+ * is never-written until the program writes it, in every memcheck mode.
+ * crt0 writes STARTUP_ZEROED once .bss and .l1.bss are zeroed: with
+ * --memcheck=strict their bytes then count as zeroed, not loaded. */
+#define NPU_MEMCHECK_ADDR 0x400u           /* W: first byte of the range */
+#define NPU_MEMCHECK_UNWRITTEN 0x404u      /* W: length; marks [ADDR, ADDR + length) never-written */
+#define NPU_MEMCHECK_STARTUP_ZEROED 0x408u /* W: any value */
+
+#define NPU_SOC_PERIPH_SPAN 0x40Cu   /* registers end here; the rest of the window is an address error */
 
 #endif
