@@ -15,7 +15,6 @@
 namespace npu::platform {
 
 namespace {
-constexpr std::size_t max_memcheck_reports = 20;  // then only counted
 
 std::string who_text(const base::initiator_id* w) {
     if (!w) return "unknown initiator";
@@ -38,13 +37,32 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
         std::fflush(stderr);
     };
     svc.on_memcheck = [this](const base::memcheck_info& m) {
+        if (merge_memcheck(m)) return svc_.memcheck_stops();
         ++memcheck_count_;
-        if (memcheck_.size() < max_memcheck_reports) {
+        if (memcheck_.size() < memcheck_limit_) {
             memcheck_.push_back(format_memcheck(m));
             std::fputs(memcheck_.back().c_str(), stderr);
         }
         return svc_.memcheck_stops();
     };
+}
+
+bool report::merge_memcheck(const base::memcheck_info& m) {
+    const std::uint64_t first = m.size ? m.access : m.address, end = first + std::max(m.size, 1u);
+    const std::uint64_t bytes = std::max(m.unwritten, 1u);
+    // Newest first: a buffer is usually read in order.
+    for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
+        if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
+            r->zeroed_only != m.zeroed_only || first > r->end || end < r->first)
+            continue;
+        r->first = std::min(r->first, first);
+        r->end = std::max(r->end, end);
+        r->bytes += bytes;
+        ++r->accesses;
+        return true;
+    }
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, first, end, bytes, 1});
+    return false;
 }
 
 std::string report::format_bus_error(const base::bus_error_info& e) const {
@@ -155,6 +173,19 @@ std::string report::summary(const soc& s, const run_result& r) const {
                                                   : 0.0);
             o += g.open ? " (still open at the end)\n" : "\n";
         }
+    }
+    if (!ranges_.empty()) {
+        o += "\nmemcheck findings (one per initiator, PC and contiguous range)\n";
+        for (std::size_t i = 0; i < ranges_.size() && i < memcheck_limit_; ++i) {
+            const auto& r = ranges_[i];
+            const std::string sym = svc_.symbol_of(r.first);
+            o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
+                             r.in_flight ? "read before the DMA wrote" : r.zeroed_only ? "read never loaded" : "read unwritten",
+                             r.bytes, r.first, r.end, sym.empty() ? "" : " <" + sym + ">", r.accesses,
+                             r.accesses == 1 ? "" : "es", r.has_pc ? ", pc " + pc_text(svc_, r.pc) : "");
+        }
+        if (ranges_.size() > memcheck_limit_)
+            o += fmt::format("  ... and {} more (--memcheck-limit)\n", ranges_.size() - memcheck_limit_);
     }
     o += fmt::format("\nbus errors: {}   memcheck findings: {}\n", bus_errors_.size(), memcheck_count_);
     return o;

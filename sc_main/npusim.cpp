@@ -76,6 +76,7 @@ void install_report_handler() {
 
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file;
+    std::size_t memcheck_limit = 20;
     std::uint64_t max_cycles = 0;
     po::options_description opts("npusim options");
     opts.add_options()
@@ -91,6 +92,8 @@ int run(int argc, char** argv) {
         ("max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")
         ("on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")
         ("memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")
+        ("memcheck-limit", po::value(&memcheck_limit)->default_value(20),
+         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")
         ("stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")
         ("quiet,q", "no end-of-run summary on stderr (errors are still reported)")
         ("log-level", po::value(&log_level), "error|warn|info|debug|trace")
@@ -215,6 +218,7 @@ int run(int argc, char** argv) {
     install_report_handler();
     npu::platform::soc top("soc", *cfg, lvl);
     npu::platform::report rep(*cfg, top);
+    rep.set_memcheck_limit(memcheck_limit);
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) {

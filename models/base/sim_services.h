@@ -57,6 +57,8 @@ struct memcheck_info {
     bool has_pc = false;
     std::uint64_t address = 0;     // first never-written byte
     unsigned size = 0;             // access size
+    std::uint64_t access = 0;      // first byte of the access
+    unsigned unwritten = 0;        // bytes of the access not written
     // The byte is the destination of a DMA transfer still in flight that
     // has not written it yet (rather than memory nothing ever wrote).
     bool in_flight = false;

@@ -170,6 +170,8 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             // Report the bus address: the router rewrote ours to an offset.
             m.address = bad - offset + (ext ? ext->bus_address : offset);
             m.size = static_cast<unsigned>(len);
+            m.access = ext ? ext->bus_address : offset;
+            for (std::uint64_t a = bad; a < offset + len; ++a) m.unwritten += shadow_at(a) != base::shadow_written;
             m.in_flight = (shadow_at(bad) & 2) != 0;
             m.zeroed_only = shadow_at(bad) == base::shadow_zeroed;
             services().memcheck_finding(m);
