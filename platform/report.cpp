@@ -47,6 +47,20 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
     };
 }
 
+std::string report::self_check_failure(const soc& s) {
+    for (const auto& c : s.soc_periph().self_checks()) {
+        if (c.compared == 0)
+            return fmt::format("self-check '{}' compared zero elements (declared {}): a check that compares nothing is "
+                               "a failure",
+                               c.name, c.expected);
+        if (c.compared < c.expected)
+            return fmt::format("self-check '{}' compared only {} of the {} elements it declared", c.name, c.compared,
+                               c.expected);
+        if (!c.ended) return fmt::format("self-check '{}' never ended (npu_check_end)", c.name);
+    }
+    return "";
+}
+
 bool report::merge_memcheck(const base::memcheck_info& m) {
     const std::uint64_t first = m.size ? m.access : m.address, end = first + std::max(m.size, 1u);
     const std::uint64_t bytes = std::max(m.unwritten, 1u);
@@ -173,6 +187,18 @@ std::string report::summary(const soc& s, const run_result& r) const {
                                                   : 0.0);
             o += g.open ? " (still open at the end)\n" : "\n";
         }
+    }
+    if (const auto& checks = s.soc_periph().self_checks(); !checks.empty()) {
+        std::uint64_t compared = 0, expected = 0, errors = 0;
+        o += "\nself-checks (npu_check_*)\n";
+        for (const auto& c : checks) {
+            o += fmt::format("  {}: compared {} of {} elements, {} errors{}\n", c.name, c.compared, c.expected,
+                             c.errors, c.ended ? "" : " (never ended)");
+            compared += c.compared;
+            expected += c.expected;
+            errors += c.errors;
+        }
+        o += fmt::format("self-check: compared {} of {}, {} errors\n", compared, expected, errors);
     }
     if (!ranges_.empty()) {
         o += "\nmemcheck findings (one per initiator, PC and contiguous range)\n";

@@ -16,6 +16,10 @@ public:
     report(const cfg::config& cfg, soc& s);
 
     std::string summary(const soc& s, const run_result& r) const;
+    // Why the firmware's declared self-checks (npu_check_*) fail the run: one
+    // that compared zero elements, fewer than it declared, or never ended;
+    // "" if none does.
+    static std::string self_check_failure(const soc& s);
     std::string json(const soc& s, const run_result& r) const;
 
     // npusim --manifest: the golden comparison as a JSON object (or why the

@@ -2,7 +2,7 @@
 //
 // Exit codes (base::exit_code): 0 success, 1 firmware exit != 0, 2 bad input,
 // 3 bus error, 4 memcheck error, 5 watchdog/deadlock, 6 golden mismatch,
-// 7 unhandled trap, 70 internal error.
+// 7 unhandled trap, 8 a declared self-check compared nothing, 70 internal error.
 //
 // --manifest OUT/manifest.json (written by npuc) runs the network's firmware
 // on the config it was compiled for and compares every output with
@@ -251,6 +251,12 @@ int run(int argc, char** argv) {
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
     auto result = top.run();
+    // A declared self-check that compared nothing fails a run that passed.
+    if (result.code == exit_code::success)
+        if (std::string why = npu::platform::report::self_check_failure(top); !why.empty()) {
+            result.code = exit_code::self_check_failed;
+            result.reason = why;
+        }
 
     // Golden comparison: only a run that ended cleanly has outputs worth reading.
     std::string golden_block;

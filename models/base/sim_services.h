@@ -28,6 +28,7 @@ enum class exit_code : int {
     watchdog = 5,          // --max-cycles reached, or every hart asleep forever
     golden_mismatch = 6,
     unhandled_trap = 7,    // illegal instruction / fault with no firmware handler
+    self_check_failed = 8, // a declared self-check compared nothing, or fewer elements than declared
     internal_error = 70,
 };
 const char* exit_code_name(exit_code c);

@@ -37,6 +37,16 @@
 #define NPU_MEMCHECK_UNWRITTEN 0x404u      /* W: length; marks [ADDR, ADDR + length) never-written */
 #define NPU_MEMCHECK_STARTUP_ZEROED 0x408u /* W: any value */
 
-#define NPU_SOC_PERIPH_SPAN 0x40Cu   /* registers end here; the rest of the window is an address error */
+/* Self-checks (npu_check_begin/compare/end in npu.h): a firmware test
+ * harness declares each comparison it makes so npusim counts it; a declared
+ * check that compared nothing (or fewer elements than declared) fails the
+ * run with exit code 8. One check is open at a time. */
+#define NPU_CHECK_EXPECTED 0x40Cu          /* W: elements the next check compares */
+#define NPU_CHECK_BEGIN 0x410u             /* W: address of its name; opens it */
+#define NPU_CHECK_COMPARED 0x414u          /* W: adds elements compared to the open check */
+#define NPU_CHECK_ERRORS 0x418u            /* W: adds mismatches found to the open check */
+#define NPU_CHECK_END 0x41Cu               /* W: any value; closes it */
+
+#define NPU_SOC_PERIPH_SPAN 0x420u   /* registers end here; the rest of the window is an address error */
 
 #endif
