@@ -75,7 +75,9 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
         ++r->accesses;
         return true;
     }
-    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, first, end, bytes, 1});
+    const bool sa = m.in_flight && svc_.describe_in_flight &&
+                    svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, first, end, bytes, 1});
     return false;
 }
 
@@ -96,8 +98,13 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
 
 std::string report::format_memcheck(const base::memcheck_info& m) const {
     std::string sym = svc_.symbol_of(m.address);
+    // In flight: a DMA transfer's destination, or a running SA job's C.
+    const std::string in_flight =
+        m.in_flight && svc_.describe_in_flight ? svc_.describe_in_flight(m.address) : std::string();
+    const bool sa = in_flight.rfind("systolic array", 0) == 0;
     std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
-                                  m.in_flight     ? "read of a DMA destination before the transfer wrote it"
+                                  sa ? "read of a systolic-array result before the job ended"
+                                  : m.in_flight   ? "read of a DMA destination before the transfer wrote it"
                                   : m.zeroed_only ? "read of data never loaded (only zeroed at startup)"
                                                   : "read of never-written memory",
                                   who_text(m.who));
@@ -105,10 +112,11 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
                        m.in_flight ? "not yet transferred" : "unwritten", m.address,
                        sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
-    if (m.in_flight) {
-        const auto& describe = svc_.describe_in_flight;
-        const std::string t = describe ? describe(m.address) : "";
-        out += fmt::format("  dma       : {}\n", t.empty() ? "a transfer in flight" : t);
+    if (sa) {
+        out += fmt::format("  sa        : {}\n", in_flight);
+        out += "  hint      : wait for the job (npu_sa_wait) before reading its result\n";
+    } else if (m.in_flight) {
+        out += fmt::format("  dma       : {}\n", in_flight.empty() ? "a transfer in flight" : in_flight);
         out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
     }
     if (m.zeroed_only)
@@ -206,7 +214,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const auto& r = ranges_[i];
             const std::string sym = svc_.symbol_of(r.first);
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
-                             r.in_flight ? "read before the DMA wrote" : r.zeroed_only ? "read never loaded" : "read unwritten",
+                             r.sa ? "read before the SA job ended" : r.in_flight ? "read before the DMA wrote" : r.zeroed_only ? "read never loaded" : "read unwritten",
                              r.bytes, r.first, r.end, sym.empty() ? "" : " <" + sym + ">", r.accesses,
                              r.accesses == 1 ? "" : "es", r.has_pc ? ", pc " + pc_text(svc_, r.pc) : "");
         }

@@ -48,7 +48,7 @@ private:
     struct memcheck_range {
         const base::initiator_id* who;
         std::uint64_t pc;
-        bool has_pc, in_flight, zeroed_only;
+        bool has_pc, in_flight, zeroed_only, sa;  // sa: in flight = a running SA job's C
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;

@@ -93,7 +93,10 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     };
 
     auto& svc = context().services;
-    svc.describe_in_flight = [this](std::uint64_t a) { return dma_->in_flight_transfer_at(a); };
+    svc.describe_in_flight = [this](std::uint64_t a) {
+        std::string t = dma_->in_flight_transfer_at(a);
+        return t.empty() ? sa_->running_job_at(a) : t;
+    };
     svc.describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };

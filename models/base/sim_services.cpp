@@ -49,7 +49,10 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         request_stop(exit_code::memcheck_error,
-                     std::string(m.in_flight     ? "memcheck: read of a DMA destination before the transfer wrote it at "
+                     std::string(m.in_flight && describe_in_flight &&
+                                         describe_in_flight(m.address).rfind("systolic array", 0) == 0
+                                     ? "memcheck: read of a systolic-array result before the job ended at "
+                                 : m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
                                  : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
                                                  : "memcheck: read of never-written memory at ") +
                          buf + " by " + (m.who ? m.who->name : std::string("?")));
