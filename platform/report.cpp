@@ -92,6 +92,9 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, e.pc));
     out += fmt::format("  address   : {}\n", decode);
     if (!sym.empty()) out += fmt::format("  symbol    : {}\n", sym);
+    if (svc_.describe_register && !e.is_fetch)
+        if (std::string why = svc_.describe_register(e.who ? e.who->cls : 0, e.address, e.is_write); !why.empty())
+            out += fmt::format("  register  : {}\n", why);
     if (!e.context.empty()) out += e.context + (e.context.back() == '\n' ? "" : "\n");
     return out;
 }

@@ -100,6 +100,15 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     svc.describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };
+    svc.describe_register = [this](int cls, std::uint64_t a, bool write) -> std::string {
+        const auto info = map_.lookup(static_cast<initiator_class>(cls), a);
+        if (info.what != cfg::address_info::status::mapped) return {};
+        const base::peripheral* blocks[] = {soc_periph_.get(), cluster_ctrl_.get(), event_unit_.get(), dma_.get(),
+                                            sa_.get()};
+        for (const base::peripheral* p : blocks)
+            if (p && p->section() == info.target->name) return p->access_problem(info.offset, write);
+        return {};
+    };
     svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
         if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
     };
@@ -267,6 +276,11 @@ run_result soc::finish_run(double host_seconds) {
     if (!svc.stop_requested()) {
         std::string harts;
         for (std::size_t h = 0; h < cores_.size(); ++h) {
+            if (cores_[h]->parked()) {  // its pc means nothing: it never ran
+                harts += fmt::format("\n  hart {} ({}): parked (never woken)", h,
+                                     h + 1 == cores_.size() ? "cluster controller" : "worker");
+                continue;
+            }
             const auto pc = cores_[h]->pc();
             std::string sym = svc.symbol_of(pc);
             harts += fmt::format("\n  hart {} ({}): {} pc 0x{:08x}{}", h,

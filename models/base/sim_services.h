@@ -109,6 +109,9 @@ public:
     // The DMA transfer in flight whose destination holds the address (""
     // if none), for memcheck reports of a read before the transfer wrote it.
     std::function<std::string(std::uint64_t)> describe_in_flight;
+    // Why a register refused an access (e.g. "register X (0x..) is
+    // write-only: a load is refused"), or "": the register's own reason.
+    std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
     // Formats and prints the bus-error report; npusim installs it.
     std::function<void(const bus_error_info&)> on_bus_error;
     // Records a memcheck finding; returns true if the run must stop.
