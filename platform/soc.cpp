@@ -109,6 +109,7 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
             if (p && p->section() == info.target->name) return p->access_problem(info.offset, write);
         return {};
     };
+    svc.in_flight_ended = [this](std::uint64_t a) { return sa_->release_ended_results(a); };
     svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
         if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
     };
@@ -155,7 +156,8 @@ const memory::memory* soc::memory_of(const std::string& region) const {
     return nullptr;
 }
 
-bool soc::written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size) const {
+bool soc::written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size) {
+    sa_->release_ended_results();  // C of an ended job is written
     const auto info = map_.lookup(initiator_class::loader, addr);
     if (info.what != cfg::address_info::status::mapped || info.target->kind != cfg::region_kind::memory) return false;
     const memory::memory* m = memory_of(info.target->name);

@@ -65,7 +65,7 @@ public:
     // Memcheck: which bytes of [addr, addr + size) some initiator (or the
     // loader) wrote, 1 per byte in `mask`. False when that is unknown: the
     // range is not inside one memory, or memcheck is off (no shadow).
-    bool written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size) const;
+    bool written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size);
 
     const cfg::memory_map& map() const { return map_; }
     const std::vector<std::unique_ptr<cpu::core>>& cores() const { return cores_; }

@@ -38,13 +38,6 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     geo_.setup_cycles = cfg.cycles("sa.setup_latency");
     geo_.port_bandwidth = cfg.size("sa.l1_bandwidth");
     engine_ = make_engine(sa_engine_env{bus, geo_, clock_period(), services()});
-    {
-        sc_core::sc_spawn_options opts;
-        opts.spawn_method();
-        opts.set_sensitivity(&results_event_);
-        opts.dont_initialize();
-        sc_core::sc_spawn([this] { release_results(); }, "release_results", &opts);
-    }
 
     // Job registers: plain storage, mirrored here and latched at START.
     const std::pair<std::uint32_t, const char*> job_regs[] = {
@@ -176,11 +169,10 @@ void systolic_array::start(std::uint32_t) {
             job_cycles_, ok ? "done" : "aborted");
     if (ok) {
         if (services().memcheck() != base::memcheck_mode::off) {
-            release_results();  // an earlier job's, if its end has not come yet
+            release_results();  // an earlier job's
             mark_results(j, true);
             pending_results_ = j;
             results_pending_ = true;
-            results_event_.notify(to_end);
         }
         done->drive(0, true, to_end);
         return;
@@ -195,9 +187,17 @@ void systolic_array::mark_results(const sa_job& j, bool on) {
         bus.memcheck_in_flight(std::uint64_t{j.c} + i * j.ldc, j.n * sa_job::out_bytes, on);
 }
 
+bool systolic_array::release_ended_results(std::uint64_t addr) {
+    // Waiting for the job (WAIT, or sleeping on its done event) brings the
+    // reader's SystemC time to the job's end, so this compares true times.
+    if (!results_pending_ || sc_core::sc_time_stamp() < job_end_) return false;
+    if (addr != UINT64_MAX && running_job_at(addr).empty()) return false;
+    release_results();
+    return true;
+}
+
 void systolic_array::release_results() {
     if (!results_pending_) return;
-    results_event_.cancel();
     results_pending_ = false;
     mark_results(pending_results_, false);
 }

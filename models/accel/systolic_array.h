@@ -54,6 +54,11 @@ public:
     // The running job whose result C holds `addr` ("" if none), for memcheck
     // reports of a read of C before the job ended.
     std::string running_job_at(std::uint64_t addr) const;
+    // Memcheck: once the last job has ended (SystemC time), its C stops
+    // counting as in flight. With `addr`, only if C holds it. True if the
+    // marks were released. Called lazily (a finding, the golden check): a
+    // process woken at each job's end would reorder same-time accesses.
+    bool release_ended_results(std::uint64_t addr = UINT64_MAX);
 
 private:
     enum class outcome { none, done, error };
@@ -80,7 +85,6 @@ private:
     outcome outcome_ = outcome::none;
     sa_job pending_results_;
     bool results_pending_ = false;
-    sc_core::sc_event results_event_;
     bool started_ = false;
     std::uint64_t job_cycles_ = 0;
     std::uint32_t err_addr_ = 0, err_info_ = 0;

@@ -44,6 +44,7 @@ void sim_services::bus_error(const bus_error_info& e) {
 
 void sim_services::memcheck_finding(const memcheck_info& m) {
     if (memcheck_ == memcheck_mode::off || stopped_) return;
+    if (m.in_flight && in_flight_ended && in_flight_ended(m.address)) return;
     bool stop = on_memcheck ? on_memcheck(m) : memcheck_stops();
     if (stop) {
         char buf[64];

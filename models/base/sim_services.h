@@ -122,6 +122,10 @@ public:
     // startup code has just zeroed becomes "zeroed, not loaded".
     std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
     std::function<void()> startup_zeroed;
+    // An in-flight byte whose writer has in fact finished (a systolic-array
+    // job that has ended): releases its marks and returns true, so the read
+    // is no finding.
+    std::function<bool(std::uint64_t addr)> in_flight_ended;
 
     std::string symbol_of(std::uint64_t a) const { return symbolize ? symbolize(a) : std::string(); }
 
