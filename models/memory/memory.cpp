@@ -161,6 +161,11 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const bool write = t.is_write();
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
         std::uint64_t bad = first_unwritten(offset, len);
+        // In flight for a writer that has in fact finished (an ended SA job): released, no finding.
+        const auto& ended = services().in_flight_ended;
+        if (bad != UINT64_MAX && (shadow_at(bad) & base::shadow_in_flight) && ended &&
+            ended(bad - offset + (ext ? ext->bus_address : offset)))
+            bad = first_unwritten(offset, len);
         if (bad != UINT64_MAX) {
             ++uninit_reads_;
             base::memcheck_info m;
