@@ -430,8 +430,20 @@ output_result compare_tensor(const tensor_desc& t, const unsigned char* got, con
     return r;
 }
 
+std::uint64_t count_never_written(const tensor_desc& t, const unsigned char* mask) {
+    const unsigned es = element_size(t.type);
+    std::uint64_t n = 0;
+    for (std::uint64_t i = 0; i + es <= t.bytes; i += es)
+        for (unsigned b = 0; b < es; ++b)
+            if (!mask[i + b]) {
+                ++n;
+                break;
+            }
+    return n;
+}
+
 checkpoint_recorder::checkpoint_recorder(const manifest& m, memory_reader read)
-    : m_(m), read_(std::move(read)), snapshots_(m.checkpoints.size()) {}
+    : m_(m), read_(std::move(read)), snapshots_(m.checkpoints.size()), written_snapshots_(m.checkpoints.size()) {}
 
 void checkpoint_recorder::region_ended(const std::string& name) {
     if (m_.checkpoints.empty()) return;
@@ -443,12 +455,19 @@ void checkpoint_recorder::region_ended(const std::string& name) {
         // A short read leaves the snapshot short; the comparison says so.
         bytes.resize(c.bytes ? read_(c.address, bytes.data(), c.bytes) : 0);
         snapshots_[i] = std::move(bytes);
+        std::vector<unsigned char> mask(c.bytes);
+        if (written_ && c.bytes && written_(c.address, mask.data(), c.bytes)) written_snapshots_[i] = std::move(mask);
     }
 }
 
 comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read,
-                           const checkpoint_recorder* layers) {
+                           const checkpoint_recorder* layers, const written_reader* written) {
     comparison c;
+    auto note_never_written = [&c](output_result& r) {
+        if (r.never_written)
+            c.never_written.push_back(
+                fmt::format("{}: {} of {} elements never written", r.name, r.never_written, r.expected));
+    };
     for (std::size_t i = 0; layers && i < m.checkpoints.size(); ++i) {
         const checkpoint_desc& t = m.checkpoints[i];
         const auto& snap = layers->snapshots()[i];
@@ -461,6 +480,9 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
                                              t.name, snap->size(), t.bytes, t.address));
         output_result r = compare_tensor(t, snap->data(), golden.data() + t.golden_offset, m.tolerance_for(t.type),
                                          c.first_mismatches);
+        if (const auto& mask = layers->written_snapshots()[i]; mask.size() == t.bytes && t.bytes)
+            r.never_written = count_never_written(t, mask.data());
+        note_never_written(r);
         c.layer_compared += r.compared;
         c.layer_expected += r.expected;
         c.layer_mismatches += r.mismatches;
@@ -479,6 +501,11 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
                                              t.name, n, t.bytes, t.address));
         output_result r = compare_tensor(t, buf.data(), golden.data() + t.golden_offset, m.tolerance_for(t.type),
                                          c.first_mismatches);
+        if (written && *written && t.bytes) {
+            std::vector<unsigned char> mask(t.bytes);
+            if ((*written)(t.address, mask.data(), t.bytes)) r.never_written = count_never_written(t, mask.data());
+        }
+        note_never_written(r);
         c.compared += r.compared;
         c.expected += r.expected;
         c.mismatches += r.mismatches;
@@ -491,6 +518,8 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         c.failure = "a comparison that compared zero elements is a failure: every output has zero elements";
     else if (c.compared != c.expected)
         c.failure = fmt::format("only {} of {} elements were compared", c.compared, c.expected);
+    else if (!c.never_written.empty())
+        c.failure = fmt::format("{}", fmt::join(c.never_written, "; "));
     else if (c.mismatches)
         c.failure = fmt::format("{} of {} elements differ from the golden reference", c.mismatches, c.compared);
     else if (!c.unreached.empty())
@@ -504,9 +533,10 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
 std::string comparison::text() const {
     std::string o;
     auto line = [](const output_result& r) {
-        return fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}\n",
+        return fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}{}\n",
                            r.name, element_type_name(r.type), fmt::join(r.shape, "x"), r.address, r.compared,
-                           r.expected, r.mismatches, number_text(r.max_abs_err));
+                           r.expected, r.mismatches, number_text(r.max_abs_err),
+                           r.never_written ? fmt::format(", {} never written", r.never_written) : "");
     };
     if (!layers.empty() || !unreached.empty()) {
         o += "per layer (snapshot at the end of the layer's region):\n";
@@ -516,10 +546,7 @@ std::string comparison::text() const {
                          layer_expected, layer_mismatches, number_text(layer_max_abs_err));
         o += "outputs:\n";
     }
-    for (const auto& r : outputs)
-        o += fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}\n",
-                         r.name, element_type_name(r.type), fmt::join(r.shape, "x"), r.address, r.compared,
-                         r.expected, r.mismatches, number_text(r.max_abs_err));
+    for (const auto& r : outputs) o += line(r);
     o += fmt::format("compared {} of {} elements, {} mismatches, max abs err {}\n", compared, expected, mismatches,
                      number_text(max_abs_err));
     for (const auto& l : first_mismatches) o += l + "\n";
@@ -553,6 +580,8 @@ std::string comparison::json() const {
     for (const auto& u : unreached) unreached_json.push_back(u);
     json::Array firsts;
     for (const auto& l : first_mismatches) firsts.push_back(llvm::StringRef(l).ltrim().str());
+    json::Array never_written_json;
+    for (const auto& n : never_written) never_written_json.push_back(n);
     json::Object o{{"compared_outputs", true},
                    {"passed", passed()},
                    {"compared", static_cast<std::int64_t>(compared)},
@@ -564,6 +593,8 @@ std::string comparison::json() const {
                    {"layers", std::move(lays)},
                    {"unreached_layers", std::move(unreached_json)},
                    {"first_mismatches", std::move(firsts)}};
+    // Only when there are any: the --stats of passing runs stay as they were.
+    if (!never_written_json.empty()) o["never_written"] = std::move(never_written_json);
     std::string s;
     llvm::raw_string_ostream os(s);
     os << json::Value(std::move(o));

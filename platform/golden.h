@@ -107,6 +107,9 @@ struct output_result {
     std::uint64_t expected = 0;
     std::uint64_t mismatches = 0;
     double max_abs_err = 0;
+    // Elements not every byte of which an initiator (or the loader) wrote
+    // (memcheck's shadow), whatever their value; 0 when unknown.
+    std::uint64_t never_written = 0;
 };
 
 struct comparison {
@@ -126,6 +129,9 @@ struct comparison {
     double max_abs_err = 0;
     std::vector<std::string> first_mismatches;  // "  output0[3,7]: got 12, expected 13"
     std::string failure;                        // why it failed, "" if it passed
+    // "output0: 16 of 16 elements never written", per output and layer with
+    // any; a failure even where the memory happens to hold the golden value.
+    std::vector<std::string> never_written;
 
     bool passed() const { return failure.empty(); }
     // Per-output lines, the total line, the first mismatches, the verdict.
@@ -142,6 +148,13 @@ output_result compare_tensor(const tensor_desc& t, const unsigned char* got, con
 
 // Reads one range of simulated memory; returns the bytes read.
 using memory_reader = std::function<std::uint64_t(std::uint64_t addr, void* data, std::uint64_t size)>;
+// Which bytes of a range were written (soc::written_mask): mask[i] = 1 for a
+// written byte; false when nobody knows (memcheck off), and then nothing is
+// checked.
+using written_reader = std::function<bool(std::uint64_t addr, unsigned char* mask, std::uint64_t size)>;
+
+// Counts the elements of `t` with a byte `mask` (t.bytes long) says was never written.
+std::uint64_t count_never_written(const tensor_desc& t, const unsigned char* mask);
 
 // Reads each checkpoint of a manifest when its region ends during the run.
 class checkpoint_recorder {
@@ -151,20 +164,27 @@ public:
     void region_ended(const std::string& name);
     // Per checkpoint: its bytes, or empty if its region end never came.
     const std::vector<std::optional<std::vector<unsigned char>>>& snapshots() const { return snapshots_; }
+    // Also records, at each snapshot, which of its bytes were written.
+    void track_written(written_reader w) { written_ = std::move(w); }
+    // Per checkpoint: its written mask at the snapshot, or empty if unknown.
+    const std::vector<std::vector<unsigned char>>& written_snapshots() const { return written_snapshots_; }
 
 private:
     const manifest& m_;
     memory_reader read_;
     std::map<std::string, std::uint64_t> ends_;  // region -> ends seen
     std::vector<std::optional<std::vector<unsigned char>>> snapshots_;
+    written_reader written_;
+    std::vector<std::vector<unsigned char>> written_snapshots_;
 };
 
 // Compares every output of `m` read through `read` with `golden` (from
 // load_golden), and every checkpoint `layers` recorded. Throws
 // manifest_error if an output cannot be read. A layer mismatch or an
-// unreached checkpoint fails the comparison like an output mismatch.
+// unreached checkpoint fails the comparison like an output mismatch; so does
+// an element `written` says no initiator wrote.
 comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& golden, const memory_reader& read,
-                           const checkpoint_recorder* layers = nullptr);
+                           const checkpoint_recorder* layers = nullptr, const written_reader* written = nullptr);
 
 // Text of a fingerprint as npuc writes it: 0x%016llx.
 std::string format_fingerprint(std::uint64_t fp);

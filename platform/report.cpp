@@ -15,7 +15,6 @@
 namespace npu::platform {
 
 namespace {
-constexpr std::size_t max_memcheck_reports = 20;  // then only counted
 
 std::string who_text(const base::initiator_id* w) {
     if (!w) return "unknown initiator";
@@ -38,13 +37,48 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
         std::fflush(stderr);
     };
     svc.on_memcheck = [this](const base::memcheck_info& m) {
+        if (merge_memcheck(m)) return svc_.memcheck_stops();
         ++memcheck_count_;
-        if (memcheck_.size() < max_memcheck_reports) {
+        if (memcheck_.size() < memcheck_limit_) {
             memcheck_.push_back(format_memcheck(m));
             std::fputs(memcheck_.back().c_str(), stderr);
         }
-        return svc_.memcheck() == base::memcheck_mode::error;
+        return svc_.memcheck_stops();
     };
+}
+
+std::string report::self_check_failure(const soc& s) {
+    for (const auto& c : s.soc_periph().self_checks()) {
+        if (c.compared == 0)
+            return fmt::format("self-check '{}' compared zero elements (declared {}): a check that compares nothing is "
+                               "a failure",
+                               c.name, c.expected);
+        if (c.compared < c.expected)
+            return fmt::format("self-check '{}' compared only {} of the {} elements it declared", c.name, c.compared,
+                               c.expected);
+        if (!c.ended) return fmt::format("self-check '{}' never ended (npu_check_end)", c.name);
+    }
+    return "";
+}
+
+bool report::merge_memcheck(const base::memcheck_info& m) {
+    const std::uint64_t first = m.size ? m.access : m.address, end = first + std::max(m.size, 1u);
+    const std::uint64_t bytes = std::max(m.unwritten, 1u);
+    // Newest first: a buffer is usually read in order.
+    for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
+        if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
+            r->zeroed_only != m.zeroed_only || first > r->end || end < r->first)
+            continue;
+        r->first = std::min(r->first, first);
+        r->end = std::max(r->end, end);
+        r->bytes += bytes;
+        ++r->accesses;
+        return true;
+    }
+    const bool sa = m.in_flight && svc_.describe_in_flight &&
+                    svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, first, end, bytes, 1});
+    return false;
 }
 
 std::string report::format_bus_error(const base::bus_error_info& e) const {
@@ -58,26 +92,39 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, e.pc));
     out += fmt::format("  address   : {}\n", decode);
     if (!sym.empty()) out += fmt::format("  symbol    : {}\n", sym);
+    if (svc_.describe_register && !e.is_fetch)
+        if (std::string why = svc_.describe_register(e.who ? e.who->cls : 0, e.address, e.is_write); !why.empty())
+            out += fmt::format("  register  : {}\n", why);
     if (!e.context.empty()) out += e.context + (e.context.back() == '\n' ? "" : "\n");
     return out;
 }
 
 std::string report::format_memcheck(const base::memcheck_info& m) const {
     std::string sym = svc_.symbol_of(m.address);
+    // In flight: a DMA transfer's destination, or a running SA job's C.
+    const std::string in_flight =
+        m.in_flight && svc_.describe_in_flight ? svc_.describe_in_flight(m.address) : std::string();
+    const bool sa = in_flight.rfind("systolic array", 0) == 0;
     std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
-                                  m.in_flight ? "read of a DMA destination before the transfer wrote it"
-                                              : "read of never-written memory",
+                                  sa ? "read of a systolic-array result before the job ended"
+                                  : m.in_flight   ? "read of a DMA destination before the transfer wrote it"
+                                  : m.zeroed_only ? "read of data never loaded (only zeroed at startup)"
+                                                  : "read of never-written memory",
                                   who_text(m.who));
     out += fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
                        m.in_flight ? "not yet transferred" : "unwritten", m.address,
                        sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
-    if (m.in_flight) {
-        const auto& describe = svc_.describe_in_flight;
-        const std::string t = describe ? describe(m.address) : "";
-        out += fmt::format("  dma       : {}\n", t.empty() ? "a transfer in flight" : t);
+    if (sa) {
+        out += fmt::format("  sa        : {}\n", in_flight);
+        out += "  hint      : wait for the job (npu_sa_wait) before reading its result\n";
+    } else if (m.in_flight) {
+        out += fmt::format("  dma       : {}\n", in_flight.empty() ? "a transfer in flight" : in_flight);
         out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
     }
+    if (m.zeroed_only)
+        out += "  hint      : .bss is zeroed by crt0, never loaded: load the data (or initialise it in the "
+               "declaration) before it is read as data (--memcheck=strict)\n";
     return out;
 }
 
@@ -151,6 +198,31 @@ std::string report::summary(const soc& s, const run_result& r) const {
                                                   : 0.0);
             o += g.open ? " (still open at the end)\n" : "\n";
         }
+    }
+    if (const auto& checks = s.soc_periph().self_checks(); !checks.empty()) {
+        std::uint64_t compared = 0, expected = 0, errors = 0;
+        o += "\nself-checks (npu_check_*)\n";
+        for (const auto& c : checks) {
+            o += fmt::format("  {}: compared {} of {} elements, {} errors{}\n", c.name, c.compared, c.expected,
+                             c.errors, c.ended ? "" : " (never ended)");
+            compared += c.compared;
+            expected += c.expected;
+            errors += c.errors;
+        }
+        o += fmt::format("self-check: compared {} of {}, {} errors\n", compared, expected, errors);
+    }
+    if (!ranges_.empty()) {
+        o += "\nmemcheck findings (one per initiator, PC and contiguous range)\n";
+        for (std::size_t i = 0; i < ranges_.size() && i < memcheck_limit_; ++i) {
+            const auto& r = ranges_[i];
+            const std::string sym = svc_.symbol_of(r.first);
+            o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
+                             r.sa ? "read before the SA job ended" : r.in_flight ? "read before the DMA wrote" : r.zeroed_only ? "read never loaded" : "read unwritten",
+                             r.bytes, r.first, r.end, sym.empty() ? "" : " <" + sym + ">", r.accesses,
+                             r.accesses == 1 ? "" : "es", r.has_pc ? ", pc " + pc_text(svc_, r.pc) : "");
+        }
+        if (ranges_.size() > memcheck_limit_)
+            o += fmt::format("  ... and {} more (--memcheck-limit)\n", ranges_.size() - memcheck_limit_);
     }
     o += fmt::format("\nbus errors: {}   memcheck findings: {}\n", bus_errors_.size(), memcheck_count_);
     return o;

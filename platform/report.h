@@ -16,6 +16,10 @@ public:
     report(const cfg::config& cfg, soc& s);
 
     std::string summary(const soc& s, const run_result& r) const;
+    // Why the firmware's declared self-checks (npu_check_*) fail the run: one
+    // that compared zero elements, fewer than it declared, or never ended;
+    // "" if none does.
+    static std::string self_check_failure(const soc& s);
     std::string json(const soc& s, const run_result& r) const;
 
     // npusim --manifest: the golden comparison as a JSON object (or why the
@@ -23,7 +27,11 @@ public:
     void set_golden_json(std::string obj) { golden_json_ = std::move(obj); }
 
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
+    // One finding per initiator, PC, kind and contiguous range of bytes.
     std::size_t memcheck_findings() const { return memcheck_count_; }
+    // How many findings are printed and listed (npusim --memcheck-limit); the
+    // rest are counted.
+    void set_memcheck_limit(std::size_t n) { memcheck_limit_ = n; }
 
 private:
     std::string format_bus_error(const base::bus_error_info& e) const;
@@ -34,6 +42,20 @@ private:
     std::vector<std::string> bus_errors_;
     std::vector<std::string> memcheck_;  // first findings, formatted
     std::size_t memcheck_count_ = 0;
+    std::size_t memcheck_limit_ = 20;
+    // A finding's contiguous range: later accesses by the same initiator and
+    // PC, of the same kind, that touch or adjoin it extend it.
+    struct memcheck_range {
+        const base::initiator_id* who;
+        std::uint64_t pc;
+        bool has_pc, in_flight, zeroed_only, sa;  // sa: in flight = a running SA job's C
+        std::uint64_t first, end;  // accessed bytes [first, end)
+        std::uint64_t bytes;       // unwritten bytes read in it
+        std::uint64_t accesses;
+    };
+    std::vector<memcheck_range> ranges_;
+    // Adds `m` to its range (true) or opens a new one (false).
+    bool merge_memcheck(const base::memcheck_info& m);
     std::string golden_json_;
 };
 

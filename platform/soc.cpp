@@ -93,10 +93,50 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     };
 
     auto& svc = context().services;
-    svc.describe_in_flight = [this](std::uint64_t a) { return dma_->in_flight_transfer_at(a); };
+    svc.describe_in_flight = [this](std::uint64_t a) {
+        std::string t = dma_->in_flight_transfer_at(a);
+        return t.empty() ? sa_->running_job_at(a) : t;
+    };
     svc.describe_address = [this](int cls, std::uint64_t a) {
         return map_.lookup(static_cast<initiator_class>(cls), a).describe();
     };
+    svc.describe_register = [this](int cls, std::uint64_t a, bool write) -> std::string {
+        const auto info = map_.lookup(static_cast<initiator_class>(cls), a);
+        if (info.what != cfg::address_info::status::mapped) return {};
+        const base::peripheral* blocks[] = {soc_periph_.get(), cluster_ctrl_.get(), event_unit_.get(), dma_.get(),
+                                            sa_.get()};
+        for (const base::peripheral* p : blocks)
+            if (p && p->section() == info.target->name) return p->access_problem(info.offset, write);
+        return {};
+    };
+    svc.in_flight_ended = [this](std::uint64_t a) { return sa_->release_ended_results(a); };
+    svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
+        if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
+    };
+    svc.startup_zeroed = [this]() {
+        if (!image_ || context().services.memcheck() != base::memcheck_mode::strict) return;
+        auto symbol = [this](const std::string& name) {
+            auto a = image_->symbol_address(name);
+            return a ? a : image_->absolute_symbol(name);
+        };
+        for (const char* section : {"bss", "l1_bss"}) {
+            const auto start = symbol(fmt::format("__{}_start", section));
+            const auto end = symbol(fmt::format("__{}_end", section));
+            if (!start || !end || *end <= *start) continue;
+            if (memory::memory* m = memory_at(*start, *end - *start))
+                m->mark_zeroed(map_.lookup(initiator_class::loader, *start).offset, *end - *start);
+        }
+    };
+}
+
+memory::memory* soc::memory_at(std::uint64_t addr, std::uint64_t len) const {
+    const auto info = map_.lookup(initiator_class::loader, addr);
+    if (info.what != cfg::address_info::status::mapped || info.target->kind != cfg::region_kind::memory ||
+        info.offset + len > info.target->size)
+        return nullptr;
+    for (const auto& m : memories_)
+        if (m->section() == info.target->name) return m.get();
+    return nullptr;
 }
 
 soc::~soc() = default;
@@ -114,6 +154,14 @@ const memory::memory* soc::memory_of(const std::string& region) const {
     for (const auto& m : memories_)
         if (m->section() == region) return m.get();
     return nullptr;
+}
+
+bool soc::written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size) {
+    sa_->release_ended_results();  // C of an ended job is written
+    const auto info = map_.lookup(initiator_class::loader, addr);
+    if (info.what != cfg::address_info::status::mapped || info.target->kind != cfg::region_kind::memory) return false;
+    const memory::memory* m = memory_of(info.target->name);
+    return m && m->written_mask(info.offset, size, mask);
 }
 
 void soc::load(const elf_image& image) {
@@ -230,6 +278,11 @@ run_result soc::finish_run(double host_seconds) {
     if (!svc.stop_requested()) {
         std::string harts;
         for (std::size_t h = 0; h < cores_.size(); ++h) {
+            if (cores_[h]->parked()) {  // its pc means nothing: it never ran
+                harts += fmt::format("\n  hart {} ({}): parked (never woken)", h,
+                                     h + 1 == cores_.size() ? "cluster controller" : "worker");
+                continue;
+            }
             const auto pc = cores_[h]->pc();
             std::string sym = svc.symbol_of(pc);
             harts += fmt::format("\n  hart {} ({}): {} pc 0x{:08x}{}", h,

@@ -62,6 +62,11 @@ public:
     // result checks and tests.
     unsigned debug_read(std::uint64_t addr, void* data, unsigned size) { return loader_->debug_read(addr, data, size); }
 
+    // Memcheck: which bytes of [addr, addr + size) some initiator (or the
+    // loader) wrote, 1 per byte in `mask`. False when that is unknown: the
+    // range is not inside one memory, or memcheck is off (no shadow).
+    bool written_mask(std::uint64_t addr, unsigned char* mask, std::uint64_t size);
+
     const cfg::memory_map& map() const { return map_; }
     const std::vector<std::unique_ptr<cpu::core>>& cores() const { return cores_; }
     std::vector<const base::bus_initiator*> initiators() const;
@@ -93,6 +98,8 @@ private:
     const elf_image* image_ = nullptr;
 
     void start_run();
+    // The memory holding all of [addr, addr + len) as the loader sees it, or null.
+    memory::memory* memory_at(std::uint64_t addr, std::uint64_t len) const;
     run_result finish_run(double host_seconds);
 };
 

@@ -2,7 +2,7 @@
 //
 // Exit codes (base::exit_code): 0 success, 1 firmware exit != 0, 2 bad input,
 // 3 bus error, 4 memcheck error, 5 watchdog/deadlock, 6 golden mismatch,
-// 7 unhandled trap, 70 internal error.
+// 7 unhandled trap, 8 a declared self-check compared nothing, 70 internal error.
 //
 // --manifest OUT/manifest.json (written by npuc) runs the network's firmware
 // on the config it was compiled for and compares every output with
@@ -76,6 +76,7 @@ void install_report_handler() {
 
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
+    std::size_t memcheck_limit = 20;
     std::uint64_t max_cycles = 0;
     po::options_description opts("npusim options");
     opts.add_options()
@@ -90,7 +91,9 @@ int run(int argc, char** argv) {
         ("dump-config", "print every effective key = value and exit")
         ("max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")
         ("on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")
-        ("memcheck", po::value(&memcheck), "off|warn|error (same as --soc.memcheck)")
+        ("memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")
+        ("memcheck-limit", po::value(&memcheck_limit)->default_value(20),
+         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")
         ("rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")
         ("stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")
         ("quiet,q", "no end-of-run summary on stderr (errors are still reported)")
@@ -217,6 +220,7 @@ int run(int argc, char** argv) {
     install_report_handler();
     npu::platform::soc top("soc", *cfg, lvl);
     npu::platform::report rep(*cfg, top);
+    rep.set_memcheck_limit(memcheck_limit);
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) {
@@ -239,11 +243,22 @@ int run(int argc, char** argv) {
         }
         return done;
     };
+    // Memcheck's shadow: an output no initiator wrote fails whatever its value.
+    const npu::platform::written_reader written = [&top](std::uint64_t a, unsigned char* mask, std::uint64_t n) {
+        return top.written_mask(a, mask, n);
+    };
     if (man && !man->checkpoints.empty()) {
         layers.emplace(*man, debug_reader);
+        layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
     auto result = top.run();
+    // A declared self-check that compared nothing fails a run that passed.
+    if (result.code == exit_code::success)
+        if (std::string why = npu::platform::report::self_check_failure(top); !why.empty()) {
+            result.code = exit_code::self_check_failed;
+            result.reason = why;
+        }
 
     // Golden comparison: only a run that ended cleanly has outputs worth reading.
     std::string golden_block;
@@ -253,7 +268,7 @@ int run(int argc, char** argv) {
         if (result.code == exit_code::success) {
             npu::platform::comparison cmp;
             try {
-                cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr);
+                cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr, &written);
             } catch (const npu::platform::manifest_error& e) {
                 return bad_input(e.what());
             }

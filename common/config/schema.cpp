@@ -51,9 +51,11 @@ schema make_platform_schema() {
     s.add(decl("soc.max_cycles", value_kind::cycles, "0",
                "Watchdog: stop the run after this many cluster cycles (0 = no limit)."));
     auto& mc = s.add(decl("soc.memcheck", value_kind::choice, "warn",
-                          "Reads of never-written bytes: `off`, `warn` (report, continue) or `error` "
-                          "(report and stop with the memcheck exit code)."));
-    mc.choices = {"off", "warn", "error"};
+                          "Reads of never-written bytes: `off`, `warn` (report, continue), `error` "
+                          "(report and stop with the memcheck exit code) or `strict` (`error`, and the "
+                          "startup code's zeroing of .bss does not count as loading data: a DMA, SA or "
+                          "floating-point core read of such bytes is a finding; docs/memory-map.md)."));
+    mc.choices = {"off", "warn", "error", "strict"};
     auto& obe = s.add(decl("soc.on_bus_error", value_kind::choice, "stop",
                            "A core's bus error: `stop` the run with a bus-error report, or `trap` "
                            "(deliver a precise access fault to the firmware's trap handler; the "

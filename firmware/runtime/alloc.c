@@ -8,7 +8,12 @@
  * npusim turns into a bus error at the first access). A program built with
  * -DNPU_ALLOC_ABORT_ON_FAIL calls the *_or_abort variants instead (npu.h),
  * which end the run at the failing call, printing the request and the call
- * site. */
+ * site.
+ *
+ * A block is never-written for npusim's memcheck until the program writes
+ * it, whatever the allocator wrote there before (headers of freed blocks,
+ * earlier users): each allocation tells npusim through the memcheck
+ * registers of soc_periph (no effect on silicon-like behaviour). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +31,12 @@ typedef struct l1_block {
 #define L1_ALIGN 8u
 static npu_spinlock_t l1_lock = NPU_SPINLOCK_INIT;
 static int l1_ready;
+
+/* Under l1_lock: the ADDR/UNWRITTEN pair must not interleave between harts. */
+static void mark_unwritten_locked(void *p, size_t size) {
+    *npu_soc_reg(NPU_MEMCHECK_ADDR) = (uint32_t)(uintptr_t)p;
+    *npu_soc_reg(NPU_MEMCHECK_UNWRITTEN) = (uint32_t)size;
+}
 
 static l1_block *first_block(void) {
     uintptr_t a = ((uintptr_t)__l1_noinit_end + L1_ALIGN - 1) & ~(uintptr_t)(L1_ALIGN - 1);
@@ -73,6 +84,7 @@ void *npu_l1_malloc(size_t size) {
             b->size = have;
         }
         p = b + 1;
+        mark_unwritten_locked(p, size);
         break;
     }
     npu_spin_unlock(&l1_lock);
@@ -86,7 +98,15 @@ void npu_l1_free(void *p) {
     npu_spin_unlock(&l1_lock);
 }
 
-void *npu_l2_malloc(size_t size) { return malloc(size); }
+void *npu_l2_malloc(size_t size) {
+    void *p = malloc(size);
+    if (p) {
+        npu_spin_lock(&l1_lock);
+        mark_unwritten_locked(p, size);
+        npu_spin_unlock(&l1_lock);
+    }
+    return p;
+}
 
 void npu_l2_free(void *p) { free(p); }
 

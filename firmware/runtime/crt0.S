@@ -5,8 +5,9 @@
  *
  * Per hart: gp, sp = __stack_top - hart * __npu_stack_size, mtvec, FPU on,
  * tp = the hart's own TLS block (picolibc keeps errno in TLS).
- * Controller only: .data copy (if LMA != VMA), .bss/.l1.bss zeroing,
- * constructors, main(), exit(main's return value).
+ * Controller only: .data copy (if LMA != VMA), .bss/.l1.bss zeroing (and
+ * the memcheck hint that it was zeroing, not loading), constructors, main(),
+ * exit(main's return value).
  * Workers: npu_worker_entry(); if it returns, the hart sleeps for good. */
 
 /* Absolute addressing (lui/addi): every symbol here is a 32-bit address or
@@ -67,6 +68,10 @@ _start:
     LA a0, __l1_bss_start
     LA a1, __l1_bss_end
     call npu_boot_zero
+    /* Memcheck hint: .bss is zeroed, not loaded (counts only with
+     * --memcheck=strict). 0x408 = NPU_MEMCHECK_STARTUP_ZEROED (soc_periph_regs.h). */
+    LA t0, __npu_soc_periph_base
+    sw zero, 0x408(t0)
 
     mv a0, tp
     call _init_tls

@@ -151,6 +151,30 @@ uint64_t npu_cycles(void);
 static inline void npu_trace_begin(const char *name) { *npu_soc_reg(NPU_TRACE_BEGIN) = (uint32_t)(uintptr_t)name; }
 static inline void npu_trace_end(const char *name) { *npu_soc_reg(NPU_TRACE_END) = (uint32_t)(uintptr_t)name; }
 
+/* --- self-checks ---------------------------------------------------------------
+ * A test harness that compares results on the target declares each check so
+ * npusim counts it: a run that declared a check and compared zero elements
+ * (or fewer than declared, or never ended it) fails with exit code 8 even
+ * if the firmware exits 0, and the report shows "self-check: compared N of
+ * M". Declare the check where it cannot be skipped (before calling the
+ * comparison routine), report from inside the comparison:
+ *
+ *     npu_check_begin("logits", N);
+ *     check_results();                 // calls npu_check_compare(n, errors)
+ *     npu_check_end();
+ *
+ * One check is open at a time. npu_check_compare may be called per element
+ * or once per block (each call is one register write). */
+static inline void npu_check_begin(const char *name, uint32_t expected) {
+    *npu_soc_reg(NPU_CHECK_EXPECTED) = expected;
+    *npu_soc_reg(NPU_CHECK_BEGIN) = (uint32_t)(uintptr_t)name;
+}
+static inline void npu_check_compare(uint32_t compared, uint32_t errors) {
+    *npu_soc_reg(NPU_CHECK_COMPARED) = compared;
+    if (errors) *npu_soc_reg(NPU_CHECK_ERRORS) = errors;
+}
+static inline void npu_check_end(void) { *npu_soc_reg(NPU_CHECK_END) = 0; }
+
 /* --- memory allocation -------------------------------------------------------
  * L1 (between the program's L1 data and the hart stacks) and L2 (the code
  * region's heap). Both return NULL when the request cannot be served: check

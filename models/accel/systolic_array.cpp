@@ -168,12 +168,53 @@ void systolic_array::start(std::uint32_t) {
     NPU_LOG(log(), debug, "job {}x{}x{} {} by {}: {} cycles, {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", by,
             job_cycles_, ok ? "done" : "aborted");
     if (ok) {
+        if (services().memcheck() != base::memcheck_mode::off) {
+            release_results();  // an earlier job's
+            mark_results(j, true);
+            pending_results_ = j;
+            results_pending_ = true;
+        }
         done->drive(0, true, to_end);
         return;
     }
     ++errors_;
     error->drive(0, true, to_end);
     if (stop_on_error) services().bus_error(fault_);
+}
+
+void systolic_array::mark_results(const sa_job& j, bool on) {
+    for (std::uint64_t i = 0; i < j.m; ++i)
+        bus.memcheck_in_flight(std::uint64_t{j.c} + i * j.ldc, j.n * sa_job::out_bytes, on);
+}
+
+bool systolic_array::release_ended_results(std::uint64_t addr) {
+    // Waiting for the job (WAIT, or sleeping on its done event) brings the
+    // reader's SystemC time to the job's end, so this compares true times.
+    if (!results_pending_ || sc_core::sc_time_stamp() < job_end_) return false;
+    if (addr != UINT64_MAX && running_job_at(addr).empty()) return false;
+    release_results();
+    return true;
+}
+
+void systolic_array::release_results() {
+    if (!results_pending_) return;
+    results_pending_ = false;
+    mark_results(pending_results_, false);
+}
+
+std::string systolic_array::running_job_at(std::uint64_t addr) const {
+    if (!results_pending_) return {};
+    const sa_job& j = pending_results_;
+    for (std::uint64_t i = 0; i < j.m; ++i) {
+        const std::uint64_t a = std::uint64_t{j.c} + i * j.ldc;
+        if (addr >= a && addr < a + std::uint64_t{j.n} * sa_job::out_bytes)
+            return fmt::format("systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}, ends at "
+                               "cycle {}",
+                               j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, i, starter_,
+                               starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
+                               static_cast<std::uint64_t>(job_end_ / clock_period()));
+    }
+    return {};
 }
 
 void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {

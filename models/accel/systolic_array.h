@@ -51,6 +51,14 @@ public:
 
     const sa_geometry& geometry() const { return geo_; }
     std::uint64_t busy_cycles() const { return busy_cycles_; }
+    // The running job whose result C holds `addr` ("" if none), for memcheck
+    // reports of a read of C before the job ended.
+    std::string running_job_at(std::uint64_t addr) const;
+    // Memcheck: once the last job has ended (SystemC time), its C stops
+    // counting as in flight. With `addr`, only if C holds it. True if the
+    // marks were released. Called lazily (a finding, the golden check): a
+    // process woken at each job's end would reorder same-time accesses.
+    bool release_ended_results(std::uint64_t addr = UINT64_MAX);
 
 private:
     enum class outcome { none, done, error };
@@ -61,6 +69,11 @@ private:
     // Records the failed access of `j`: error registers, the report.
     void fault(const sa_job& j, const sa_failed_access& f);
     std::string describe_job(const sa_job& j) const;
+    // Memcheck: C of a running job counts as "in flight" from START until
+    // the job ends, so a read of it before then is a finding (the engine
+    // computes the whole job at START).
+    void mark_results(const sa_job& j, bool on);
+    void release_results();
 
     sa_geometry geo_;
     std::unique_ptr<sa_engine> engine_;
@@ -70,6 +83,8 @@ private:
     sc_core::sc_time job_start_, job_end_;
     sc_core::sc_event job_end_event_;
     outcome outcome_ = outcome::none;
+    sa_job pending_results_;
+    bool results_pending_ = false;
     bool started_ = false;
     std::uint64_t job_cycles_ = 0;
     std::uint32_t err_addr_ = 0, err_info_ = 0;

@@ -148,13 +148,17 @@ unsigned bus_initiator::memcheck_in_flight(std::uint64_t addr, unsigned size, bo
     return n;
 }
 
-void bus_initiator::report_uninit(std::uint64_t addr, unsigned size, bool in_flight) {
+void bus_initiator::report_uninit(const dmi_window& w, std::uint64_t addr, unsigned first, unsigned size,
+                                  bool in_flight, bool zeroed_only) {
     memcheck_info m;
+    m.access = addr;
+    for (unsigned i = first; i < size; ++i) m.unwritten += w.shadow[addr - w.start + i] != shadow_written;
     m.in_flight = in_flight;
+    m.zeroed_only = zeroed_only;
     m.who = &who_;
     m.pc = ext_.pc;
     m.has_pc = ext_.has_pc;
-    m.address = addr;
+    m.address = addr + first;
     m.size = size;
     svc_->memcheck_finding(m);
 }

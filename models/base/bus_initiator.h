@@ -108,7 +108,7 @@ public:
             const unsigned char* s = w.shadow + (addr - w.start);
             for (unsigned i = 0; i < size; ++i)
                 if (s[i] != 1) {  // never written, or a DMA in flight has yet to write it
-                    report_uninit(addr + i, size, (s[i] & 2) != 0);
+                    report_uninit(w, addr, i, size, (s[i] & 2) != 0, s[i] == shadow_zeroed);
                     // Reported once: later reads of the same bytes stay quiet.
                     std::memset(w.shadow + (addr - w.start), 1, size);
                     return;
@@ -132,7 +132,9 @@ private:
         return st;
     }
     sc_core::sc_time local_;
-    void report_uninit(std::uint64_t addr, unsigned size, bool in_flight);
+    // Byte `first` of the access [addr, addr + size) is the first not written.
+    void report_uninit(const dmi_window& w, std::uint64_t addr, unsigned first, unsigned size, bool in_flight,
+                       bool zeroed_only);
 
     initiator_id who_;
     sim_services* svc_;  // the owning SoC's (found from the socket's module)

@@ -2,6 +2,8 @@
 
 #include "txn_ext.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -24,6 +26,14 @@ void peripheral::set_register(std::uint32_t offset, std::uint32_t value) {
     reg* r = find(offset);
     if (!r) throw std::logic_error(std::string(name()) + ": no register at offset " + std::to_string(offset));
     r->value = value;
+}
+
+std::string peripheral::access_problem(std::uint64_t offset, bool write) const {
+    for (const auto& r : regs_)
+        if (r.offset == (offset & ~3ull) && !(r.rights & (write ? write_only : read_only)))
+            return fmt::format("register {} (0x{:03x}) is {}: a {} is refused", r.name, r.offset,
+                               r.rights == read_only ? "read-only" : "write-only", write ? "store" : "load");
+    return {};
 }
 
 peripheral::reg* peripheral::find(std::uint32_t offset) {

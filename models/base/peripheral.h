@@ -33,6 +33,11 @@ public:
     void add_register(std::uint32_t offset, std::string name, access rights, std::uint32_t reset,
                       read_fn on_read = nullptr, write_fn on_write = nullptr);
 
+    // For a bus-error report: why an access at `offset` is refused when the
+    // register's rights are the reason ("register STATUS (0x030) is
+    // read-only"), or "" otherwise.
+    std::string access_problem(std::uint64_t offset, bool write) const;
+
     // Sets a register's stored value without side effects (reset values
     // known only after elaboration, e.g. a boot address from the ELF).
     void set_register(std::uint32_t offset, std::uint32_t value);

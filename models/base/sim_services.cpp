@@ -14,6 +14,7 @@ const char* exit_code_name(exit_code c) {
     case exit_code::watchdog: return "watchdog";
     case exit_code::golden_mismatch: return "golden mismatch";
     case exit_code::unhandled_trap: return "unhandled trap";
+    case exit_code::self_check_failed: return "self-check failed";
     case exit_code::internal_error: return "internal error";
     }
     return "?";
@@ -43,13 +44,18 @@ void sim_services::bus_error(const bus_error_info& e) {
 
 void sim_services::memcheck_finding(const memcheck_info& m) {
     if (memcheck_ == memcheck_mode::off || stopped_) return;
-    bool stop = on_memcheck ? on_memcheck(m) : memcheck_ == memcheck_mode::error;
+    if (m.in_flight && in_flight_ended && in_flight_ended(m.address)) return;
+    bool stop = on_memcheck ? on_memcheck(m) : memcheck_stops();
     if (stop) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         request_stop(exit_code::memcheck_error,
-                     std::string(m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
-                                             : "memcheck: read of never-written memory at ") +
+                     std::string(m.in_flight && describe_in_flight &&
+                                         describe_in_flight(m.address).rfind("systolic array", 0) == 0
+                                     ? "memcheck: read of a systolic-array result before the job ended at "
+                                 : m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
+                                 : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
+                                                 : "memcheck: read of never-written memory at ") +
                          buf + " by " + (m.who ? m.who->name : std::string("?")));
     }
 }

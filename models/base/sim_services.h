@@ -28,6 +28,7 @@ enum class exit_code : int {
     watchdog = 5,          // --max-cycles reached, or every hart asleep forever
     golden_mismatch = 6,
     unhandled_trap = 7,    // illegal instruction / fault with no firmware handler
+    self_check_failed = 8, // a declared self-check compared nothing, or fewer elements than declared
     internal_error = 70,
 };
 const char* exit_code_name(exit_code c);
@@ -57,12 +58,23 @@ struct memcheck_info {
     bool has_pc = false;
     std::uint64_t address = 0;     // first never-written byte
     unsigned size = 0;             // access size
+    std::uint64_t access = 0;      // first byte of the access
+    unsigned unwritten = 0;        // bytes of the access not written
     // The byte is the destination of a DMA transfer still in flight that
     // has not written it yet (rather than memory nothing ever wrote).
     bool in_flight = false;
+    // memcheck=strict: the byte was only zeroed at startup (.bss), never
+    // loaded with data.
+    bool zeroed_only = false;
 };
 
-enum class memcheck_mode { off, warn, error };
+// strict: error, and startup zeroing of .bss does not count as loading data
+// (docs/memory-map.md, "What memcheck counts as written").
+enum class memcheck_mode { off, warn, error, strict };
+
+// Memcheck shadow byte values: bit 0 written, bit 1 a DMA in flight will
+// write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded.
+constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4;
 
 // SoCs that share one SystemC kernel (one process, several SoCs): the
 // kernel stops when the last of them has requested its stop.
@@ -97,10 +109,23 @@ public:
     // The DMA transfer in flight whose destination holds the address (""
     // if none), for memcheck reports of a read before the transfer wrote it.
     std::function<std::string(std::uint64_t)> describe_in_flight;
+    // Why a register refused an access (e.g. "register X (0x..) is
+    // write-only: a load is refused"), or "": the register's own reason.
+    std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
     // Formats and prints the bus-error report; npusim installs it.
     std::function<void(const bus_error_info&)> on_bus_error;
     // Records a memcheck finding; returns true if the run must stop.
     std::function<bool(const memcheck_info&)> on_memcheck;
+    // Memcheck shadow edits the firmware asks for (soc_periph's memcheck
+    // registers; the platform installs them): [addr, addr + len) becomes
+    // never-written (a fresh heap block), and, in strict mode, the .bss the
+    // startup code has just zeroed becomes "zeroed, not loaded".
+    std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
+    std::function<void()> startup_zeroed;
+    // An in-flight byte whose writer has in fact finished (a systolic-array
+    // job that has ended): releases its marks and returns true, so the read
+    // is no finding.
+    std::function<bool(std::uint64_t addr)> in_flight_ended;
 
     std::string symbol_of(std::uint64_t a) const { return symbolize ? symbolize(a) : std::string(); }
 
@@ -110,6 +135,8 @@ public:
     void memcheck_finding(const memcheck_info& m);
 
     memcheck_mode memcheck() const { return memcheck_; }
+    // error and strict stop the run at the first finding.
+    bool memcheck_stops() const { return memcheck_ == memcheck_mode::error || memcheck_ == memcheck_mode::strict; }
     void set_memcheck(memcheck_mode m) { memcheck_ = m; }
 
     // --- memcheck shadow directory ----------------------------------------------

@@ -112,6 +112,36 @@ bool memory::initialized(std::uint64_t offset, std::uint64_t len) const {
     return shadowed_ && first_unwritten(offset, len) == UINT64_MAX;
 }
 
+bool memory::written_mask(std::uint64_t offset, std::uint64_t len, unsigned char* mask) const {
+    if (!shadowed_ || offset > size_ || len > size_ - offset) return false;
+    // A DMA still in flight (bit 1) has not written the byte yet.
+    for (std::uint64_t i = 0; i < len; ++i) mask[i] = shadow_at(offset + i) == 1;
+    return true;
+}
+
+template <class F>
+void memory::edit_shadow(std::uint64_t offset, std::uint64_t len, F f) {
+    if (!shadowed_ || offset >= size_) return;
+    len = std::min(len, size_ - offset);
+    while (len) {
+        const std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
+        unsigned char* shadow = nullptr;
+        page(offset, false, &shadow);  // an untouched sparse page is never-written already
+        for (std::uint64_t i = 0; shadow && i < chunk; ++i) shadow[i] = f(shadow[i]);
+        offset += chunk;
+        len -= chunk;
+    }
+}
+
+void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
+    edit_shadow(offset, len, [](unsigned char s) { return static_cast<unsigned char>(s & base::shadow_in_flight); });
+}
+
+void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
+    edit_shadow(offset, len,
+                [](unsigned char s) { return s == base::shadow_written ? base::shadow_zeroed : s; });
+}
+
 void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const std::uint64_t offset = t.get_address();
     const std::uint64_t len = t.get_data_length();
@@ -131,6 +161,11 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const bool write = t.is_write();
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
         std::uint64_t bad = first_unwritten(offset, len);
+        // In flight for a writer that has in fact finished (an ended SA job): released, no finding.
+        const auto& ended = services().in_flight_ended;
+        if (bad != UINT64_MAX && (shadow_at(bad) & base::shadow_in_flight) && ended &&
+            ended(bad - offset + (ext ? ext->bus_address : offset)))
+            bad = first_unwritten(offset, len);
         if (bad != UINT64_MAX) {
             ++uninit_reads_;
             base::memcheck_info m;
@@ -140,7 +175,10 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             // Report the bus address: the router rewrote ours to an offset.
             m.address = bad - offset + (ext ? ext->bus_address : offset);
             m.size = static_cast<unsigned>(len);
+            m.access = ext ? ext->bus_address : offset;
+            for (std::uint64_t a = bad; a < offset + len; ++a) m.unwritten += shadow_at(a) != base::shadow_written;
             m.in_flight = (shadow_at(bad) & 2) != 0;
+            m.zeroed_only = shadow_at(bad) == base::shadow_zeroed;
             services().memcheck_finding(m);
         }
     }

@@ -33,6 +33,15 @@ public:
     std::uint64_t allocated_bytes() const;
     // Memcheck: were all of [offset, offset+len) written? (tests, reports)
     bool initialized(std::uint64_t offset, std::uint64_t len) const;
+    // Memcheck: mask[i] = 1 if byte offset+i was written (by the loader or
+    // any initiator), else 0. False, mask untouched, without a shadow
+    // (memcheck off): then nobody knows.
+    bool written_mask(std::uint64_t offset, std::uint64_t len, unsigned char* mask) const;
+    // Memcheck hints from the firmware (soc_periph): [offset, offset+len)
+    // becomes never-written (a fresh heap block; an in-flight mark stays), or
+    // its written bytes become "zeroed at startup, not loaded" (strict).
+    void mark_unwritten(std::uint64_t offset, std::uint64_t len);
+    void mark_zeroed(std::uint64_t offset, std::uint64_t len);
 
 private:
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
@@ -45,6 +54,9 @@ private:
     // of a DMA destination (bit 1; a write of the byte clears it).
     unsigned char shadow_at(std::uint64_t offset) const;
     void mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on);
+    // Applies `f` to the existing shadow bytes of [offset, offset+len).
+    template <class F>
+    void edit_shadow(std::uint64_t offset, std::uint64_t len, F f);
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;

@@ -44,6 +44,31 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     add_register(NPU_SIMCTL_TRAP_HART, "trap_hart", write_only, 0, nullptr, [this](std::uint32_t v) { report_trap(v); });
     add_register(NPU_TRACE_BEGIN, "trace_begin", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, true); });
     add_register(NPU_TRACE_END, "trace_end", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, false); });
+    add_register(NPU_MEMCHECK_ADDR, "memcheck_addr", write_only, 0, nullptr,
+                 [this](std::uint32_t a) { memcheck_addr_ = a; });
+    add_register(NPU_MEMCHECK_UNWRITTEN, "memcheck_unwritten", write_only, 0, nullptr, [this](std::uint32_t n) {
+        if (services().mark_unwritten) services().mark_unwritten(memcheck_addr_, n);
+    });
+    add_register(NPU_MEMCHECK_STARTUP_ZEROED, "memcheck_startup_zeroed", write_only, 0, nullptr,
+                 [this](std::uint32_t) {
+                     if (services().startup_zeroed) services().startup_zeroed();
+                 });
+    add_register(NPU_CHECK_EXPECTED, "check_expected", write_only, 0, nullptr,
+                 [this](std::uint32_t n) { check_expected_ = n; });
+    add_register(NPU_CHECK_BEGIN, "check_begin", write_only, 0, nullptr, [this](std::uint32_t a) {
+        checks_.push_back({read_string ? read_string(a) : fmt::format("0x{:08x}", a), check_expected_});
+        check_open_ = true;
+    });
+    add_register(NPU_CHECK_COMPARED, "check_compared", write_only, 0, nullptr, [this](std::uint32_t n) {
+        if (check_open_) checks_.back().compared += n;
+    });
+    add_register(NPU_CHECK_ERRORS, "check_errors", write_only, 0, nullptr, [this](std::uint32_t n) {
+        if (check_open_) checks_.back().errors += n;
+    });
+    add_register(NPU_CHECK_END, "check_end", write_only, 0, nullptr, [this](std::uint32_t) {
+        if (check_open_) checks_.back().ended = true;
+        check_open_ = false;
+    });
     add_register(NPU_PERF_CYCLES_LO, "perf_cycles_lo", read_only, 0, [this]() {
         const auto c = now_cycles();
         cycles_hi_latch_ = static_cast<std::uint32_t>(c >> 32);

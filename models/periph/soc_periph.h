@@ -39,6 +39,16 @@ public:
     // Closes regions still open at the end of the run at `end_cycle`.
     void close_open_regions(std::uint64_t end_cycle);
 
+    // Self-checks the firmware declared (NPU_CHECK_*), in order.
+    struct self_check {
+        std::string name;
+        std::uint64_t expected = 0;
+        std::uint64_t compared = 0;
+        std::uint64_t errors = 0;
+        bool ended = false;
+    };
+    const std::vector<self_check>& self_checks() const { return checks_; }
+
     // Everything the firmware printed (also written to stdout as it comes).
     const std::string& uart_output() const { return uart_log_; }
     void set_echo(bool on) { echo_ = on; }
@@ -66,6 +76,10 @@ private:
     bool echo_ = true;
     std::uint32_t trap_cause_ = 0, trap_epc_ = 0, trap_tval_ = 0;
     std::uint32_t cycles_hi_latch_ = 0;
+    std::uint32_t memcheck_addr_ = 0;
+    std::vector<self_check> checks_;
+    std::uint32_t check_expected_ = 0;
+    bool check_open_ = false;
     std::uint64_t uart_bytes_ = 0;
 };
 

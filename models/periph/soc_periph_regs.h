@@ -28,6 +28,25 @@
 #define NPU_TRACE_BEGIN 0x300u       /* W: address of the region's name */
 #define NPU_TRACE_END 0x304u         /* W: address of the same name */
 
-#define NPU_SOC_PERIPH_SPAN 0x308u   /* registers end here; the rest of the window is an address error */
+/* Memcheck hints (no hardware effect; docs/memory-map.md). The allocators
+ * write a fresh block's address and then its length to UNWRITTEN: the block
+ * is never-written until the program writes it, in every memcheck mode.
+ * crt0 writes STARTUP_ZEROED once .bss and .l1.bss are zeroed: with
+ * --memcheck=strict their bytes then count as zeroed, not loaded. */
+#define NPU_MEMCHECK_ADDR 0x400u           /* W: first byte of the range */
+#define NPU_MEMCHECK_UNWRITTEN 0x404u      /* W: length; marks [ADDR, ADDR + length) never-written */
+#define NPU_MEMCHECK_STARTUP_ZEROED 0x408u /* W: any value */
+
+/* Self-checks (npu_check_begin/compare/end in npu.h): a firmware test
+ * harness declares each comparison it makes so npusim counts it; a declared
+ * check that compared nothing (or fewer elements than declared) fails the
+ * run with exit code 8. One check is open at a time. */
+#define NPU_CHECK_EXPECTED 0x40Cu          /* W: elements the next check compares */
+#define NPU_CHECK_BEGIN 0x410u             /* W: address of its name; opens it */
+#define NPU_CHECK_COMPARED 0x414u          /* W: adds elements compared to the open check */
+#define NPU_CHECK_ERRORS 0x418u            /* W: adds mismatches found to the open check */
+#define NPU_CHECK_END 0x41Cu               /* W: any value; closes it */
+
+#define NPU_SOC_PERIPH_SPAN 0x420u   /* registers end here; the rest of the window is an address error */
 
 #endif

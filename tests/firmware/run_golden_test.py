@@ -187,6 +187,18 @@ def scenario(name, c, a):
         return (["--manifest", m], 6,
                 [total_line(0, 0, 0, "0"), "compared zero elements is a failure: the manifest lists no outputs"],
                 ["PASS"], None)
+    if name == "never_written_zero_golden":
+        # The firmware never writes the L1 heap; L1 holds zeros and so does
+        # the golden (as after a ReLU): only memcheck's shadow knows.
+        syms = symbols(a.nm, a.elf)
+        c.manifest["outputs"] = [{"name": "output0", "shape": [16], "element_type": "i32",
+                                  "address": syms["__l1_noinit_end"], "bytes": 64, "golden_offset": 0}]
+        c.golden = bytearray(64)
+        return (["--manifest", m], 6,
+                [r"^  output0 \(i32\[16\] at 0x[0-9a-f]{8}\): compared 16 of 16 elements, 0 mismatches, max abs err 0, "
+                 r"16 never written$",
+                 r"golden comparison: FAIL: output0: 16 of 16 elements never written$",
+                 r"status +: golden mismatch \(exit code 6\)"], ["PASS"], None)
     if name == "zero_size_tensor":
         c.manifest["outputs"] = [{"name": "empty", "shape": [0, 4], "element_type": "f32",
                                   "address": c.output("out_f32")["address"], "bytes": 0, "golden_offset": 0}]

@@ -364,4 +364,68 @@ TEST(GoldenCheckpoints, SnapshotAtTheNthRegionEndAndCompare) {
               std::string::npos);
 }
 
+TEST(GoldenNeverWritten, OutputsAndLayersNoInitiatorWroteFailWhateverTheirValue) {
+    // One i32 output of 4 and a checkpoint of 2; golden all zeros, memory all
+    // zeros: the values match, but what the written mask says decides.
+    auto m = manifest::parse(
+        manifest_text(R"([{"name": "output0", "shape": [4], "element_type": "i32", "address": 469762304,
+                           "bytes": 16, "golden_offset": 0}])",
+                      R"("checkpoints": [
+                           {"name": "layer1.matmul", "region": "mm", "occurrence": 1, "shape": [2],
+                            "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 16}], )"),
+        "out/manifest.json");
+    const std::vector<unsigned char> golden(24, 0);
+    auto reader = [](std::uint64_t, void* d, std::uint64_t n) {
+        std::memset(d, 0, n);
+        return n;
+    };
+    std::vector<unsigned char> out_mask(16, 0), layer_mask(8, 1);
+    written_reader written = [&](std::uint64_t a, unsigned char* mask, std::uint64_t n) {
+        const auto& src = a == 469762304u ? out_mask : layer_mask;
+        std::memcpy(mask, src.data(), n);
+        return true;
+    };
+    checkpoint_recorder rec(m, reader);
+    rec.track_written(written);
+    rec.region_ended("mm");
+
+    auto c = compare_outputs(m, golden, reader, &rec, &written);
+    EXPECT_FALSE(c.passed());
+    EXPECT_EQ(c.mismatches, 0u);
+    EXPECT_EQ(c.failure, "output0: 4 of 4 elements never written") << c.failure;
+    EXPECT_NE(c.text().find("compared 4 of 4 elements, 0 mismatches, max abs err 0, 4 never written\n"),
+              std::string::npos)
+        << c.text();
+    EXPECT_NE(c.json().find("\"never_written\":[\"output0: 4 of 4 elements never written\"]"), std::string::npos)
+        << c.json();
+
+    // One byte of one element unwritten: that element counts.
+    std::fill(out_mask.begin(), out_mask.end(), 1);
+    out_mask[9] = 0;
+    c = compare_outputs(m, golden, reader, &rec, &written);
+    EXPECT_EQ(c.failure, "output0: 1 of 4 elements never written") << c.failure;
+
+    // All written: passes, the text and JSON as before.
+    out_mask[9] = 1;
+    c = compare_outputs(m, golden, reader, &rec, &written);
+    EXPECT_TRUE(c.passed()) << c.failure;
+    EXPECT_EQ(c.text().find("never written"), std::string::npos) << c.text();
+    EXPECT_EQ(c.json().find("never_written"), std::string::npos) << c.json();
+
+    // A layer checkpoint is judged by its mask at the snapshot, not at the end.
+    checkpoint_recorder early(m, reader);
+    early.track_written(written);
+    layer_mask.assign(8, 0);
+    early.region_ended("mm");
+    layer_mask.assign(8, 1);
+    c = compare_outputs(m, golden, reader, &early, &written);
+    EXPECT_EQ(c.failure, "layer1.matmul: 2 of 2 elements never written") << c.failure;
+
+    // Unknown (memcheck off): nothing is checked.
+    written_reader unknown = [](std::uint64_t, unsigned char*, std::uint64_t) { return false; };
+    out_mask.assign(16, 0);
+    c = compare_outputs(m, golden, reader, &rec, &unknown);
+    EXPECT_TRUE(c.passed()) << c.failure;
+}
+
 }  // namespace
