@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "input_file.h"
+
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -137,7 +139,8 @@ number_and_unit split_number(const std::string& text, const std::string& what) {
                 if (dot) throw config_error(what + ": '" + t + "' is not a number");
                 dot = true;
             } else if (t[i] != '_' && !dot) {
-                if (v > (UINT64_MAX - 9) / 10) overflow = true;
+                const unsigned d = static_cast<unsigned>(t[i] - '0');
+                if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) overflow = true;
                 v = v * 10 + static_cast<unsigned>(t[i] - '0');
             }
             ++i;
@@ -328,6 +331,8 @@ config config::load(const std::string& file, const std::vector<std::string>& ove
     for (const auto& d : s.keys()) c.set(d, d.default_value, source_loc{"<default>", 0});
 
     if (!file.empty()) {
+        if (auto why = check_input_file(file, max_config_file_bytes, "config file"); !why.empty())
+            throw config_error(file + ": " + why);
         std::ifstream raw(file);
         if (!raw) throw config_error(file + ": cannot open config file");
         std::string text;
