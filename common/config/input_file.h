@@ -14,6 +14,7 @@ inline constexpr std::uint64_t max_config_file_bytes = 1ull << 20;
 inline constexpr std::uint64_t max_manifest_file_bytes = 64ull << 20;
 inline constexpr std::uint64_t max_elf_file_bytes = 256ull << 20;
 inline constexpr std::uint64_t max_golden_file_bytes = 4ull << 30;
+inline constexpr std::uint64_t max_network_file_bytes = 256ull << 20;  // npuc's MLIR input
 
 // "" when `path` is a regular file of at most max_bytes; otherwise why not
 // ("is a directory, not a config file", "is not a regular file (a device, pipe or socket), not a ...",
