@@ -33,7 +33,7 @@ static std::string hex(std::uint64_t v) {
 
 elf_image elf_image::load(const std::string& path) {
     auto fail = [&](const std::string& msg) -> elf_error { return elf_error(path + ": " + msg); };
-    if (auto why = cfg::check_input_file(path, cfg::max_elf_file_bytes, "ELF file"); !why.empty()) throw fail(why);
+    if (auto why = cfg::check_input_file(path, cfg::max_elf_file_bytes, "an ELF file"); !why.empty()) throw fail(why);
     auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!buf) throw fail("cannot read file: " + buf.getError().message());
     llvm::StringRef data = (*buf)->getBuffer();

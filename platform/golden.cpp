@@ -333,7 +333,7 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
 }
 
 manifest manifest::load(const std::string& path) {
-    if (auto why = cfg::check_input_file(path, cfg::max_manifest_file_bytes, "manifest"); !why.empty())
+    if (auto why = cfg::check_input_file(path, cfg::max_manifest_file_bytes, "a manifest"); !why.empty())
         throw manifest_error(path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw manifest_error(path + ": cannot open manifest (" + std::strerror(errno) + ")");
@@ -367,7 +367,7 @@ void check_outputs_mapped(const manifest& m, const cfg::memory_map& map) {
 }
 
 std::vector<unsigned char> load_golden(const manifest& m) {
-    if (auto why = cfg::check_input_file(m.golden_path, cfg::max_golden_file_bytes, "golden data file"); !why.empty())
+    if (auto why = cfg::check_input_file(m.golden_path, cfg::max_golden_file_bytes, "a golden data file"); !why.empty())
         throw manifest_error(m.path + ": golden_file " + m.golden_path + ": " + why);
     std::ifstream in(m.golden_path, std::ios::binary);
     if (!in)

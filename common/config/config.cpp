@@ -331,7 +331,7 @@ config config::load(const std::string& file, const std::vector<std::string>& ove
     for (const auto& d : s.keys()) c.set(d, d.default_value, source_loc{"<default>", 0});
 
     if (!file.empty()) {
-        if (auto why = check_input_file(file, max_config_file_bytes, "config file"); !why.empty())
+        if (auto why = check_input_file(file, max_config_file_bytes, "a config file"); !why.empty())
             throw config_error(file + ": " + why);
         std::ifstream raw(file);
         if (!raw) throw config_error(file + ": cannot open config file");

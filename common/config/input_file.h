@@ -16,9 +16,10 @@ inline constexpr std::uint64_t max_elf_file_bytes = 256ull << 20;
 inline constexpr std::uint64_t max_golden_file_bytes = 4ull << 30;
 inline constexpr std::uint64_t max_network_file_bytes = 256ull << 20;  // npuc's MLIR input
 
-// "" when `path` is a regular file of at most max_bytes; otherwise why not
-// ("is a directory, not a config file", "is not a regular file (a device, pipe or socket), not a ...",
-// "is 5 GiB, over the 256 MiB limit for a ELF file", "cannot open config file (No such file ...)").
+// "" when `path` is a regular file of at most max_bytes; otherwise why not.
+// `what` names the input with its article: "an ELF file" gives "is a
+// directory, not an ELF file", "is 5 GiB, over the 256 MiB limit for an ELF
+// file", "cannot open ELF file (No such file or directory)".
 std::string check_input_file(const std::string& path, std::uint64_t max_bytes, const std::string& what);
 
 }  // namespace npu::cfg

@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
   // A directory or /dev/zero as the network would be read without end.
   if (inputFile != "-")
     if (std::string why = npu::cfg::check_input_file(
-            inputFile, npu::cfg::max_network_file_bytes, "network file");
+            inputFile, npu::cfg::max_network_file_bytes, "a network file");
         !why.empty())
       return fail(inputFile + ": " + why);
   if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
