@@ -157,6 +157,17 @@ def hardening_scenario(name, c, a):
         c.output("out_i8")["address"] = 2**64 + 5
         return (["--manifest", m], 2, [r"outputs\[0\]\.address: 1\.8446744073709552e\+19 is not a 64-bit unsigned"],
                 [], None)
+    # Tolerance at its edge (issue 14: tested only far from it). got 0.75,
+    # atol 0.25: expected 1.0 is exactly atol away and passes, the next f32
+    # above 1.0 is one ulp past and fails.
+    if name in ("f32_atol_edge", "f32_atol_one_ulp_past"):
+        c.manifest["tolerance"]["f32"] = {"atol": 0.25, "rtol": 0}
+        one_ulp_up = struct.unpack("<f", struct.pack("<I", struct.unpack("<I", struct.pack("<f", 1.0))[0] + 1))[0]
+        c.set_golden("out_f32", 9, 1.0 if name == "f32_atol_edge" else one_ulp_up)
+        if name == "f32_atol_edge":
+            return (["--manifest", m], 0, [total_line(TOTAL, TOTAL, 0, r"0\.25")], [], None)
+        return (["--manifest", m], 6, [total_line(TOTAL, TOTAL, 1, r"0\.25\d*"),
+                                       r"^  out_f32\[1,1\]: got 0\.75, expected 1\.0000001"], [], None)
     if name == "max_cycles_negative":
         return ([a.elf, "--max-cycles", "-5"], 2, [r"--max-cycles: '-5' is negative"], ["overflows"], None)
     if name == "max_cycles_uint64_max":
