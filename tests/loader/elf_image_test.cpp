@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <unistd.h>
 
 using npu::platform::elf_error;
@@ -92,6 +93,20 @@ TEST(ElfImage, BadSectionNameIndex) {
     expect_error(w.write(tmp("shstrndx.elf")), "e_shstrndx 9 is not a section");
     w.shstrndx = 0;
     expect_error(w.write(tmp("shstrndx0.elf")), "e_shstrndx is 0");
+}
+
+// Found by fuzz_elf: a 512-byte ELF whose symbol table claims 100 MB took
+// 15 s (its entries iterated one by one) before the run even started.
+TEST(ElfImage, SectionPastTheEndOfTheFile) {
+    auto w = good();
+    auto b = w.bytes();
+    std::uint32_t shoff;
+    std::memcpy(&shoff, &b[32], 4);
+    const std::uint32_t huge = 0x6000040;
+    std::memcpy(&b[shoff + 2 * 40 + 20], &huge, 4);  // section 2 (.symtab): sh_size
+    std::string p = tmp("symtab_huge.elf");
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    expect_error(p, "section 2 [offset");
 }
 
 // The segment-bytes check at its edge: one byte short of the last segment's
