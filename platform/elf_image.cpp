@@ -1,5 +1,7 @@
 #include "elf_image.h"
 
+#include "config/input_file.h"
+
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Object/ELFObjectFile.h>
@@ -31,6 +33,7 @@ static std::string hex(std::uint64_t v) {
 
 elf_image elf_image::load(const std::string& path) {
     auto fail = [&](const std::string& msg) -> elf_error { return elf_error(path + ": " + msg); };
+    if (auto why = cfg::check_input_file(path, cfg::max_elf_file_bytes, "an ELF file"); !why.empty()) throw fail(why);
     auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!buf) throw fail("cannot read file: " + buf.getError().message());
     llvm::StringRef data = (*buf)->getBuffer();
@@ -48,6 +51,14 @@ elf_image elf_image::load(const std::string& path) {
         throw fail("ELF machine is " + std::to_string(hdr.e_machine) + ", not RISC-V (243)");
     if (hdr.e_type != llvm::ELF::ET_EXEC) throw fail("not an executable ELF (e_type " + std::to_string(hdr.e_type) + ")");
 
+    // A bad section-name index would leave every section nameless (no
+    // symbols for reports, no noinit): refuse it rather than load silently.
+    if (hdr.e_shnum && hdr.e_shstrndx != llvm::ELF::SHN_XINDEX && hdr.e_shstrndx >= hdr.e_shnum)
+        throw fail("e_shstrndx " + std::to_string(hdr.e_shstrndx) + " is not a section (the ELF has " +
+                   std::to_string(hdr.e_shnum) + ")");
+    if (hdr.e_shnum && hdr.e_shstrndx == llvm::ELF::SHN_UNDEF)
+        throw fail("e_shstrndx is 0: the section names are missing");
+
     elf_image img;
     img.path_ = path;
     img.entry_ = hdr.e_entry;
@@ -57,9 +68,11 @@ elf_image elf_image::load(const std::string& path) {
     int idx = -1;
     for (const auto& ph : *phdrs) {
         ++idx;
-        if (ph.p_type != llvm::ELF::PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_type != llvm::ELF::PT_LOAD) continue;
         if (ph.p_filesz > ph.p_memsz)
-            throw fail("segment " + std::to_string(idx) + ": file size exceeds memory size");
+            throw fail("segment " + std::to_string(idx) + ": file size " + std::to_string(ph.p_filesz) +
+                       " exceeds memory size " + std::to_string(ph.p_memsz) + " (p_filesz > p_memsz)");
+        if (ph.p_memsz == 0) continue;
         if (static_cast<std::uint64_t>(ph.p_offset) + ph.p_filesz > data.size())
             throw fail("segment " + std::to_string(idx) + " [" + hex(ph.p_paddr) + ", +" + std::to_string(ph.p_filesz) +
                        " B) reaches past the end of the file (truncated ELF?)");
@@ -74,6 +87,16 @@ elf_image elf_image::load(const std::string& path) {
         img.segments_.push_back(std::move(s));
     }
     if (img.segments_.empty()) throw fail("no loadable segment");
+    {
+        const elf_segment* at = nullptr;
+        for (const auto& s : img.segments_)
+            if (img.entry_ >= s.address && img.entry_ - s.address < s.bytes.size()) at = &s;
+        if (!at)
+            throw fail("entry point " + hex(img.entry_) + " is not in the file bytes of any loadable segment");
+        if (!at->executable)
+            throw fail("entry point " + hex(img.entry_) + " is in segment " + std::to_string(at->index) +
+                       ", which is not executable (no PF_X)");
+    }
     auto segs = img.segments_;
     std::sort(segs.begin(), segs.end(), [](const elf_segment& a, const elf_segment& b) { return a.address < b.address; });
     for (std::size_t i = 1; i < segs.size(); ++i)
@@ -81,6 +104,23 @@ elf_image elf_image::load(const std::string& path) {
             throw fail("segments " + std::to_string(segs[i - 1].index) + " [" + hex(segs[i - 1].address) + ", " +
                        hex(static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size) + ") and " +
                        std::to_string(segs[i].index) + " [" + hex(segs[i].address) + ", ...) overlap");
+
+    // Every section's bytes inside the file (SHT_NOBITS has none): a symbol
+    // table claiming 100 MB in a 512-byte file was iterated entry by entry
+    // (found by fuzz_elf; regression test ElfImage.SectionPastTheEndOfTheFile).
+    if (auto shdrs = file.sections()) {
+        int si = -1;
+        for (const auto& sh : *shdrs) {
+            ++si;
+            if (sh.sh_type == llvm::ELF::SHT_NOBITS || sh.sh_type == llvm::ELF::SHT_NULL) continue;
+            if (static_cast<std::uint64_t>(sh.sh_offset) + sh.sh_size > data.size())
+                throw fail("section " + std::to_string(si) + " [offset " + std::to_string(sh.sh_offset) + ", +" +
+                           std::to_string(sh.sh_size) + " B) reaches past the end of the file (" +
+                           std::to_string(data.size()) + " B)");
+        }
+    } else {
+        throw fail("malformed section headers: " + llvm::toString(shdrs.takeError()));
+    }
 
     for (const auto& sec : parsed->sections()) {
         auto name = sec.getName();

@@ -1,5 +1,7 @@
 #include "golden.h"
 
+#include "config/input_file.h"
+
 #include <fmt/format.h>
 
 #include <llvm/Support/Error.h>
@@ -16,6 +18,7 @@
 #include <limits>
 #include <regex>
 #include <sstream>
+#include <unordered_set>
 
 namespace npu::platform {
 
@@ -80,6 +83,8 @@ const char* kind_text(const json::Value& v) {
     return "?";
 }
 
+std::string printable(const std::string& s);
+
 // Reads typed fields, every error naming the file and the key path.
 struct reader {
     std::string file;
@@ -117,6 +122,8 @@ struct reader {
             return static_cast<std::uint64_t>(*i);
         }
         if (auto u = v.getAsUINT64()) return *u;
+        if (auto d = v.getAsNumber(); d && std::isfinite(*d) && *d == std::floor(*d))
+            fail(where, fmt::format("{} is not a 64-bit unsigned integer (at most 2^64-1)", *d));
         if (v.kind() == json::Value::Number) fail(where, "expected an integer, got a fractional number");
         fail(where, std::string("expected a non-negative integer, got ") + kind_text(v));
     }
@@ -143,7 +150,7 @@ struct reader {
     tensor_desc tensor(const json::Value& v, const std::string& where, bool output) const {
         const json::Object& o = object(v, where);
         tensor_desc t;
-        t.name = string(o, where, "name");
+        t.name = printable(string(o, where, "name"));
         const json::Array& shape = array(need(o, where, "shape"), sub(where, "shape"));
         for (std::size_t i = 0; i < shape.size(); ++i)
             t.shape.push_back(unsigned_int(shape[i], fmt::format("{}.shape[{}]", where, i)));
@@ -154,6 +161,10 @@ struct reader {
         t.address = unsigned_int(o, where, "address");
         t.bytes = unsigned_int(o, where, "bytes");
         if (output) t.golden_offset = unsigned_int(o, where, "golden_offset");
+        // Every later `golden_offset + bytes` is then free of wrap-around.
+        if (t.golden_offset > (1ull << 62) || t.bytes > (1ull << 62))
+            fail(where, fmt::format("'{}' has golden_offset = {} and bytes = {}: beyond any golden file", t.name,
+                                    t.golden_offset, t.bytes));
         // Overflow-safe: shape product times element size must be `bytes`.
         long double need_bytes = element_size(t.type);
         for (auto d : t.shape) need_bytes *= static_cast<long double>(d);
@@ -167,6 +178,40 @@ struct reader {
         return t;
     }
 };
+
+// Names come from a file and go to the terminal: control characters and
+// non-ASCII bytes are shown as \xNN instead of being sent raw.
+std::string printable(const std::string& s) {
+    std::string out;
+    for (unsigned char c : s) {
+        if (c >= 0x20 && c < 0x7f && c != '\\') out += static_cast<char>(c);
+        else out += fmt::format("\\x{:02x}", c);
+    }
+    return out;
+}
+
+// llvm::json::parse recurses once per nesting level: bound the depth before
+// parsing, so a hostile file is an error rather than a stack overflow.
+constexpr int max_json_depth = 64;
+
+bool too_deep(const std::string& text) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_json_depth) return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
 
 std::string resolve(const fs::path& dir, const std::string& p) {
     fs::path q(p);
@@ -187,6 +232,7 @@ std::string parse_error_text(llvm::Error e) {
 
 manifest manifest::parse(const std::string& text, const std::string& path) {
     reader r{path};
+    if (too_deep(text)) r.fail("", fmt::format("malformed JSON: nested deeper than {} levels", max_json_depth));
     auto parsed = json::parse(text);
     if (!parsed) r.fail("", "malformed JSON: " + parse_error_text(parsed.takeError()));
     const json::Object& root = r.object(*parsed, "top level");
@@ -258,7 +304,13 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
     }
 
     const json::Array& outs = r.array(r.need(root, "", "outputs"), "outputs");
-    for (std::size_t i = 0; i < outs.size(); ++i) m.outputs.push_back(r.tensor(outs[i], fmt::format("outputs[{}]", i), true));
+    std::unordered_set<std::string> output_names;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+        const std::string where = fmt::format("outputs[{}]", i);
+        m.outputs.push_back(r.tensor(outs[i], where, true));
+        if (!output_names.insert(m.outputs.back().name).second)
+            r.fail(where, "output '" + m.outputs.back().name + "' is listed twice");
+    }
     if (const json::Value* cv = root.get("checkpoints")) {
         const json::Array& cs = r.array(*cv, "checkpoints");
         for (std::size_t i = 0; i < cs.size(); ++i) {
@@ -281,6 +333,8 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
 }
 
 manifest manifest::load(const std::string& path) {
+    if (auto why = cfg::check_input_file(path, cfg::max_manifest_file_bytes, "a manifest"); !why.empty())
+        throw manifest_error(path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw manifest_error(path + ": cannot open manifest (" + std::strerror(errno) + ")");
     std::ostringstream text;
@@ -313,6 +367,8 @@ void check_outputs_mapped(const manifest& m, const cfg::memory_map& map) {
 }
 
 std::vector<unsigned char> load_golden(const manifest& m) {
+    if (auto why = cfg::check_input_file(m.golden_path, cfg::max_golden_file_bytes, "a golden data file"); !why.empty())
+        throw manifest_error(m.path + ": golden_file " + m.golden_path + ": " + why);
     std::ifstream in(m.golden_path, std::ios::binary);
     if (!in)
         throw manifest_error(m.path + ": golden_file " + m.golden_path + ": cannot open (" + std::strerror(errno) + ")");

@@ -1,5 +1,7 @@
 #include "soc.h"
 
+#include <cmath>
+
 #include "blocks.h"
 
 #include "accel/systolic_array.h"
@@ -203,6 +205,20 @@ void soc::load(const elf_image& image) {
             a = std::max(stop, next);
         }
     }
+    // The cores fetch code: an entry point or executable segment they cannot
+    // see is a bus error at the first fetch, so it is refused at load.
+    const auto fetchable = [&](std::uint64_t a) {
+        const auto info = map_.lookup(initiator_class::core, a);
+        return info.what == cfg::address_info::status::mapped && info.target->kind == cfg::region_kind::memory;
+    };
+    for (const auto& s : image.segments())
+        if (s.executable && !fetchable(s.address))
+            throw elf_error(fmt::format("{}: executable segment {} at 0x{:08x} is not fetchable by the cores: {}",
+                                        image.path(), s.index, s.address,
+                                        map_.lookup(initiator_class::core, s.address).describe()));
+    if (!fetchable(image.entry()))
+        throw elf_error(fmt::format("{}: entry point 0x{:08x} is not fetchable by the cores: {}", image.path(),
+                                    image.entry(), map_.lookup(initiator_class::core, image.entry()).describe()));
     image_ = &image;
     for (auto& c : cores_) c->set_boot_address(image.entry());
     cluster_ctrl_->set_reset_boot_address(image.entry());
@@ -254,7 +270,9 @@ std::vector<run_result> soc::run_together(const std::vector<soc*>& socs) {
         const std::uint64_t max_cycles = s->cfg_.cycles("soc.max_cycles");
         const sc_core::sc_time period(1.0 / static_cast<double>(s->cfg_.frequency_hz("soc.cluster_clock")),
                                       sc_core::SC_SEC);
-        if (!max_cycles) unlimited = true;
+        // A limit beyond SystemC's time range (e.g. --max-cycles=UINT64_MAX) is no limit.
+        const long double ps = static_cast<long double>(period.value()) * static_cast<long double>(max_cycles);
+        if (!max_cycles || ps >= static_cast<long double>(sc_core::sc_max_time().value())) unlimited = true;
         else limit_ps = std::max<std::uint64_t>(limit_ps, (period * static_cast<double>(max_cycles)).value());
         s->start_run();
     }
@@ -292,7 +310,8 @@ run_result soc::finish_run(double host_seconds) {
                                                               : "running",
                                  pc, sym.empty() ? "" : " <" + sym + ">");
         }
-        if (max_cycles && sc_core::sc_time_stamp() >= period * static_cast<double>(max_cycles))
+        // Divide rather than multiply: period * UINT64_MAX is past sc_time's range.
+        if (max_cycles && std::llround(sc_core::sc_time_stamp() / period) >= static_cast<long double>(max_cycles))
             svc.request_stop(exit_code::watchdog,
                              fmt::format("watchdog: --max-cycles={} reached without the firmware exiting", max_cycles) +
                                  harts);

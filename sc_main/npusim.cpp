@@ -77,7 +77,7 @@ void install_report_handler() {
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
-    std::uint64_t max_cycles = 0;
+    std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()
         ("help,h", "show this help")
@@ -152,7 +152,13 @@ int run(int argc, char** argv) {
             overrides.insert(overrides.begin(), man->config_overrides.begin(), man->config_overrides.end());
         }
     }
-    if (vm.count("max-cycles")) overrides.push_back("soc.max_cycles=" + std::to_string(max_cycles));
+    if (vm.count("max-cycles")) {
+        // Boost reads "-5" into an unsigned as 2^64-5; the config parser
+        // checks the text, with its units and 64-bit range.
+        if (max_cycles.find('-') != std::string::npos)
+            return bad_input("--max-cycles: '" + max_cycles + "' is negative (a cycle count; 0 = no limit)");
+        overrides.push_back("soc.max_cycles=" + max_cycles);
+    }
     if (vm.count("on-bus-error")) overrides.push_back("soc.on_bus_error=" + on_bus_error);
     if (vm.count("memcheck")) overrides.push_back("soc.memcheck=" + memcheck);
     if (vm.count("rtl-trace")) overrides.push_back("sa.rtl_trace=" + rtl_trace);

@@ -10,6 +10,7 @@ packages=(
   libboost-program-options-dev libfmt-dev libgtest-dev
   llvm-19-dev llvm-19-tools           # Object/DebugInfo for the ELF loader; lit + FileCheck
   clang-19 lld-19                     # firmware compiler and linker (riscv32)
+  libclang-rt-19-dev                  # ASan/UBSan/libFuzzer runtimes (scripts/dev.sh robustness)
   libmlir-19-dev mlir-19-tools        # npuc: libMLIR.so, headers, mlir-tblgen
   picolibc-riscv64-unknown-elf        # C library, rv32imf/ilp32f multilib
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)

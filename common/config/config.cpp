@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "input_file.h"
+
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -82,6 +84,7 @@ std::string schema::markdown() const {
         }
         std::string desc = d.description;
         if (d.power_of_two) desc += " Must be a power of two.";
+        if (d.max != UINT64_MAX) desc += " At most " + format_bound(d.kind, d.max) + ".";
         o << "| `" << d.key << "` | " << unit << " | `" << d.default_value << "` | " << desc << " |\n";
     }
     return o.str();
@@ -137,7 +140,8 @@ number_and_unit split_number(const std::string& text, const std::string& what) {
                 if (dot) throw config_error(what + ": '" + t + "' is not a number");
                 dot = true;
             } else if (t[i] != '_' && !dot) {
-                if (v > (UINT64_MAX - 9) / 10) overflow = true;
+                const unsigned d = static_cast<unsigned>(t[i] - '0');
+                if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10)) overflow = true;
                 v = v * 10 + static_cast<unsigned>(t[i] - '0');
             }
             ++i;
@@ -244,6 +248,25 @@ std::string format_size(std::uint64_t b) {
     return buf;
 }
 
+// A schema bound in the key's own unit, for errors and docs/config.md.
+std::string format_bound(value_kind kind, std::uint64_t v) {
+    struct u { std::uint64_t f; const char* name; };
+    static const u times[] = {{1000000000000ull, "s"}, {1000000000ull, "ms"}, {1000000ull, "us"}, {1000ull, "ns"}};
+    static const u freqs[] = {{1000000000ull, "GHz"}, {1000000ull, "MHz"}, {1000ull, "kHz"}};
+    switch (kind) {
+    case value_kind::size: return format_size(v);
+    case value_kind::time:
+        for (const auto& x : times)
+            if (v >= x.f && v % x.f == 0) return std::to_string(v / x.f) + " " + x.name;
+        return std::to_string(v) + " ps";
+    case value_kind::frequency:
+        for (const auto& x : freqs)
+            if (v >= x.f && v % x.f == 0) return std::to_string(v / x.f) + " " + x.name;
+        return std::to_string(v) + " Hz";
+    default: return std::to_string(v);
+    }
+}
+
 // --- config ---------------------------------------------------------------------
 
 void config::fail(const std::string& key, const std::string& msg) const {
@@ -260,7 +283,7 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
         if (d.power_of_two && (v & (v - 1)) != 0)
             throw config_error(what + ": " + e.value + " is not a power of two (required for this key)");
         if (v < d.min) throw config_error(what + ": " + e.value + " is below the minimum " + std::to_string(d.min));
-        if (v > d.max) throw config_error(what + ": " + e.value + " is above the maximum " + std::to_string(d.max));
+        if (v > d.max) throw config_error(what + ": " + e.value + " is above the maximum " + format_bound(d.kind, d.max));
     };
     switch (d.kind) {
     case value_kind::size: e.number = parse_size(e.value, what); check_range(e.number); break;
@@ -328,6 +351,8 @@ config config::load(const std::string& file, const std::vector<std::string>& ove
     for (const auto& d : s.keys()) c.set(d, d.default_value, source_loc{"<default>", 0});
 
     if (!file.empty()) {
+        if (auto why = check_input_file(file, max_config_file_bytes, "a config file"); !why.empty())
+            throw config_error(file + ": " + why);
         std::ifstream raw(file);
         if (!raw) throw config_error(file + ": cannot open config file");
         std::string text;

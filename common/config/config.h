@@ -84,6 +84,8 @@ std::vector<std::string> parse_name_list(const std::string& text);
 
 // Pretty "128 KiB" style size for reports.
 std::string format_size(std::uint64_t bytes);
+// A schema bound (key_decl::max) in the unit of its kind: "64 B", "1 s", "100 GHz".
+std::string format_bound(value_kind kind, std::uint64_t v);
 
 class config {
 public:

@@ -37,6 +37,24 @@ std::string address_info::describe() const {
     return "?";
 }
 
+// Of the keys that together cause an error, the one to name: the user's
+// latest word (command line over file over default), so a bad override is
+// blamed rather than the file value it collides with. Ties go to the first.
+static std::string blame(const config& c, std::initializer_list<std::string> keys) {
+    auto rank = [&](const std::string& k) {
+        const std::string& f = c.where(k).file;
+        return f == "<command line>" ? 2 : f == "<default>" ? 0 : 1;
+    };
+    std::string best = *keys.begin();
+    for (const auto& k : keys)
+        if (rank(k) > rank(best)) best = k;
+    return best;
+}
+
+// A dense memory is one host allocation (twice its size with memcheck's
+// shadow): beyond this, `sparse` storage is the way.
+static constexpr std::uint64_t max_dense_bytes = 256ull << 20;
+
 memory_map memory_map::build(const config& c) {
     memory_map m;
     const char* regions[] = {"l1",         "l2",       "l3",      "soc_periph",
@@ -47,16 +65,34 @@ memory_map memory_map::build(const config& c) {
         region g{n, is_memory ? region_kind::memory : region_kind::peripheral,
                  c.address(n + ".base"), c.size(n + ".size")};
         if (g.end() > 0x100000000ull)
-            c.fail(n + ".size", n + " [" + hex(g.base) + ", +" + format_size(g.size) +
+            c.fail(blame(c, {n + ".size", n + ".base"}), n + " [" + hex(g.base) + ", +" + format_size(g.size) +
                                     ") extends past the 32-bit address space (ends at " + hex(g.end()) + ")");
+        if (g.base % 4 != 0 || g.size % 4 != 0)
+            c.fail(blame(c, {n + ".base", n + ".size"}),
+                   n + " [" + hex(g.base) + ", +" + format_size(g.size) + ") is not word-aligned (base and size must be multiples of 4)");
+        if (is_memory && c.choice(n + ".storage") == "dense" && g.size > max_dense_bytes)
+            c.fail(blame(c, {n + ".size", n + ".storage"}),
+                   n + " of " + format_size(g.size) + " with dense storage exceeds " + format_size(max_dense_bytes) +
+                       " of host memory (set " + n + ".storage = sparse)");
         m.regions_.push_back(g);
+    }
+    {
+        const std::uint64_t stride = c.count("l1.banks") * c.size("l1.bank_width");
+        if (c.address("l1.base") % c.size("l1.bank_width") != 0)
+            c.fail(blame(c, {"l1.base", "l1.bank_width"}),
+                   "l1 base " + hex(c.address("l1.base")) + " is not aligned to l1.bank_width (" +
+                       format_size(c.size("l1.bank_width")) + ")");
+        if (stride > c.size("l1.size"))
+            c.fail(blame(c, {"l1.banks", "l1.bank_width", "l1.size"}),
+                   "l1.banks x l1.bank_width (" + format_size(stride) + ") exceeds l1.size (" +
+                       format_size(c.size("l1.size")) + ")");
     }
     std::sort(m.regions_.begin(), m.regions_.end(), [](const region& a, const region& b) { return a.base < b.base; });
     for (std::size_t i = 1; i < m.regions_.size(); ++i) {
         const region& a = m.regions_[i - 1];
         const region& b = m.regions_[i];
         if (b.base < a.end())
-            c.fail(b.name + ".base", b.name + " [" + hex(b.base) + ", " + hex(b.end()) + ") overlaps " + a.name + " [" +
+            c.fail(blame(c, {b.name + ".base", a.name + ".size", a.name + ".base"}), b.name + " [" + hex(b.base) + ", " + hex(b.end()) + ") overlaps " + a.name + " [" +
                                          hex(a.base) + ", " + hex(a.end()) + ")");
     }
 
@@ -72,6 +108,20 @@ memory_map memory_map::build(const config& c) {
     for (const auto& name : c.names("visibility.loader"))
         if (m.find_region(name)->kind != region_kind::memory)
             c.fail("visibility.loader", "the loader writes memories only; '" + name + "' is a peripheral");
+    // The cores fetch from firmware.code_region and the loader writes it:
+    // anything else is a bus error at the first instruction.
+    {
+        const std::string code = c.text("firmware.code_region");
+        const int idx = m.region_index(code);
+        if (idx < 0 || m.regions_[static_cast<std::size_t>(idx)].kind != region_kind::memory)
+            c.fail("firmware.code_region", "'" + code + "' is not a memory region (l1, l2 or l3)");
+        if (!m.visible(initiator_class::core, idx))
+            c.fail(blame(c, {"visibility.core", "firmware.code_region"}),
+                   "the cores cannot see firmware.code_region '" + code + "', where they fetch their code");
+        if (!m.visible(initiator_class::loader, idx))
+            c.fail(blame(c, {"visibility.loader", "firmware.code_region"}),
+                   "the loader cannot write firmware.code_region '" + code + "'");
+    }
 
     m.alias_.enabled = c.boolean("alias.enable");
     if (m.alias_.enabled) {
@@ -79,12 +129,14 @@ memory_map memory_map::build(const config& c) {
         m.alias_.target = c.text("alias.target");
         const region* t = m.find_region(m.alias_.target);
         if (!t) c.fail("alias.target", "unknown region '" + m.alias_.target + "'");
+        if (t->kind != region_kind::memory)
+            c.fail("alias.target", "'" + m.alias_.target + "' is a peripheral; the alias window mirrors a memory");
         m.alias_.size = c.size("alias.size") ? c.size("alias.size") : t->size;
         if (m.alias_.size > t->size)
             c.fail("alias.size", "alias window (" + format_size(m.alias_.size) + ") is larger than " + t->name + " (" +
                                      format_size(t->size) + ")");
         if (m.alias_.base + m.alias_.size > 0x100000000ull)
-            c.fail("alias.base", "alias window extends past the 32-bit address space");
+            c.fail(blame(c, {"alias.base", "alias.size"}), "alias window extends past the 32-bit address space");
         for (const auto& r : m.regions_)
             if (m.alias_.base < r.end() && r.base < m.alias_.base + m.alias_.size)
                 c.fail("alias.base", "alias window [" + hex(m.alias_.base) + ", " + hex(m.alias_.base + m.alias_.size) +

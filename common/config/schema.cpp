@@ -24,12 +24,14 @@ void add_memory(schema& s, const std::string& name, const std::string& base, con
     auto& sz = s.add(decl(name + ".size", value_kind::size, size, "Size of " + what + "."));
     sz.nonzero = true;
     sz.power_of_two = size_pow2;
+    sz.max = 1ull << 32;  // the 32-bit address space; dense storage has its own limit (memory_map.cpp)
     auto& lat = s.add(decl(name + ".latency", value_kind::cycles, latency,
                            "Access latency of " + what + " in cluster cycles (first word)."));
     lat.max = 100000;
     auto& bw = s.add(decl(name + ".bandwidth", value_kind::size, bandwidth,
                           "Bytes per cluster cycle one port of " + what + " delivers."));
     bw.nonzero = true;
+    bw.max = 4096;
     auto& st = s.add(decl(name + ".storage", value_kind::choice, storage,
                           "Host storage of " + what +
                               ": `dense` (one allocation) or `sparse` (4 KiB pages allocated when first "
@@ -43,11 +45,13 @@ schema make_platform_schema() {
     auto& clk = s.add(decl("soc.cluster_clock", value_kind::frequency, "370MHz",
                            "Clock of the cluster (cores, L1, DMA, SA). All cycle figures use it."));
     clk.nonzero = true;
+    clk.max = 100000000000ull;  // 100 GHz
     auto& q = s.add(decl("soc.quantum", value_kind::time, "10us",
                          "Temporal-decoupling quantum: how far an initiator may run ahead of "
                          "SystemC time before it synchronises. Larger is faster, smaller is more "
                          "accurate for cross-core interaction."));
     q.nonzero = true;
+    q.max = 1000000000000ull;  // 1 s
     s.add(decl("soc.max_cycles", value_kind::cycles, "0",
                "Watchdog: stop the run after this many cluster cycles (0 = no limit)."));
     auto& mc = s.add(decl("soc.memcheck", value_kind::choice, "warn",
@@ -80,7 +84,8 @@ schema make_platform_schema() {
     cpi(s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*.")));
     cpi(s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider).")));
     cpi(s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken.")));
-    s.add(decl("core.cpi_branch_taken", value_kind::cycles, "2", "Cycles of a taken branch (pipeline refill)."));
+    s.add(decl("core.cpi_branch_taken", value_kind::cycles, "2", "Cycles of a taken branch (pipeline refill).")).max =
+        100000;
     cpi(s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR.")));
     cpi(s.add(decl("core.cpi_load", value_kind::cycles, "1",
                "Issue cycles of a load; the latency of the memory touched is added.")));
@@ -91,7 +96,7 @@ schema make_platform_schema() {
     cpi(s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added.")));
     s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "1",
                "Stall cycles charged when a core's L1 access hits a bank another core used in the "
-               "same cycle (approximation of TCDM arbitration)."));
+               "same cycle (approximation of TCDM arbitration).")).max = 100000;
 
     // --- memories -----------------------------------------------------------
     // The banked L1 interleaves words over banks: its size must be a power of two.
@@ -100,9 +105,11 @@ schema make_platform_schema() {
                              "L1 banks; consecutive bank-width words go to consecutive banks."));
     banks.power_of_two = true;
     banks.nonzero = true;
+    banks.max = 1024;  // one timing slot per bank is allocated up front
     auto& bw = s.add(decl("l1.bank_width", value_kind::size, "4B", "Width of one L1 bank word."));
     bw.power_of_two = true;
     bw.nonzero = true;
+    bw.max = 64;
     add_memory(s, "l2", "0x1C000000", "1536KiB", "6", "8B", "dense", "the SoC L2");
     add_memory(s, "l3", "0x80000000", "8MiB", "100", "4B", "sparse",
                "the external L3 (HyperRAM-like; reachable through the DMA only)");
@@ -129,8 +136,9 @@ schema make_platform_schema() {
         s.add(decl(n + ".base", value_kind::address, p.base, std::string("Base of the ") + p.what + "."));
         auto& sz = s.add(decl(n + ".size", value_kind::size, "4KiB", std::string("Size of the ") + p.what + " window."));
         sz.nonzero = true;
+        sz.max = 1ull << 20;
         s.add(decl(n + ".latency", value_kind::cycles, p.latency,
-                   std::string("Register access latency of the ") + p.what + " in cycles."));
+                   std::string("Register access latency of the ") + p.what + " in cycles.")).max = 100000;
     }
 
     // --- DMA engine (models/dma) -------------------------------------------------
@@ -146,7 +154,7 @@ schema make_platform_schema() {
     dbs.max = 65536;
     s.add(decl("dma.burst_latency", value_kind::cycles, "4",
                "DMA overhead cycles before each burst's read is issued (on top of the memories' "
-               "own latency, bandwidth and port contention)."));
+               "own latency, bandwidth and port contention).")).max = 100000;
     s.add(decl("dma.allow_l3_l1", value_kind::boolean, "false",
                "Whether the DMA may copy between L3 and L1 directly. false (GAP9-like): such a "
                "transfer is refused at push time with an error; stage it through L2."));
@@ -166,11 +174,12 @@ schema make_platform_schema() {
     sac.nonzero = true;
     sac.max = 256;
     s.add(decl("sa.setup_latency", value_kind::cycles, "8",
-               "Cycles from START to the first weight tile (register decode, sequencer start)."));
+               "Cycles from START to the first weight tile (register decode, sequencer start).")).max = 100000;
     auto& sabw = s.add(decl("sa.l1_bandwidth", value_kind::size, "64B",
                             "Bytes per cycle the systolic array's L1 port moves (operands in, results out); "
                             "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B."));
     sabw.nonzero = true;
+    sabw.max = 4096;
     s.add(decl("sa.stop_on_error", value_kind::boolean, "true",
                "A bus error of the systolic array (operand outside its view, e.g. in L2 or at NULL) stops "
                "the run with a report of the job. false: the job aborts with STATUS.ERROR and the error "
@@ -190,7 +199,7 @@ schema make_platform_schema() {
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
-               "Cycles the router adds to every transaction it forwards."));
+               "Cycles the router adds to every transaction it forwards.")).max = 100000;
     s.add(decl("visibility.core", value_kind::name_list, "l1,l2,soc_periph,cluster_periph,event_unit,dma_ctrl,sa_ctrl",
                "Regions the cores can address. Anything else is an address error for them."));
     s.add(decl("visibility.dma", value_kind::name_list, "l1,l2,l3,soc_periph",
@@ -205,7 +214,7 @@ schema make_platform_schema() {
     s.add(decl("alias.base", value_kind::address, "0x0", "Base address of the alias window."));
     s.add(decl("alias.target", value_kind::text, "l1", "Region the alias window mirrors (from its start)."));
     s.add(decl("alias.size", value_kind::size, "0",
-               "Size of the alias window; 0 means the whole target region."));
+               "Size of the alias window; 0 means the whole target region.")).max = 1ull << 32;
     s.add(decl("alias.initiators", value_kind::name_list, "core",
                "Initiator classes that see the alias window (core, dma, sa)."));
 
@@ -213,6 +222,7 @@ schema make_platform_schema() {
     auto& ss = s.add(decl("firmware.stack_size", value_kind::size, "2KiB",
                           "Stack of each hart, placed at the top of L1."));
     ss.nonzero = true;
+    ss.max = 16ull << 20;
     s.add(decl("firmware.code_region", value_kind::text, "l2",
                "Region holding .text, .rodata, .data and .bss."));
     return s;

@@ -362,6 +362,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     const std::uint64_t taken = cfg.cycles("core.cpi_branch_taken");
     ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
+    watchdog_ = cfg.cycles("soc.max_cycles");
 
     context().shared<l1_bank_table>().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
                       static_cast<unsigned>(cfg.count("l1.banks")), static_cast<unsigned>(cfg.size("l1.bank_width")));
@@ -530,6 +531,23 @@ void core::thread() {
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
                            static_cast<std::int64_t>(h_.cycle);
         h_.cycle_limit = h_.cycle + budget;
+        // The watchdog ends the batch at the first taken branch at or after
+        // soc.max_cycles (global cycles = h_.cycle + now_offset), whatever the
+        // quantum: the same limit check the interpreter makes anyway.
+        if (watchdog_) {
+            const std::int64_t now = static_cast<std::int64_t>(h_.cycle) + mem_->now_offset;
+            const std::uint64_t left = now >= 0 && static_cast<std::uint64_t>(now) >= watchdog_
+                                           ? 0
+                                           : watchdog_ - static_cast<std::uint64_t>(std::max<std::int64_t>(now, 0));
+            if (!left) {
+                // Reached: this hart stays where it is until the kernel
+                // stops at the watchdog time (platform::soc::run_together).
+                update_stats();
+                qk_.sync();
+                for (;;) sc_core::wait(wake_event_);
+            }
+            h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
+        }
         const stop s = log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
                                                               : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));

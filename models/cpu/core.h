@@ -124,6 +124,7 @@ private:
     bool wake_pending_ = false;
     bool is_cc_;
     bool stop_on_bus_error_;
+    std::uint64_t watchdog_ = 0;  // soc.max_cycles: no batch runs past it (0 = no limit)
     std::uint32_t boot_address_ = 0;
 
     std::uint64_t stall_memory_ = 0;

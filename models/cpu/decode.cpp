@@ -7,7 +7,8 @@ namespace {
 
 std::int32_t imm_i(std::uint32_t r) { return static_cast<std::int32_t>(r) >> 20; }
 std::int32_t imm_s(std::uint32_t r) {
-    return ((static_cast<std::int32_t>(r) >> 25) << 5) | static_cast<std::int32_t>((r >> 7) & 0x1f);
+    // * 32, not << 5: shifting a negative value left is undefined in C++17 (UBSan).
+    return (static_cast<std::int32_t>(r) >> 25) * 32 | static_cast<std::int32_t>((r >> 7) & 0x1f);
 }
 std::int32_t imm_b(std::uint32_t r) {
     std::uint32_t v = ((r >> 31) << 12) | (((r >> 25) & 0x3f) << 5) | (((r >> 8) & 0xf) << 1) | (((r >> 7) & 1) << 11);

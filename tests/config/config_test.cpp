@@ -210,3 +210,69 @@ TEST(Config, FingerprintIgnoresSpelling) {
     EXPECT_EQ(a.fingerprint(), b.fingerprint());
     EXPECT_NE(a.fingerprint(), c.fingerprint());
 }
+
+// --- issue 14: every key bounded, cross-key errors blame the right key ----------
+
+TEST(ConfigLimits, UnboundedKeysHaveAMaximum) {
+    // 2^24 banks allocated 8 GiB of timing slots before failing with bad_alloc.
+    expect_error("", {"l1.banks=16777216"}, {"l1.banks", "above the maximum 1024"});
+    expect_error("", {"l1.bank_width=1GiB"}, {"l1.bank_width", "above the maximum 64"});
+    expect_error("", {"l1.latency=100001"}, {"l1.latency", "above the maximum"});
+    expect_error("", {"dma.burst_latency=1000000"}, {"dma.burst_latency", "above the maximum"});
+    expect_error("", {"soc.quantum=2s"}, {"soc.quantum", "above the maximum"});
+    // The edge itself is accepted.
+    EXPECT_NO_THROW(memory_map::build(config::load("", {"l1.banks=1024", "l1.size=128KiB"})));
+    // Every numeric key has a finite bound (soc.max_cycles: any 64-bit count).
+    for (const auto& d : platform_schema().keys())
+        if (d.kind != value_kind::address && d.kind != value_kind::boolean && d.kind != value_kind::choice &&
+            d.kind != value_kind::name_list && d.kind != value_kind::text && d.key != "soc.max_cycles")
+            EXPECT_NE(d.max, UINT64_MAX) << d.key << " has no maximum";
+}
+
+TEST(ConfigLimits, MaxCyclesTakesTheFull64BitRange) {
+    EXPECT_EQ(config::load("", {"soc.max_cycles=18446744073709551615"}).cycles("soc.max_cycles"), UINT64_MAX);
+    expect_error("", {"soc.max_cycles=18446744073709551616"}, {"soc.max_cycles", "overflows 64 bits"});
+}
+
+TEST(ConfigLimits, DenseMemoryIsBounded) {
+    expect_error("", {"l2.size=512MiB", "l2.base=0x40000000"}, {"l2.size", "dense storage", "sparse"});
+    EXPECT_NO_THROW(memory_map::build(
+        config::load("", {"l2.size=512MiB", "l2.base=0x40000000", "l2.storage=sparse"})));
+}
+
+TEST(ConfigLimits, L1GeometryAndAlignment) {
+    expect_error("", {"l1.base=0x10000001"}, {"l1.base", "not word-aligned"});
+    expect_error("", {"l1.bank_width=64B", "l1.base=0x10000020"}, {"l1.base", "not aligned to l1.bank_width"});
+    expect_error("", {"l1.size=32B", "l1.banks=16"}, {"l1.banks", "exceeds l1.size"});
+}
+
+TEST(ConfigLimits, CodeRegionAndAliasTarget) {
+    expect_error("", {"firmware.code_region=nosuch"}, {"firmware.code_region", "'nosuch' is not a memory region"});
+    expect_error("", {"firmware.code_region=soc_periph"}, {"firmware.code_region", "not a memory region"});
+    expect_error("", {"visibility.core="}, {"visibility.core", "cannot see firmware.code_region 'l2'"});
+    expect_error("", {"firmware.code_region=l3"}, {"firmware.code_region", "cannot see firmware.code_region 'l3'"});
+    expect_error("", {"alias.enable=true", "alias.target=soc_periph"}, {"alias.target", "peripheral"});
+}
+
+TEST(ConfigLimits, CrossKeyErrorsBlameTheLatestSetting) {
+    // The override, not the default size it collides with.
+    expect_error("", {"l1.base=0xFFFFF000"}, {"<command line>", "l1.base", "past the 32-bit address space"});
+    // The override, not the file's cluster_periph.base that it now overlaps.
+    expect_error("[cluster_periph]\nbase = 0x10200000\n", {"l1.size=1GiB", "l1.storage=sparse"},
+                 {"<command line>", "l1.size", "overlaps"});
+}
+
+TEST(ConfigLimits, FileMustBeRegularAndSmall) {
+    try {
+        config::load("/dev/zero", {});
+        ADD_FAILURE() << "/dev/zero accepted as a config";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
+    try {
+        config::load(::testing::TempDir(), {});
+        ADD_FAILURE() << "a directory accepted as a config";
+    } catch (const config_error& e) {
+        EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+    }
+}

@@ -282,6 +282,28 @@ TEST(Dma, ZeroCountIsRefusedAtPush) {
     });
 }
 
+// The 3-D count's own zero check (issue 14: only the 2-D one was tried), and
+// that a refused push leaves the destination untouched.
+TEST(Dma, ZeroCount3DIsRefusedAtPush) {
+    E->h.run_job([] {
+        E->clear();
+        const std::uint64_t refused0 = E->stat("refused"), transfers0 = E->stat("transfers");
+        E->fill(E->l1_base() + 0x2000, std::vector<unsigned char>(16, 0xEE));
+        E->fill(E->l2_base() + 0x2000, test::pattern(16, 5));
+        E->wr(NPU_DMA_SRC, E->l2_base() + 0x2000);
+        E->wr(NPU_DMA_DST, E->l1_base() + 0x2000);
+        E->wr(NPU_DMA_LEN, 16);
+        E->wr(NPU_DMA_COUNT_2D, 1);
+        E->wr(NPU_DMA_COUNT_3D, 0);
+        EXPECT_EQ(E->rd(NPU_DMA_PUSH_3D), NPU_DMA_REFUSED);
+        EXPECT_EQ(NPU_DMA_ERR_CAUSE(E->rd(NPU_DMA_ERROR_INFO)), NPU_DMA_CAUSE_DESC);
+        EXPECT_EQ(E->stat("refused") - refused0, 1u);
+        EXPECT_EQ(E->stat("transfers") - transfers0, 0u);
+        expect_bytes(E->peek(E->l1_base() + 0x2000, 16), std::vector<unsigned char>(16, 0xEE), "refused push");
+        E->wr(NPU_DMA_COUNT_3D, 1);
+    });
+}
+
 TEST(Dma, ZeroLengthCompletesAtOnce) {
     E->h.run_job([] {
         E->clear();

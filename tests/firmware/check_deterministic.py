@@ -2,7 +2,8 @@
 """Runs npusim twice on the same ELF and config and fails unless the
 firmware output and every simulated figure (cycles, instructions, traffic,
 every model statistic) are identical. Host time is the only thing allowed to
-differ. Refuses a run that simulated nothing."""
+differ. Refuses a run that simulated nothing, or that did not end with the
+expected exit code (--expect-exit, default 0)."""
 import argparse
 import json
 import subprocess
@@ -22,6 +23,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--npusim", required=True)
     ap.add_argument("--elf", required=True)
+    ap.add_argument("--expect-exit", type=int, default=0, help="exit code both runs must have")
     ap.add_argument("--args", nargs=argparse.REMAINDER, default=[])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
@@ -31,6 +33,10 @@ def main():
         print("the run simulated nothing: cannot judge determinism")
         return 1
     ok = True
+    # Two identical failures are deterministic but prove nothing about the harts.
+    if r1[0] != a.expect_exit:
+        print(f"run 1 exited {r1[0]}, expected {a.expect_exit}")
+        ok = False
     if r1[0] != r2[0]:
         print(f"exit codes differ: {r1[0]} vs {r2[0]}")
         ok = False

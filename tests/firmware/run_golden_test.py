@@ -129,6 +129,52 @@ def total_line(compared, expected, mismatches, err):
     return r"^compared %d of %d elements, %d mismatches, max abs err %s$" % (compared, expected, mismatches, err)
 
 
+def hardening_scenario(name, c, a):
+    """Issue 14's hostile inputs: each is one clear error with a documented exit code (or None: not one)."""
+    m = c.manifest_path
+    if name == "golden_offset_overflow":
+        # offset + bytes wrapped past the size check: a heap out-of-bounds read.
+        c.output("out_f64")["golden_offset"] = 2**64 - 16
+        return (["--manifest", m], 2, [r"outputs\[5\]: 'out_f64' has golden_offset = 18446744073709551600"], [], None)
+    if name == "deep_json":
+        # 50,000 levels overflowed the recursive parser's stack (SIGSEGV).
+        deep = os.path.join(c.dir, "deep.json")
+        with open(deep, "w") as f:
+            f.write("[" * 50000 + "]" * 50000)
+        return (["--manifest", deep], 2, [r"deep\.json: malformed JSON: nested deeper than 64 levels"], [], None)
+    if name == "manifest_not_regular":
+        return (["--manifest", "/dev/zero"], 2, [r"/dev/zero: is not a regular file"], [], None)
+    if name == "golden_is_directory":
+        c.manifest["golden_file"] = "."
+        return (["--manifest", m], 2, [r"golden_file \S+: is a directory, not a golden data file"], [], None)
+    if name == "duplicate_output":
+        c.manifest["outputs"].append(dict(c.output("out_i8")))
+        return (["--manifest", m], 2, [r"outputs\[6\]: output 'out_i8' is listed twice"], [], None)
+    if name == "control_chars_in_name":
+        c.output("out_i8")["name"] = "out\x1b[31m\ri8"
+        return (["--manifest", m], 0, [r"out\\x1b\[31m\\x0di8 \(i8"], ["\x1b", "\r"], None)
+    if name == "address_past_64_bits":
+        c.output("out_i8")["address"] = 2**64 + 5
+        return (["--manifest", m], 2, [r"outputs\[0\]\.address: 1\.8446744073709552e\+19 is not a 64-bit unsigned"],
+                [], None)
+    # Tolerance at its edge (issue 14: tested only far from it). got 0.75,
+    # atol 0.25: expected 1.0 is exactly atol away and passes, the next f32
+    # above 1.0 is one ulp past and fails.
+    if name in ("f32_atol_edge", "f32_atol_one_ulp_past"):
+        c.manifest["tolerance"]["f32"] = {"atol": 0.25, "rtol": 0}
+        one_ulp_up = struct.unpack("<f", struct.pack("<I", struct.unpack("<I", struct.pack("<f", 1.0))[0] + 1))[0]
+        c.set_golden("out_f32", 9, 1.0 if name == "f32_atol_edge" else one_ulp_up)
+        if name == "f32_atol_edge":
+            return (["--manifest", m], 0, [total_line(TOTAL, TOTAL, 0, r"0\.25")], [], None)
+        return (["--manifest", m], 6, [total_line(TOTAL, TOTAL, 1, r"0\.25\d*"),
+                                       r"^  out_f32\[1,1\]: got 0\.75, expected 1\.0000001"], [], None)
+    if name == "max_cycles_negative":
+        return ([a.elf, "--max-cycles", "-5"], 2, [r"--max-cycles: '-5' is negative"], ["overflows"], None)
+    if name == "max_cycles_uint64_max":
+        return ([a.elf, "--max-cycles", str(2**64 - 1), "-q"], 0, [], ["error"], None)
+    return None
+
+
 def scenario(name, c, a):
     """Returns (npusim args, expected exit, stderr regexes, stderr not-regexes, json check)."""
     m = c.manifest_path
@@ -255,7 +301,7 @@ def main():
         ap.add_argument(k, required=True)
     a = ap.parse_args()
     c = Case(a)
-    args, want_exit, want, refuse, check = scenario(a.scenario, c, a)
+    args, want_exit, want, refuse, check = hardening_scenario(a.scenario, c, a) or scenario(a.scenario, c, a)
     if a.scenario != "malformed_json":
         c.write()
     cmd = [a.npusim] + args

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <unistd.h>
 
 using npu::platform::elf_error;
@@ -54,7 +55,73 @@ TEST(ElfImage, GoodImage) {
     EXPECT_EQ(*img.symbol_address("weights"), 0x1C001000u);
 }
 
-TEST(ElfImage, MissingFile) { expect_error(tmp("does_not_exist.elf"), "cannot read"); }
+TEST(ElfImage, MissingFile) { expect_error(tmp("does_not_exist.elf"), "cannot open ELF file"); }
+
+// Regression (issue 14): /dev/zero was read without limit; a directory or a
+// device is refused before any byte is read.
+TEST(ElfImage, NotARegularFile) {
+    expect_error("/dev/zero", "not a regular file");
+    expect_error(::testing::TempDir(), "is a directory");
+}
+
+// Regression (issue 14): p_memsz = 0 with file bytes skipped the p_filesz
+// check and loaded nothing; the run then hit an illegal instruction.
+TEST(ElfImage, FileBytesInZeroMemSize) {
+    auto w = good();
+    w.segs[1].mem_size = 0;
+    expect_error(w.write(tmp("memsz0.elf")), "file size 4 exceeds memory size 0");
+}
+
+// Regression (issue 14): an entry point outside the loaded bytes, or in a
+// segment without PF_X, failed only at the first fetch.
+TEST(ElfImage, EntryPointChecked) {
+    auto w = good();
+    w.entry = 0;
+    expect_error(w.write(tmp("entry0.elf")), "entry point 0x00000000 is not in the file bytes");
+    w.entry = 0x1C000040;  // one byte past segment 0's last byte
+    expect_error(w.write(tmp("entry_end.elf")), "entry point 0x1c000040 is not in the file bytes");
+    w.entry = 0x1C001000;
+    expect_error(w.write(tmp("entry_data.elf")), "not executable");
+    w.entry = 0x1C00003C;  // the last instruction of segment 0
+    EXPECT_NO_THROW(elf_image::load(w.write(tmp("entry_last.elf"))));
+}
+
+// Regression (issue 14): a bad e_shstrndx was accepted silently.
+TEST(ElfImage, BadSectionNameIndex) {
+    auto w = good();
+    w.shstrndx = 9;
+    expect_error(w.write(tmp("shstrndx.elf")), "e_shstrndx 9 is not a section");
+    w.shstrndx = 0;
+    expect_error(w.write(tmp("shstrndx0.elf")), "e_shstrndx is 0");
+}
+
+// Found by fuzz_elf: a 512-byte ELF whose symbol table claims 100 MB took
+// 15 s (its entries iterated one by one) before the run even started.
+TEST(ElfImage, SectionPastTheEndOfTheFile) {
+    auto w = good();
+    auto b = w.bytes();
+    std::uint32_t shoff;
+    std::memcpy(&shoff, &b[32], 4);
+    const std::uint32_t huge = 0x6000040;
+    std::memcpy(&b[shoff + 2 * 40 + 20], &huge, 4);  // section 2 (.symtab): sh_size
+    std::string p = tmp("symtab_huge.elf");
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    expect_error(p, "section 2 [offset");
+}
+
+// The segment-bytes check at its edge: one byte short of the last segment's
+// bytes is refused, the exact size is accepted.
+TEST(ElfImage, SegmentEndsExactlyAtFileEnd) {
+    auto w = good();
+    w.syms.clear();
+    auto b = w.bytes();
+    std::string p = tmp("exact.elf");
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    EXPECT_NO_THROW(elf_image::load(p));
+    std::string p1 = tmp("short1.elf");
+    std::ofstream(p1, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size() - 1));
+    expect_error(p1, "past the end of the file");
+}
 
 TEST(ElfImage, NotAnElf) {
     std::string p = tmp("text.elf");
@@ -104,7 +171,7 @@ TEST(ElfImage, OverlappingSegments) {
 TEST(ElfImage, FileSizeBeyondMemSize) {
     auto w = good();
     w.segs[1].mem_size = 2;
-    expect_error(w.write(tmp("filesz.elf")), "file size exceeds memory size");
+    expect_error(w.write(tmp("filesz.elf")), "file size 4 exceeds memory size 2");
 }
 
 TEST(ElfImage, NoLoadableSegment) {

@@ -28,6 +28,7 @@ struct elf_writer {
     std::uint32_t entry = 0;
     std::vector<seg> segs;
     std::vector<sym> syms;
+    int shstrndx = 4;  // the .shstrtab this writer emits; another value makes a broken ELF
 
     std::vector<unsigned char> bytes() const {
         std::vector<unsigned char> out(52 + 32 * segs.size(), 0);
@@ -118,7 +119,7 @@ private:
         sh(4, 23, 3, 0, 0, shstroff, static_cast<std::uint32_t>(shstr.size()), 0, 0, 0);
         put32(32, shoff);
         put16(48, 5);  // shnum
-        put16(50, 4);  // shstrndx
+        put16(50, static_cast<std::uint16_t>(shstrndx));
     }
 };
 

@@ -23,7 +23,9 @@ npu::platform::soc* S;
 std::string tmp(const std::string& n) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + n; }
 
 void expect_load_error(elf_writer w, const std::string& name, const std::vector<std::string>& fragments) {
+    // A code segment with the entry point, so only the segment under test is wrong.
     w.entry = 0x1C000000;
+    w.segs.push_back({0x1C000000, {0x13, 0, 0, 0}, 4});
     auto img = elf_image::load(w.write(tmp(name)));
     try {
         S->load(img);
@@ -74,6 +76,34 @@ TEST(SocLoad, SegmentRunningPastTheEndIsRefused) {
     // Starts 16 bytes before the end of the 128 KiB L1 and needs 64.
     w.segs.push_back({0x10000000 + 128 * 1024 - 16, std::vector<unsigned char>(8, 1), 64, 6});
     expect_load_error(w, "past.elf", {"segment 0", "48 bytes past the end of l1", "128 KiB"});
+}
+
+// The edge: a segment ending exactly at the end of L1 loads, one byte more is refused.
+TEST(SocLoad, SegmentEndingAtTheEndLoadsOneMoreByteIsRefused) {
+    elf_writer w;
+    w.entry = 0x1C000000;
+    w.segs.push_back({0x1C000000, {0x13, 0, 0, 0}, 4});
+    w.segs.push_back({0x10000000 + 128 * 1024 - 16, std::vector<unsigned char>(8, 1), 16, 6});
+    EXPECT_NO_THROW(S->load(elf_image::load(w.write(tmp("edge.elf")))));
+    elf_writer past;
+    past.segs.push_back({0x10000000 + 128 * 1024 - 16, std::vector<unsigned char>(8, 1), 17, 6});
+    expect_load_error(past, "edge1.elf", {"segment 0", "1 bytes past the end of l1"});
+}
+
+// Regression (issue 14): code linked into L3 (which the cores cannot fetch
+// from) loaded, then failed at the first fetch.
+TEST(SocLoad, CodeTheCoresCannotFetchIsRefused) {
+    elf_writer w;
+    w.entry = 0x80000000;
+    w.segs.push_back({0x80000000, {0x13, 0, 0, 0}, 4});
+    auto img = elf_image::load(w.write(tmp("l3code.elf")));
+    try {
+        S->load(img);
+        ADD_FAILURE() << "code in L3 loaded";
+    } catch (const elf_error& e) {
+        EXPECT_NE(std::string(e.what()).find("not fetchable by the cores"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("l3"), std::string::npos) << e.what();
+    }
 }
 
 int sc_main(int argc, char** argv) {

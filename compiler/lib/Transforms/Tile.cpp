@@ -265,10 +265,18 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     const int64_t rows = static_cast<int64_t>(target.getSaRows());
     const int64_t cols = static_cast<int64_t>(target.getSaCols());
     if (stacks + l1Reserve >= l1Size) {
-      module.emitError("L1 (")
+      // Located at the first op that needs L1 tiles, not at the module's
+      // unknown location, with the keys that make room.
+      Operation *at = module;
+      module.walk([&](linalg::LinalgOp op) {
+        at = op;
+        return WalkResult::interrupt();
+      });
+      at->emitError("L1 (")
           << l1Size << " bytes) holds no tile buffers after the hart stacks ("
           << stacks << " bytes) and l1-reserve (" << static_cast<uint64_t>(l1Reserve)
-          << " bytes)";
+          << " bytes): lower firmware.stack_size (npuc --set "
+             "firmware.stack_size=...) or raise l1.size";
       return signalPassFailure();
     }
     const uint64_t budget = l1Size - stacks - l1Reserve;

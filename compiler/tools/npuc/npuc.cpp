@@ -9,6 +9,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 
+#include "config/input_file.h"
 #include "npu/Driver/Driver.h"
 #include "npu/Pipeline/Pipeline.h"
 
@@ -82,10 +83,20 @@ int main(int argc, char **argv) {
   std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(emit);
   if (!to)
     return fail("unknown --emit=" + emit + " (" + mlir::npu::phaseList() + ")");
+  if (injectFault.getNumOccurrences() && injectFault.empty())
+    return fail("--inject-fault needs a value (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
+  if (optLevel > 3)
+    return fail("--opt=" + llvm::Twine(optLevel) + " is not an optimisation level (0-3)");
   if (!injectFault.empty() && injectFault != "skip-weight-load" && injectFault != "l3-as-l2" &&
       injectFault != "unchecked-l1-alloc")
     return fail("unknown --inject-fault=" + injectFault +
                 " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
+  // A directory or /dev/zero as the network would be read without end.
+  if (inputFile != "-")
+    if (std::string why = npu::cfg::check_input_file(
+            inputFile, npu::cfg::max_network_file_bytes, "a network file");
+        !why.empty())
+      return fail(inputFile + ": " + why);
   if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
     return fail("--default-mem-level must be L2 or L3, not '" + defaultMemLevel + "'");
   if (activationMemLevel != "L2" && activationMemLevel != "L3")

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of a -DNPU_FUZZ=ON build for a bounded time on
+# its seed corpus (fuzz/corpus/<name>). New inputs go to a scratch corpus in
+# the build dir, never into the repository; a crash leaves its input in
+# <build>/fuzz/artifacts and fails the run (turn it into a regression test:
+# docs/robustness.md).
+#   scripts/fuzz-smoke.sh BUILD_DIR [SECONDS_PER_TARGET]   (default 45)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:?usage: scripts/fuzz-smoke.sh BUILD_DIR [SECONDS]}
+SECS=${2:-45}
+mkdir -p "$BUILD/fuzz/artifacts"
+# UBSan findings abort (-fno-sanitize-recover); leaks are findings too.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+for name in elf config manifest; do
+  bin="$BUILD/fuzz/fuzz_$name"
+  work="$BUILD/fuzz/corpus-$name"
+  mkdir -p "$work"
+  echo "fuzz-smoke: fuzz_$name for ${SECS}s"
+  if ! "$bin" "$work" "fuzz/corpus/$name" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -artifact_prefix="$BUILD/fuzz/artifacts/$name-" -print_final_stats=1 \
+       >"$BUILD/fuzz/fuzz_$name.log" 2>&1; then
+    echo "fuzz-smoke: fuzz_$name FOUND A CRASH (log: $BUILD/fuzz/fuzz_$name.log)" >&2
+    tail -40 "$BUILD/fuzz/fuzz_$name.log" >&2
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$BUILD/fuzz/fuzz_$name.log" | tr '\n' ' '
+    echo
+  fi
+done
+exit $status
