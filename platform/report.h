@@ -21,6 +21,9 @@ public:
     // npusim --manifest: the golden comparison as a JSON object (or why the
     // outputs were not compared), written as "golden" in json().
     void set_golden_json(std::string obj) { golden_json_ = std::move(obj); }
+    // npusim --manifest: multiply-accumulates per region (npuc's "layers"),
+    // for the per-layer table and MAC/cycle.
+    void set_layer_macs(std::vector<std::pair<std::string, std::uint64_t>> macs) { layer_macs_ = std::move(macs); }
 
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
     std::size_t memcheck_findings() const { return memcheck_count_; }
@@ -28,6 +31,7 @@ public:
 private:
     std::string format_bus_error(const base::bus_error_info& e) const;
     std::string format_memcheck(const base::memcheck_info& m) const;
+    std::string layer_table(const soc& s) const;
 
     const cfg::config& cfg_;
     base::sim_services& svc_;
@@ -35,6 +39,7 @@ private:
     std::vector<std::string> memcheck_;  // first findings, formatted
     std::size_t memcheck_count_ = 0;
     std::string golden_json_;
+    std::vector<std::pair<std::string, std::uint64_t>> layer_macs_;
 };
 
 }  // namespace npu::platform

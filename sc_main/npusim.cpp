@@ -217,6 +217,7 @@ int run(int argc, char** argv) {
     install_report_handler();
     npu::platform::soc top("soc", *cfg, lvl);
     npu::platform::report rep(*cfg, top);
+    if (man) rep.set_layer_macs(man->layer_macs);
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) {

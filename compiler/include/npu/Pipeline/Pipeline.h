@@ -164,6 +164,9 @@ struct ScheduledPlan {
   std::vector<uint64_t> inputAddress, outputAddress;
   // Checkpoint i is read at the end of the n-th region named region (n >= 1).
   std::vector<std::pair<std::string, int64_t>> checkpointRegion;
+  // Multiply-accumulates per region name (summed over its instances), in
+  // program order: the manifest's "layers", npusim's MAC/cycle per region.
+  std::vector<std::pair<std::string, int64_t>> regionMacs;
   // The SA staging buffer, if any (a manifest row; lowers l2PlanStart).
   std::optional<llvm::json::Object> staging;
   uint64_t stagingAddress = 0;
