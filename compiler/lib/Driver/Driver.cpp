@@ -430,6 +430,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   pipelineOptions.defaultMemLevel = options.defaultMemLevel;
   pipelineOptions.activationMemLevel = options.activationMemLevel;
   pipelineOptions.injectFault = options.injectFault;
+  pipelineOptions.tilePins = options.tilePins;
   pipelineOptions.inputFile = options.inputData;
   // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
   uint64_t goldenBytes = outBytes;

@@ -137,6 +137,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
     }
     case Phase::Tile: {
       NpuTileOptions tile;
+      tile.pins = options.tilePins;
       pm.addPass(createNpuTile(tile));
       break;
     }

@@ -64,6 +64,10 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
                      "'skip-weight-load' is the linker's and changes no IR"),
       llvm::cl::init("")};
+  ListOption<std::string> tilePins{
+      *this, "tile",
+      llvm::cl::desc("<region>=<sizes>: pin a conv layer's <rows>x<channels> or a "
+                     "matmul's <tm>x<tn>x<tk> tiles (npu-tile)")};
   Option<std::string> inputFile{
       *this, "input-file",
       llvm::cl::desc("Input 0's data (.npy or raw .bin) instead of the pattern"),
