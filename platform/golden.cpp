@@ -324,6 +324,14 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
             m.checkpoints.push_back(std::move(c));
         }
     }
+    if (const json::Value* lv = root.get("layers")) {
+        const json::Array& ls = r.array(*lv, "layers");
+        for (std::size_t i = 0; i < ls.size(); ++i) {
+            const std::string where = fmt::format("layers[{}]", i);
+            const json::Object& o = r.object(ls[i], where);
+            m.layer_macs.emplace_back(r.string(o, where, "region"), r.unsigned_int(o, where, "macs"));
+        }
+    }
     if (const json::Value* iv = root.get("inputs")) {
         const json::Array& ins = r.array(*iv, "inputs");
         for (std::size_t i = 0; i < ins.size(); ++i)

@@ -78,6 +78,9 @@ struct manifest {
     std::vector<tensor_desc> outputs;
     std::vector<tensor_desc> inputs;
     std::vector<checkpoint_desc> checkpoints;  // optional
+    // Multiply-accumulates per trace region (npuc's "layers", optional): the
+    // report's MAC/cycle per layer.
+    std::vector<std::pair<std::string, std::uint64_t>> layer_macs;
 
     tolerance tolerance_for(element_type t) const;
 

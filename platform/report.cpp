@@ -10,6 +10,7 @@
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace npu::platform {
@@ -27,9 +28,42 @@ std::string pc_text(const base::sim_services& svc, std::uint64_t pc) {
     return fmt::format("0x{:08x}{}", pc, sym.empty() ? "" : " <" + sym + ">");
 }
 
+// region_stats::counters as sample_in_regions() in the constructor lays them out.
+std::uint64_t counter(const periph::soc_periph::region_stats& g, std::size_t i) {
+    return i < g.counters.size() ? g.counters[i] : 0;
+}
+std::uint64_t region_worker_cycles(const periph::soc_periph::region_stats& g) { return counter(g, 0); }
+std::uint64_t region_read_bytes(const periph::soc_periph::region_stats& g, std::size_t target) {
+    return counter(g, 1 + target);
+}
+std::uint64_t region_write_bytes(const periph::soc_periph::region_stats& g, std::size_t target, std::size_t n) {
+    return counter(g, 1 + n + target);
+}
+// Workers busy (executing, not asleep) over the region, all workers together.
+double worker_utilisation(const soc& s, const periph::soc_periph::region_stats& g) {
+    const std::size_t workers = s.cores().size() > 1 ? s.cores().size() - 1 : 0;
+    if (!workers || !g.cycles) return 0.0;
+    return 100.0 * static_cast<double>(region_worker_cycles(g)) /
+           (static_cast<double>(workers) * static_cast<double>(g.cycles));
+}
+
 }  // namespace
 
 report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().services) {
+    // Per region: the workers' executing cycles, then the bytes every
+    // initiator read from each memory level, then those written (the layout
+    // region_counter_* below reads).
+    s.sample_in_regions([&s] {
+        const std::size_t n = s.context().traffic.targets().size();
+        std::vector<std::uint64_t> v(1 + 2 * n);
+        for (std::size_t h = 0; h + 1 < s.cores().size(); ++h) v[0] += s.cores()[h]->state().cycle;
+        for (const auto* i : s.initiators())
+            for (std::size_t t = 0; t < n; ++t) {
+                v[1 + t] += i->traffic().read_bytes[t];
+                v[1 + n + t] += i->traffic().write_bytes[t];
+            }
+        return v;
+    });
     auto& svc = svc_;
     svc.on_bus_error = [this](const base::bus_error_info& e) {
         bus_errors_.push_back(format_bus_error(e));
@@ -199,6 +233,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             o += g.open ? " (still open at the end)\n" : "\n";
         }
     }
+    if (!layer_macs_.empty() && !regions.empty()) o += layer_table(s);
     if (const auto& checks = s.soc_periph().self_checks(); !checks.empty()) {
         std::uint64_t compared = 0, expected = 0, errors = 0;
         o += "\nself-checks (npu_check_*)\n";
@@ -225,6 +260,38 @@ std::string report::summary(const soc& s, const run_result& r) const {
             o += fmt::format("  ... and {} more (--memcheck-limit)\n", ranges_.size() - memcheck_limit_);
     }
     o += fmt::format("\nbus errors: {}   memcheck findings: {}\n", bus_errors_.size(), memcheck_count_);
+    return o;
+}
+
+std::string report::layer_table(const soc& s) const {
+    std::vector<std::string> engines;
+    for (const auto& g : s.context().stats.groups())
+        for (const auto& v : g.values)
+            if (v.name == "busy_cycles") engines.push_back(g.owner);
+    const auto& targets = s.context().traffic.targets();
+    std::string o = "\nlayers (npuc regions; MACs from the manifest; bytes read / written per level)\n";
+    o += fmt::format("  {:<24} {:>12} {:>12} {:>9}", "layer", "cycles", "MACs", "MAC/cycle");
+    for (const auto& e : engines) o += fmt::format(" {:>10}", e.substr(e.rfind('.') + 1) + " %");
+    o += fmt::format(" {:>10}", "workers %");
+    for (const auto& t : targets) o += fmt::format(" {:>21}", t);
+    o += "\n";
+    for (const auto& g : s.soc_periph().regions()) {
+        auto it = std::find_if(layer_macs_.begin(), layer_macs_.end(), [&](const auto& l) { return l.first == g.name; });
+        if (it == layer_macs_.end()) continue;
+        o += fmt::format("  {:<24} {:>12} {:>12} {:>9}", g.name, g.cycles, it->second,
+                         g.cycles && it->second ? fmt::format("{:.2f}", static_cast<double>(it->second) /
+                                                                             static_cast<double>(g.cycles))
+                                                : "-");
+        for (std::size_t i = 0; i < engines.size(); ++i)
+            o += fmt::format(" {:>10.1f}", i < g.busy.size() && g.cycles ? 100.0 * static_cast<double>(g.busy[i]) /
+                                                                               static_cast<double>(g.cycles)
+                                                                         : 0.0);
+        o += fmt::format(" {:>10.1f}", worker_utilisation(s, g));
+        for (std::size_t t = 0; t < targets.size(); ++t)
+            o += fmt::format(" {:>21}", fmt::format("{} / {}", region_read_bytes(g, t),
+                                                    region_write_bytes(g, t, targets.size())));
+        o += "\n";
+    }
     return o;
 }
 
@@ -306,6 +373,32 @@ std::string report::json(const soc& s, const run_result& r) const {
                         e.attribute("count", g.count);
                         e.attribute("cycles", g.cycles);
                         e.attribute("open", g.open);
+                        auto it = std::find_if(layer_macs_.begin(), layer_macs_.end(),
+                                               [&](const auto& l) { return l.first == g.name; });
+                        if (it != layer_macs_.end()) {
+                            e.attribute("macs", it->second);
+                            e.attribute("macs_per_cycle", g.cycles ? static_cast<double>(it->second) /
+                                                                         static_cast<double>(g.cycles)
+                                                                   : 0.0);
+                        }
+                        e.attributeObject("busy_cycles", [&] {
+                            std::size_t i = 0;
+                            for (const auto& sg : s.context().stats.groups())
+                                for (const auto& v : sg.values)
+                                    if (v.name == "busy_cycles") {
+                                        e.attribute(sg.owner, i < g.busy.size() ? g.busy[i] : 0);
+                                        ++i;
+                                    }
+                        });
+                        e.attribute("worker_cycles", region_worker_cycles(g));
+                        e.attribute("worker_utilisation", worker_utilisation(s, g) / 100.0);
+                        e.attributeObject("bytes", [&] {
+                            for (std::size_t t = 0; t < targets.size(); ++t)
+                                e.attributeObject(targets[t], [&] {
+                                    e.attribute("read", region_read_bytes(g, t));
+                                    e.attribute("write", region_write_bytes(g, t, targets.size()));
+                                });
+                        });
                     });
                 }));
         });

@@ -25,6 +25,9 @@ public:
     // npusim --manifest: the golden comparison as a JSON object (or why the
     // outputs were not compared), written as "golden" in json().
     void set_golden_json(std::string obj) { golden_json_ = std::move(obj); }
+    // npusim --manifest: multiply-accumulates per region (npuc's "layers"),
+    // for the per-layer table and MAC/cycle.
+    void set_layer_macs(std::vector<std::pair<std::string, std::uint64_t>> macs) { layer_macs_ = std::move(macs); }
 
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
     // One finding per initiator, PC, kind and contiguous range of bytes.
@@ -36,6 +39,7 @@ public:
 private:
     std::string format_bus_error(const base::bus_error_info& e) const;
     std::string format_memcheck(const base::memcheck_info& m) const;
+    std::string layer_table(const soc& s) const;
 
     const cfg::config& cfg_;
     base::sim_services& svc_;
@@ -57,6 +61,7 @@ private:
     // Adds `m` to its range (true) or opens a new one (false).
     bool merge_memcheck(const base::memcheck_info& m);
     std::string golden_json_;
+    std::vector<std::pair<std::string, std::uint64_t>> layer_macs_;
 };
 
 }  // namespace npu::platform

@@ -337,4 +337,8 @@ run_result soc::finish_run(double host_seconds) {
 
 void soc::on_region_end(std::function<void(const std::string&)> fn) { soc_periph_->on_region_end = std::move(fn); }
 
+void soc::sample_in_regions(std::function<std::vector<std::uint64_t>()> fn) {
+    soc_periph_->region_counters = std::move(fn);
+}
+
 }  // namespace npu::platform

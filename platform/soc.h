@@ -74,6 +74,9 @@ public:
     const periph::soc_periph& soc_periph() const { return *soc_periph_; }
     // Called at every trace-marker region end with the region's name.
     void on_region_end(std::function<void(const std::string&)> fn);
+    // Counters summed per region between its begin and end markers (the
+    // report's per-layer figures).
+    void sample_in_regions(std::function<std::vector<std::uint64_t>()> fn);
     // Channel masters, busy cycles.
     dma::dma& dma_engine() { return *dma_; }
     cluster::event_unit& event_unit() { return *event_unit_; }

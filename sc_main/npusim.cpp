@@ -227,6 +227,7 @@ int run(int argc, char** argv) {
     npu::platform::soc top("soc", *cfg, lvl);
     npu::platform::report rep(*cfg, top);
     rep.set_memcheck_limit(memcheck_limit);
+    if (man) rep.set_layer_macs(man->layer_macs);
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) {

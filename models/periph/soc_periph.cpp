@@ -117,7 +117,8 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
             if (regions_[i].name == name && regions_[i].hart == hart) idx = i;
         if (idx == regions_.size()) regions_.push_back(region_stats{name, hart});
         ++regions_[idx].open;
-        stack.push_back(open_region{idx, now_cycles(), busy_snapshot()});
+        stack.push_back(open_region{idx, now_cycles(), busy_snapshot(),
+                                    region_counters ? region_counters() : std::vector<std::uint64_t>{}});
         return;
     }
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -129,6 +130,12 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         r.busy.resize(now.size());
         for (std::size_t i = 0; i < now.size() && i < it->busy_at_start.size(); ++i)
             r.busy[i] += now[i] - it->busy_at_start[i];
+        if (region_counters) {
+            const auto c = region_counters();
+            r.counters.resize(c.size());
+            for (std::size_t i = 0; i < c.size() && i < it->counters_at_start.size(); ++i)
+                r.counters[i] += c[i] - it->counters_at_start[i];
+        }
         --r.open;
         stack.erase(std::next(it).base());
         if (on_region_end) on_region_end(name);

@@ -26,6 +26,11 @@ public:
     // npusim snapshots per-layer checkpoints of a compiled network there.
     std::function<void(const std::string& name)> on_region_end;
 
+    // Further counters sampled at region boundaries like the busy cycles
+    // (the report's worker cycles and bytes per memory inside each region);
+    // the platform sets it, the report reads region_stats::counters.
+    std::function<std::vector<std::uint64_t>()> region_counters;
+
     // Cycles per named region (trace markers), in order of first use.
     struct region_stats {
         std::string name;
@@ -34,6 +39,7 @@ public:
         std::uint64_t cycles = 0;
         std::uint64_t open = 0;  // regions begun and not ended
         std::vector<std::uint64_t> busy;  // per busy_snapshot() entry, summed over closed instances
+        std::vector<std::uint64_t> counters;  // per region_counters() entry, likewise
     };
     const std::vector<region_stats>& regions() const { return regions_; }
     // Closes regions still open at the end of the run at `end_cycle`.
@@ -67,6 +73,7 @@ private:
         std::size_t index;  // into regions_
         std::uint64_t start;
         std::vector<std::uint64_t> busy_at_start;
+        std::vector<std::uint64_t> counters_at_start;
     };
     std::vector<region_stats> regions_;
     std::vector<std::vector<open_region>> open_;  // per hart: a stack

@@ -330,6 +330,9 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
     o["location"] = info.plan.checkpointLocation[i];
     checkpointJson.push_back(std::move(o));
   }
+  llvm::json::Array layerJson;
+  for (const auto &[region, macs] : info.scheduled.regionMacs)
+    layerJson.push_back(llvm::json::Object{{"region", region}, {"macs", macs}});
   llvm::json::Array overridesJson;
   for (const std::string &o : options.configOverrides)
     overridesJson.push_back(o);
@@ -356,6 +359,7 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
       {"inputs", std::move(inJson)},
       {"outputs", std::move(outJson)},
       {"checkpoints", std::move(checkpointJson)},
+      {"layers", std::move(layerJson)},
       {"memory_plan", llvm::json::Object{{"enforced_by_codegen", true},
                                          {"peak_bytes", std::move(info.plan.peakBytes)},
                                          {"tensors", std::move(info.plan.tensors)}}}};
@@ -426,6 +430,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   pipelineOptions.defaultMemLevel = options.defaultMemLevel;
   pipelineOptions.activationMemLevel = options.activationMemLevel;
   pipelineOptions.injectFault = options.injectFault;
+  pipelineOptions.tilePins = options.tilePins;
   pipelineOptions.inputFile = options.inputData;
   // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
   uint64_t goldenBytes = outBytes;

@@ -137,6 +137,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
     }
     case Phase::Tile: {
       NpuTileOptions tile;
+      tile.pins = options.tilePins;
       pm.addPass(createNpuTile(tile));
       break;
     }
@@ -430,6 +431,13 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
       if (!region)
         return;
       int64_t n = ++ends[region.str()];
+      if (auto macs = call->getAttrOfType<IntegerAttr>(NpuDialect::MacsAttrHelper::getNameStr())) {
+        auto it = llvm::find_if(s.regionMacs, [&](const auto &r) { return r.first == region.str(); });
+        if (it == s.regionMacs.end())
+          s.regionMacs.push_back({region.str(), macs.getInt()});
+        else
+          it->second += macs.getInt();
+      }
       if (auto id = call->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr()))
         s.checkpointRegion[id.getInt()] = {region.str(), n};
     });

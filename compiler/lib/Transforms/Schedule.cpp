@@ -192,6 +192,27 @@ public:
     return address(b, loc, g);
   }
 
+  // Multiply-accumulates of one scheduled op, from its operand shapes: the
+  // report's MAC/cycle per layer. A pooling window's sums count as MACs (a
+  // sum pool is a convolution with ones); elementwise layers have none.
+  static int64_t layerMacs(Operation *op) {
+    auto shape = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+    if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
+      ArrayRef<int64_t> a = shape(mm.getDpsInputOperand(0)->get()),
+                        c = shape(mm.getDpsInitOperand(0)->get());
+      return c[0] * c[1] * a[1];
+    }
+    if (auto k = dyn_cast<ConvKernelOp>(op)) {
+      int64_t macs = ShapedType::getNumElements(shape(k.getInit()));
+      for (int64_t w : k.getWindow())
+        macs *= w;
+      if (k.getKernel() == "conv2d")
+        macs *= shape(k.getInput()).back();
+      return macs;
+    }
+    return 0;
+  }
+
   // A region marker. The end of the region of an op npuc checkpoints
   // (npu.checkpoint: a layer result npusim compares with the golden) carries
   // the checkpoint and the region name, so npuc can tell npusim when to read it.
@@ -203,6 +224,9 @@ public:
     auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
     if (!begin) {
       NpuDialect::RegionAttrHelper(b.getContext()).setAttr(call, b.getStringAttr(text));
+      if (of)
+        NpuDialect::MacsAttrHelper(b.getContext())
+            .setAttr(call, b.getI64IntegerAttr(layerMacs(of)));
       NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
       if (of)
         if (IntegerAttr ckpt = checkpoint.getAttr(of))

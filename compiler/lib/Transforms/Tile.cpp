@@ -2,6 +2,7 @@
 // the SA tile sizes whose double-buffered L1 working set fits the L1 budget;
 // an elementwise op gets the loop the workers split. The decisions are
 // attributes (printable with npuc --emit=tiled) that npu-schedule executes.
+#include "OpRegistry.h"
 #include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
@@ -11,6 +12,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include <algorithm>
 
 namespace mlir::npu {
@@ -114,6 +117,9 @@ uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
 }
 
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
+  // Ops pinned by --tile, with the pin as given (for the diagnostics).
+  llvm::DenseMap<Operation *, std::string> pinnedBy;
+
   using NpuTileBase::NpuTileBase;
 
   LogicalResult tileMatmul(linalg::MatmulOp mm, uint64_t budget, int64_t rows,
@@ -140,15 +146,15 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(mm)) {
       if (given.size() != 3 || given[0] < 1 || given[0] > m || given[1] < 1 ||
           given[1] > n || given[2] < 1 || given[2] > k)
-        return mm.emitOpError("npu.tiles must be [tm, tn, tk] with 1 <= tm <= ")
+        return mm.emitOpError(tileSource(mm)) << " must be [tm, tn, tk] with 1 <= tm <= "
                << m << ", 1 <= tn <= " << n << ", 1 <= tk <= " << k;
       if ((given[1] % cols && given[1] != n) || (given[2] % rows && given[2] != k))
-        return mm.emitOpError("npu.tiles: tn must be a multiple of the SA's ")
+        return mm.emitOpError(tileSource(mm)) << ": tn must be a multiple of the SA's "
                << cols << " columns (or N), tk of its " << rows << " rows (or K)";
       uint64_t bytes = workingSet(given[0], given[1], given[2], elementBytes(ea),
                                   elementBytes(eb), elementBytes(ec));
       if (bytes > budget)
-        return mm.emitOpError("npu.tiles [")
+        return mm.emitOpError(tileSource(mm)) << " ["
                << given[0] << ", " << given[1] << ", " << given[2] << "] need " << bytes
                << " bytes of L1 (double-buffered), the budget is " << budget;
       tiles = Tiles{given[0], given[1], given[2], bytes};
@@ -178,6 +184,92 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // channels, the halo rows of every row tile) at 8 bytes/cycle, plus a
   // fixed cost per pipeline step (SA job, worker barrier, DMA programming).
   // The SA and epilogue work is the same for every tiling.
+  // Output-channel tiles of a layer: all of cout, multiples of the SA's
+  // columns, then fractions of them when even one column panel of K x cols
+  // weights does not fit (the kernel does not split K). Depthwise and
+  // pooling layers take all channels.
+  static SmallVector<int64_t> channelTiles(const ConvShape &s, int64_t cols) {
+    SmallVector<int64_t> couts = {s.cout};
+    if (s.kernel == "conv2d") {
+      for (int64_t tn = (s.cout - 1) / cols * cols; tn >= cols; tn -= cols)
+        couts.push_back(tn);
+      for (int64_t tn = std::min(s.cout, cols) / 2; tn >= 1; tn /= 2)
+        couts.push_back(tn);
+    }
+    return couts;
+  }
+
+  // How the diagnostics name a given tile: the --tile pin (with the layer's
+  // region name) or npu.tiles written in the input.
+  std::string tileSource(Operation *op) const {
+    auto it = pinnedBy.find(op);
+    return it == pinnedBy.end() ? "npu.tiles" : "--tile " + it->second;
+  }
+
+  // --tile <region>=<sizes>: npu.tiles on the conv / matmul op whose region
+  // npu-schedule names <region> (layer<i>.<kernel>, counted the same way),
+  // then checked like a tile written in the input.
+  LogicalResult applyPins(ModuleOp module) {
+    llvm::StringMap<SmallVector<Operation *>> named;
+    std::vector<std::string> names;
+    unsigned layerIndex = 0;
+    bool seenLayerStart = false;
+    module.walk([&](Operation *op) {
+      if (!isa<linalg::LinalgOp, ConvKernelOp>(op))
+        return;
+      const OpEntry *entry = lookupOp(op);
+      if (!entry)
+        return;
+      if (entry->startsLayer) {
+        ++layerIndex;
+        seenLayerStart = true;
+      }
+      std::string layer = "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
+      if (auto k = dyn_cast<ConvKernelOp>(op))
+        layer += "." + k.getKernel().str();
+      else if (isa<linalg::MatmulOp>(op))
+        layer += ".matmul";
+      else
+        return;
+      if (!named.count(layer))
+        names.push_back(layer);
+      named[layer].push_back(op);
+    });
+    Builder b(module.getContext());
+    for (const std::string &pin : pins) {
+      auto [name, sizesText] = StringRef(pin).split('=');
+      auto it = named.find(name);
+      if (it == named.end()) {
+        InFlightDiagnostic d = module.emitError("--tile ")
+                               << pin << ": no conv or matmul layer '" << name << "' (the layers:";
+        for (const std::string &n : names)
+          d << " " << n;
+        return d << ")";
+      }
+      SmallVector<StringRef> parts;
+      sizesText.split(parts, 'x');
+      SmallVector<int64_t> sizes;
+      for (StringRef p : parts) {
+        int64_t v;
+        if (p.trim().getAsInteger(10, v))
+          return module.emitError("--tile ") << pin << ": '" << p << "' is not a number "
+                                             << "(sizes are written like 4x16)";
+        sizes.push_back(v);
+      }
+      Operation *op = it->second.front();
+      size_t want = isa<ConvKernelOp>(op) ? 2 : 3;
+      if (sizes.size() != want)
+        return op->emitError("--tile ")
+               << pin << ": " << name << " takes "
+               << (want == 2 ? "<output rows>x<output channels>" : "<tm>x<tn>x<tk>");
+      for (Operation *o : it->second) {
+        NpuDialect::TilesAttrHelper(b.getContext()).setAttr(o, b.getDenseI64ArrayAttr(sizes));
+        pinnedBy[o] = pin;
+      }
+    }
+    return success();
+  }
+
   LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t cols) {
     auto ti = dyn_cast<MemRefType>(k.getInput().getType());
     auto to = dyn_cast<MemRefType>(k.getInit().getType());
@@ -204,24 +296,29 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(k)) {
       // A user's choice (npu.tiles = [rows, channels]), kept if it fits.
       if (given.size() != 2 || given[0] < 1 || given[1] < 1)
-        return k.emitOpError("npu.tiles must be [output rows, output channels], both >= 1");
+        return k.emitOpError(tileSource(k)) << " must be [output rows, output channels], both >= 1";
       bestOh = given[0], bestCout = given[1];
+      if (bestOh > s.oh || bestCout > s.cout)
+        return k.emitOpError(tileSource(k))
+               << " [" << bestOh << ", " << bestCout << "]: the layer has " << s.oh
+               << " output rows and " << s.cout << " output channels";
+      // The channel tiles the kernels take (those the search below tries).
+      SmallVector<int64_t> couts = channelTiles(s, cols);
+      if (!llvm::is_contained(couts, bestCout)) {
+        InFlightDiagnostic d = k.emitOpError(tileSource(k));
+        d << " [" << bestOh << ", " << bestCout << "]: a " << s.kernel
+          << " layer takes an output-channel tile of";
+        for (int64_t c : couts)
+          d << " " << c;
+        return d;
+      }
       bestBytes = convL1Bytes(s, bestOh, bestCout);
       if (bestBytes > budget)
-        return k.emitOpError("npu.tiles [")
+        return k.emitOpError(tileSource(k)) << " ["
                << bestOh << ", " << bestCout << "] need " << bestBytes
                << " bytes of L1, the budget is " << budget;
     } else {
-      SmallVector<int64_t> couts = {s.cout};
-      // Channel tiles: multiples of the SA's columns, then fractions of
-      // them when even one column panel of K x cols weights does not fit
-      // (the kernel does not split K).
-      if (s.kernel == "conv2d") {
-        for (int64_t tn = (s.cout - 1) / cols * cols; tn >= cols; tn -= cols)
-          couts.push_back(tn);
-        for (int64_t tn = std::min(s.cout, cols) / 2; tn >= 1; tn /= 2)
-          couts.push_back(tn);
-      }
+      SmallVector<int64_t> couts = channelTiles(s, cols);
       double bestCost = 0;
       for (int64_t tn : couts) {
         if (convL1Bytes(s, 1, tn) > budget)
@@ -281,6 +378,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     }
     const uint64_t budget = l1Size - stacks - l1Reserve;
 
+    if (failed(applyPins(module)))
+      return signalPassFailure();
     bool ok = true;
     Builder b(module.getContext());
     // The conv kernels' state (npurt_conv.h: 420 bytes) and npu-schedule's

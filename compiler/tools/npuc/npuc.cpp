@@ -50,6 +50,11 @@ cl::opt<std::string> injectFault("inject-fault",
                                  cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
                                           "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
                                  cl::init(""), cl::cat(cat));
+cl::list<std::string> tilePins("tile",
+                               cl::desc("pin a layer's tiles: <region>=<sizes>, the region as the report "
+                                        "names it; a conv layer <output rows>x<output channels>, a matmul "
+                                        "<tm>x<tn>x<tk>; repeatable (docs/compiler.md)"),
+                               cl::value_desc("layer=sizes"), cl::cat(cat));
 cl::opt<std::string> inputData("input",
                                cl::desc("the network's input 0 from a file (.npy of its dtype and size, or "
                                         "raw .bin) instead of the fixed pattern"),
@@ -110,6 +115,7 @@ int main(int argc, char **argv) {
   options.defaultMemLevel = defaultMemLevel;
   options.activationMemLevel = activationMemLevel;
   options.injectFault = injectFault;
+  options.tilePins.assign(tilePins.begin(), tilePins.end());
   options.inputData = inputData;
   options.to = *to;
   options.optLevel = optLevel;

@@ -28,6 +28,8 @@ struct DriverOptions {
   std::string defaultMemLevel = "L2";
   std::string activationMemLevel = "L2";
   std::string injectFault;
+  // --tile <region>=<sizes> pins (npu-tile's `tile` option).
+  std::vector<std::string> tilePins;
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
   Phase to = Phase::Elf;

@@ -64,6 +64,10 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
                      "'skip-weight-load' is the linker's and changes no IR"),
       llvm::cl::init("")};
+  ListOption<std::string> tilePins{
+      *this, "tile",
+      llvm::cl::desc("<region>=<sizes>: pin a conv layer's <rows>x<channels> or a "
+                     "matmul's <tm>x<tn>x<tk> tiles (npu-tile)")};
   Option<std::string> inputFile{
       *this, "input-file",
       llvm::cl::desc("Input 0's data (.npy or raw .bin) instead of the pattern"),
@@ -164,6 +168,9 @@ struct ScheduledPlan {
   std::vector<uint64_t> inputAddress, outputAddress;
   // Checkpoint i is read at the end of the n-th region named region (n >= 1).
   std::vector<std::pair<std::string, int64_t>> checkpointRegion;
+  // Multiply-accumulates per region name (summed over its instances), in
+  // program order: the manifest's "layers", npusim's MAC/cycle per region.
+  std::vector<std::pair<std::string, int64_t>> regionMacs;
   // The SA staging buffer, if any (a manifest row; lowers l2PlanStart).
   std::optional<llvm::json::Object> staging;
   uint64_t stagingAddress = 0;

@@ -138,7 +138,11 @@ def NpuTile : Pass<"npu-tile", "ModuleOp"> {
   }];
   let options = [
     Option<"l1Reserve", "l1-reserve", "uint64_t", /*default=*/"1024",
-           "L1 bytes kept for the runtime's own L1 data and allocator headers">
+           "L1 bytes kept for the runtime's own L1 data and allocator headers">,
+    ListOption<"pins", "tile", "std::string",
+               "<region>=<sizes>: the tiles of the layer whose region (as "
+               "the report names it) is <region>: a conv layer's "
+               "<output rows>x<output channels>, a matmul's <tm>x<tn>x<tk>">
   ];
 }
 

@@ -114,7 +114,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   if (name == NpuDialect::L1BytesAttrHelper::getNameStr() ||
       name == NpuDialect::L1BudgetAttrHelper::getNameStr() ||
       name == NpuDialect::SplitDimAttrHelper::getNameStr() ||
-      name == NpuDialect::CheckpointAttrHelper::getNameStr())
+      name == NpuDialect::CheckpointAttrHelper::getNameStr() ||
+      name == NpuDialect::MacsAttrHelper::getNameStr())
     return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }

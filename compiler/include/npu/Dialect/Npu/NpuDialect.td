@@ -38,6 +38,7 @@ def Npu_Dialect : Dialect {
     "::mlir::IntegerAttr":$split_dim,             // loop the workers split
     "::mlir::UnitAttr":$zero_init,                // first SA job overwrites C
     "::mlir::StringAttr":$region,                 // region marker's name
+    "::mlir::IntegerAttr":$macs,                  // MACs of a region's layer
     // Layer results npusim compares with the golden (npuc).
     "::mlir::IntegerAttr":$checkpoint
   );
