@@ -26,7 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)m.print();
         (void)c.dump();
         (void)c.fingerprint();
-    } catch (const npu::cfg::config_error&) {
-    }
+    } catch (const npu::cfg::config_error&) {}
     return 0;
 }

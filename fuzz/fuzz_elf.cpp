@@ -11,7 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)img.symbolize(img.entry());
         (void)img.source_line(img.entry());
         for (const auto& s : img.segments()) (void)img.symbolize(s.address);
-    } catch (const npu::platform::elf_error&) {
-    }
+    } catch (const npu::platform::elf_error&) {}
     return 0;
 }

@@ -23,8 +23,9 @@ accel::sa_engine_maker tlm_engine(const cfg::config&) {
 rtl::sa_rtl_options rtl_options(const cfg::config& cfg) { return rtl::sa_rtl_options{cfg.text("sa.rtl_trace")}; }
 #else
 accel::sa_engine_maker no_rtl(const cfg::config&) {
-    throw cfg::config_error("sa.model=rtl/compare: this npusim was built without RTL co-simulation (configure with "
-                            "-DNPU_RTL=ON; it needs verilator, scripts/install-deps.sh installs it)");
+    throw cfg::config_error(
+        "sa.model=rtl/compare: this npusim was built without RTL co-simulation (configure with "
+        "-DNPU_RTL=ON; it needs verilator, scripts/install-deps.sh installs it)");
 }
 #endif
 

@@ -38,7 +38,10 @@ elf_image elf_image::load(const std::string& path) {
     if (!buf) throw fail("cannot read file: " + buf.getError().message());
     llvm::StringRef data = (*buf)->getBuffer();
 
-    if (data.size() < 4 || data.substr(0, 4) != "\x7f" "ELF") throw fail("not an ELF file");
+    if (data.size() < 4 || data.substr(0, 4) !=
+                               "\x7f"
+                               "ELF")
+        throw fail("not an ELF file");
     if (data.size() < 5 || data[4] != llvm::ELF::ELFCLASS32)
         throw fail("not a 32-bit ELF (ELFCLASS64?): npusim runs RV32 firmware");
     if (data.size() < 6 || data[5] != llvm::ELF::ELFDATA2LSB) throw fail("not a little-endian ELF");
@@ -49,7 +52,8 @@ elf_image elf_image::load(const std::string& path) {
     const auto& hdr = file.getHeader();
     if (hdr.e_machine != llvm::ELF::EM_RISCV)
         throw fail("ELF machine is " + std::to_string(hdr.e_machine) + ", not RISC-V (243)");
-    if (hdr.e_type != llvm::ELF::ET_EXEC) throw fail("not an executable ELF (e_type " + std::to_string(hdr.e_type) + ")");
+    if (hdr.e_type != llvm::ELF::ET_EXEC)
+        throw fail("not an executable ELF (e_type " + std::to_string(hdr.e_type) + ")");
 
     // A bad section-name index would leave every section nameless (no
     // symbols for reports, no noinit): refuse it rather than load silently.
@@ -91,14 +95,14 @@ elf_image elf_image::load(const std::string& path) {
         const elf_segment* at = nullptr;
         for (const auto& s : img.segments_)
             if (img.entry_ >= s.address && img.entry_ - s.address < s.bytes.size()) at = &s;
-        if (!at)
-            throw fail("entry point " + hex(img.entry_) + " is not in the file bytes of any loadable segment");
+        if (!at) throw fail("entry point " + hex(img.entry_) + " is not in the file bytes of any loadable segment");
         if (!at->executable)
             throw fail("entry point " + hex(img.entry_) + " is in segment " + std::to_string(at->index) +
                        ", which is not executable (no PF_X)");
     }
     auto segs = img.segments_;
-    std::sort(segs.begin(), segs.end(), [](const elf_segment& a, const elf_segment& b) { return a.address < b.address; });
+    std::sort(segs.begin(), segs.end(),
+              [](const elf_segment& a, const elf_segment& b) { return a.address < b.address; });
     for (std::size_t i = 1; i < segs.size(); ++i)
         if (static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size > segs[i].address)
             throw fail("segments " + std::to_string(segs[i - 1].index) + " [" + hex(segs[i - 1].address) + ", " +
@@ -129,7 +133,8 @@ elf_image elf_image::load(const std::string& path) {
             continue;
         }
         if (sec.isBSS() && name->contains("noinit") && sec.getSize())
-            img.noinit_.push_back({static_cast<std::uint32_t>(sec.getAddress()), static_cast<std::uint32_t>(sec.getSize())});
+            img.noinit_.push_back(
+                {static_cast<std::uint32_t>(sec.getAddress()), static_cast<std::uint32_t>(sec.getSize())});
     }
 
     for (const auto& sym : parsed->symbols()) {

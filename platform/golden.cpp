@@ -48,8 +48,10 @@ unsigned element_size(element_type t) {
     switch (t) {
     case element_type::i8: return 1;
     case element_type::i16: return 2;
-    case element_type::i32: case element_type::f32: return 4;
-    case element_type::i64: case element_type::f64: return 8;
+    case element_type::i32:
+    case element_type::f32: return 4;
+    case element_type::i64:
+    case element_type::f64: return 8;
     }
     return 1;
 }
@@ -169,12 +171,12 @@ struct reader {
         long double need_bytes = element_size(t.type);
         for (auto d : t.shape) need_bytes *= static_cast<long double>(d);
         if (need_bytes != static_cast<long double>(t.bytes))
-            fail(where, fmt::format("'{}' has bytes = {}, but shape [{}] of {} takes {} bytes", t.name, t.bytes,
-                                    fmt::join(t.shape, ","), element_type_name(t.type),
-                                    static_cast<double>(need_bytes)));
+            fail(where,
+                 fmt::format("'{}' has bytes = {}, but shape [{}] of {} takes {} bytes", t.name, t.bytes,
+                             fmt::join(t.shape, ","), element_type_name(t.type), static_cast<double>(need_bytes)));
         if (t.address + t.bytes > (1ull << 32))
-            fail(where, fmt::format("'{}' at 0x{:x} + {} bytes runs past the 32-bit address space", t.name,
-                                    t.address, t.bytes));
+            fail(where, fmt::format("'{}' at 0x{:x} + {} bytes runs past the 32-bit address space", t.name, t.address,
+                                    t.bytes));
         return t;
     }
 };
@@ -184,8 +186,10 @@ struct reader {
 std::string printable(const std::string& s) {
     std::string out;
     for (unsigned char c : s) {
-        if (c >= 0x20 && c < 0x7f && c != '\\') out += static_cast<char>(c);
-        else out += fmt::format("\\x{:02x}", c);
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            out += static_cast<char>(c);
+        else
+            out += fmt::format("\\x{:02x}", c);
     }
     return out;
 }
@@ -200,8 +204,10 @@ bool too_deep(const std::string& text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
@@ -379,7 +385,8 @@ std::vector<unsigned char> load_golden(const manifest& m) {
         throw manifest_error(m.path + ": golden_file " + m.golden_path + ": " + why);
     std::ifstream in(m.golden_path, std::ios::binary);
     if (!in)
-        throw manifest_error(m.path + ": golden_file " + m.golden_path + ": cannot open (" + std::strerror(errno) + ")");
+        throw manifest_error(m.path + ": golden_file " + m.golden_path + ": cannot open (" + std::strerror(errno) +
+                             ")");
     std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto check = [&](const tensor_desc& t, const char* kind) {
         if (t.golden_offset + t.bytes > data.size())
@@ -410,8 +417,8 @@ namespace {
 template <typename T>
 T load_le(const unsigned char* p) {
     using U = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-              std::conditional_t<sizeof(T) == 2, std::uint16_t,
-              std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+                                 std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
     U u = 0;
     for (std::size_t i = 0; i < sizeof(T); ++i) u |= static_cast<U>(static_cast<U>(p[i]) << (8 * i));
     T v;
@@ -540,8 +547,8 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
             continue;
         }
         if (snap->size() != t.bytes || t.golden_offset + t.bytes > golden.size())
-            throw manifest_error(fmt::format("{}: checkpoint '{}': only {} of {} bytes at 0x{:08x} could be read", m.path,
-                                             t.name, snap->size(), t.bytes, t.address));
+            throw manifest_error(fmt::format("{}: checkpoint '{}': only {} of {} bytes at 0x{:08x} could be read",
+                                             m.path, t.name, snap->size(), t.bytes, t.address));
         output_result r = compare_tensor(t, snap->data(), golden.data() + t.golden_offset, m.tolerance_for(t.type),
                                          c.first_mismatches);
         if (const auto& mask = layers->written_snapshots()[i]; mask.size() == t.bytes && t.bytes)
@@ -563,8 +570,8 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         if (n != t.bytes)
             throw manifest_error(fmt::format("{}: output '{}': only {} of {} bytes at 0x{:08x} could be read", m.path,
                                              t.name, n, t.bytes, t.address));
-        output_result r = compare_tensor(t, buf.data(), golden.data() + t.golden_offset, m.tolerance_for(t.type),
-                                         c.first_mismatches);
+        output_result r =
+            compare_tensor(t, buf.data(), golden.data() + t.golden_offset, m.tolerance_for(t.type), c.first_mismatches);
         if (written && *written && t.bytes) {
             std::vector<unsigned char> mask(t.bytes);
             if ((*written)(t.address, mask.data(), t.bytes)) r.never_written = count_never_written(t, mask.data());

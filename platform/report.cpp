@@ -84,9 +84,10 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
 std::string report::self_check_failure(const soc& s) {
     for (const auto& c : s.soc_periph().self_checks()) {
         if (c.compared == 0)
-            return fmt::format("self-check '{}' compared zero elements (declared {}): a check that compares nothing is "
-                               "a failure",
-                               c.name, c.expected);
+            return fmt::format(
+                "self-check '{}' compared zero elements (declared {}): a check that compares nothing is "
+                "a failure",
+                c.name, c.expected);
         if (c.compared < c.expected)
             return fmt::format("self-check '{}' compared only {} of the {} elements it declared", c.name, c.compared,
                                c.expected);
@@ -109,8 +110,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
         ++r->accesses;
         return true;
     }
-    const bool sa = m.in_flight && svc_.describe_in_flight &&
-                    svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
+    const bool sa =
+        m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
     ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, first, end, bytes, 1});
     return false;
 }
@@ -140,14 +141,14 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         m.in_flight && svc_.describe_in_flight ? svc_.describe_in_flight(m.address) : std::string();
     const bool sa = in_flight.rfind("systolic array", 0) == 0;
     std::string out = fmt::format("*** memcheck: {} ***\n  initiator : {}\n",
-                                  sa ? "read of a systolic-array result before the job ended"
+                                  sa              ? "read of a systolic-array result before the job ended"
                                   : m.in_flight   ? "read of a DMA destination before the transfer wrote it"
                                   : m.zeroed_only ? "read of data never loaded (only zeroed at startup)"
                                                   : "read of never-written memory",
                                   who_text(m.who));
-    out += fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
-                       m.in_flight ? "not yet transferred" : "unwritten", m.address,
-                       sym.empty() ? "" : " <" + sym + ">");
+    out +=
+        fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
+                    m.in_flight ? "not yet transferred" : "unwritten", m.address, sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
     if (sa) {
         out += fmt::format("  sa        : {}\n", in_flight);
@@ -157,8 +158,9 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         out += "  hint      : wait for the transfer (npu_dma_wait) before reading its destination\n";
     }
     if (m.zeroed_only)
-        out += "  hint      : .bss is zeroed by crt0, never loaded: load the data (or initialise it in the "
-               "declaration) before it is read as data (--memcheck=strict)\n";
+        out +=
+            "  hint      : .bss is zeroed by crt0, never loaded: load the data (or initialise it in the "
+            "declaration) before it is read as data (--memcheck=strict)\n";
     return out;
 }
 
@@ -193,14 +195,16 @@ std::string report::summary(const soc& s, const run_result& r) const {
     std::size_t idle = 0;
     for (const auto* i : s.initiators()) {
         std::uint64_t any = 0;
-        for (std::size_t t = 0; t < targets.size(); ++t) any |= i->traffic().read_bytes[t] | i->traffic().write_bytes[t];
+        for (std::size_t t = 0; t < targets.size(); ++t)
+            any |= i->traffic().read_bytes[t] | i->traffic().write_bytes[t];
         if (!any) {
             ++idle;  // the JSON keeps every initiator; the table only those that moved data
             continue;
         }
         o += fmt::format("  {:<24}", i->who().name);
         for (std::size_t t = 0; t < targets.size(); ++t)
-            o += fmt::format(" {:>23}", fmt::format("{} / {}", i->traffic().read_bytes[t], i->traffic().write_bytes[t]));
+            o +=
+                fmt::format(" {:>23}", fmt::format("{} / {}", i->traffic().read_bytes[t], i->traffic().write_bytes[t]));
         o += "\n";
     }
     if (idle) o += fmt::format("  ({} initiators moved no data)\n", idle);
@@ -227,9 +231,9 @@ std::string report::summary(const soc& s, const run_result& r) const {
         for (const auto& g : regions) {
             o += fmt::format("  {:<32} {:>5} {:>8} {:>14}", g.name, g.hart, g.count, g.cycles);
             for (std::size_t i = 0; i < engines.size(); ++i)
-                o += fmt::format(" {:>14.1f}", i < g.busy.size() && g.cycles
-                                                  ? 100.0 * static_cast<double>(g.busy[i]) / static_cast<double>(g.cycles)
-                                                  : 0.0);
+                o += fmt::format(" {:>14.1f}", i < g.busy.size() && g.cycles ? 100.0 * static_cast<double>(g.busy[i]) /
+                                                                                   static_cast<double>(g.cycles)
+                                                                             : 0.0);
             o += g.open ? " (still open at the end)\n" : "\n";
         }
     }
@@ -252,7 +256,10 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const auto& r = ranges_[i];
             const std::string sym = svc_.symbol_of(r.first);
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
-                             r.sa ? "read before the SA job ended" : r.in_flight ? "read before the DMA wrote" : r.zeroed_only ? "read never loaded" : "read unwritten",
+                             r.sa            ? "read before the SA job ended"
+                             : r.in_flight   ? "read before the DMA wrote"
+                             : r.zeroed_only ? "read never loaded"
+                                             : "read unwritten",
                              r.bytes, r.first, r.end, sym.empty() ? "" : " <" + sym + ">", r.accesses,
                              r.accesses == 1 ? "" : "es", r.has_pc ? ", pc " + pc_text(svc_, r.pc) : "");
         }
@@ -276,20 +283,21 @@ std::string report::layer_table(const soc& s) const {
     for (const auto& t : targets) o += fmt::format(" {:>21}", t);
     o += "\n";
     for (const auto& g : s.soc_periph().regions()) {
-        auto it = std::find_if(layer_macs_.begin(), layer_macs_.end(), [&](const auto& l) { return l.first == g.name; });
+        auto it =
+            std::find_if(layer_macs_.begin(), layer_macs_.end(), [&](const auto& l) { return l.first == g.name; });
         if (it == layer_macs_.end()) continue;
         o += fmt::format("  {:<24} {:>12} {:>12} {:>9}", g.name, g.cycles, it->second,
-                         g.cycles && it->second ? fmt::format("{:.2f}", static_cast<double>(it->second) /
-                                                                             static_cast<double>(g.cycles))
-                                                : "-");
+                         g.cycles && it->second
+                             ? fmt::format("{:.2f}", static_cast<double>(it->second) / static_cast<double>(g.cycles))
+                             : "-");
         for (std::size_t i = 0; i < engines.size(); ++i)
-            o += fmt::format(" {:>10.1f}", i < g.busy.size() && g.cycles ? 100.0 * static_cast<double>(g.busy[i]) /
-                                                                               static_cast<double>(g.cycles)
-                                                                         : 0.0);
+            o += fmt::format(" {:>10.1f}", i < g.busy.size() && g.cycles
+                                               ? 100.0 * static_cast<double>(g.busy[i]) / static_cast<double>(g.cycles)
+                                               : 0.0);
         o += fmt::format(" {:>10.1f}", worker_utilisation(s, g));
         for (std::size_t t = 0; t < targets.size(); ++t)
-            o += fmt::format(" {:>21}", fmt::format("{} / {}", region_read_bytes(g, t),
-                                                    region_write_bytes(g, t, targets.size())));
+            o += fmt::format(" {:>21}",
+                             fmt::format("{} / {}", region_read_bytes(g, t), region_write_bytes(g, t, targets.size())));
         o += "\n";
     }
     return o;
@@ -377,9 +385,9 @@ std::string report::json(const soc& s, const run_result& r) const {
                                                [&](const auto& l) { return l.first == g.name; });
                         if (it != layer_macs_.end()) {
                             e.attribute("macs", it->second);
-                            e.attribute("macs_per_cycle", g.cycles ? static_cast<double>(it->second) /
-                                                                         static_cast<double>(g.cycles)
-                                                                   : 0.0);
+                            e.attribute(
+                                "macs_per_cycle",
+                                g.cycles ? static_cast<double>(it->second) / static_cast<double>(g.cycles) : 0.0);
                         }
                         e.attributeObject("busy_cycles", [&] {
                             std::size_t i = 0;

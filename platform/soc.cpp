@@ -246,8 +246,8 @@ std::vector<std::string> soc::layout_mismatches(const elf_image& image) const {
         check("__npu_" + r.name + "_size", r.size, r.name + ".size", true);
     }
     if (auto w = image.absolute_symbol("__npu_nb_workers"); w && *w != cfg_.count("cluster.workers"))
-        out.push_back(fmt::format("linked for cluster.workers = {}, this platform has {}", *w,
-                                  cfg_.count("cluster.workers")));
+        out.push_back(
+            fmt::format("linked for cluster.workers = {}, this platform has {}", *w, cfg_.count("cluster.workers")));
     check("__npu_stack_size", cfg_.size("firmware.stack_size"), "firmware.stack_size", true);
     return out;
 }
@@ -272,8 +272,10 @@ std::vector<run_result> soc::run_together(const std::vector<soc*>& socs) {
                                       sc_core::SC_SEC);
         // A limit beyond SystemC's time range (e.g. --max-cycles=UINT64_MAX) is no limit.
         const long double ps = static_cast<long double>(period.value()) * static_cast<long double>(max_cycles);
-        if (!max_cycles || ps >= static_cast<long double>(sc_core::sc_max_time().value())) unlimited = true;
-        else limit_ps = std::max<std::uint64_t>(limit_ps, (period * static_cast<double>(max_cycles)).value());
+        if (!max_cycles || ps >= static_cast<long double>(sc_core::sc_max_time().value()))
+            unlimited = true;
+        else
+            limit_ps = std::max<std::uint64_t>(limit_ps, (period * static_cast<double>(max_cycles)).value());
         s->start_run();
     }
 
@@ -305,16 +307,16 @@ run_result soc::finish_run(double host_seconds) {
             std::string sym = svc.symbol_of(pc);
             harts += fmt::format("\n  hart {} ({}): {} pc 0x{:08x}{}", h,
                                  h + 1 == cores_.size() ? "cluster controller" : "worker",
-                                 !cores_[h]->running()          ? "asleep"
+                                 !cores_[h]->running()        ? "asleep"
                                  : cores_[h]->in_bus_access() ? "asleep in a blocking register"
                                                               : "running",
                                  pc, sym.empty() ? "" : " <" + sym + ">");
         }
         // Divide rather than multiply: period * UINT64_MAX is past sc_time's range.
         if (max_cycles && std::llround(sc_core::sc_time_stamp() / period) >= static_cast<long double>(max_cycles))
-            svc.request_stop(exit_code::watchdog,
-                             fmt::format("watchdog: --max-cycles={} reached without the firmware exiting", max_cycles) +
-                                 harts);
+            svc.request_stop(
+                exit_code::watchdog,
+                fmt::format("watchdog: --max-cycles={} reached without the firmware exiting", max_cycles) + harts);
         else
             svc.request_stop(exit_code::watchdog,
                              "deadlock: every hart is asleep and nothing is left that could wake one" + harts);

@@ -19,13 +19,28 @@
 #include <string>
 #include <vector>
 
-namespace npu::memory { class memory; }
-namespace npu::interconnect { class router; }
-namespace npu::periph { class soc_periph; class cluster_ctrl; }
-namespace npu::cpu { class core; }
-namespace npu::dma { class dma; }
-namespace npu::cluster { class event_unit; }
-namespace npu::accel { class systolic_array; }
+namespace npu::memory {
+class memory;
+}
+namespace npu::interconnect {
+class router;
+}
+namespace npu::periph {
+class soc_periph;
+class cluster_ctrl;
+}  // namespace npu::periph
+namespace npu::cpu {
+class core;
+}
+namespace npu::dma {
+class dma;
+}
+namespace npu::cluster {
+class event_unit;
+}
+namespace npu::accel {
+class systolic_array;
+}
 
 namespace npu::platform {
 

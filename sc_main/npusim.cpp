@@ -79,26 +79,24 @@ int run(int argc, char** argv) {
     std::size_t memcheck_limit = 20;
     std::string max_cycles;
     po::options_description opts("npusim options");
-    opts.add_options()
-        ("help,h", "show this help")
-        ("config", po::value(&config_file), "platform config (INI); default: built-in gap9 defaults")
-        ("manifest", po::value(&manifest_file),
-         "npuc manifest.json: run its firmware on the config it names (unless --config/overrides are given, which "
-         "must then have its fingerprint) and compare every output with its golden.bin; exit 6 on a mismatch or "
-         "when zero elements were compared")
-        ("print-map", "print the memory map per initiator and exit")
-        ("config-doc", "print the configuration reference (Markdown) and exit")
-        ("dump-config", "print every effective key = value and exit")
-        ("max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")
-        ("on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")
-        ("memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")
-        ("memcheck-limit", po::value(&memcheck_limit)->default_value(20),
-         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")
-        ("rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")
-        ("stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")
-        ("quiet,q", "no end-of-run summary on stderr (errors are still reported)")
-        ("log-level", po::value(&log_level), "error|warn|info|debug|trace")
-        ("firmware", po::value(&elf_path), "firmware ELF (positional)");
+    opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
+                                                   "platform config (INI); default: built-in gap9 defaults")(
+        "manifest", po::value(&manifest_file),
+        "npuc manifest.json: run its firmware on the config it names (unless --config/overrides are given, which "
+        "must then have its fingerprint) and compare every output with its golden.bin; exit 6 on a mismatch or "
+        "when zero elements were compared")("print-map", "print the memory map per initiator and exit")(
+        "config-doc", "print the configuration reference (Markdown) and exit")(
+        "dump-config", "print every effective key = value and exit")(
+        "max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")(
+        "on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")(
+        "memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")(
+        "memcheck-limit", po::value(&memcheck_limit)->default_value(20),
+        "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
+        "rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")(
+        "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
+        "quiet,q", "no end-of-run summary on stderr (errors are still reported)")(
+        "log-level", po::value(&log_level), "error|warn|info|debug|trace")("firmware", po::value(&elf_path),
+                                                                           "firmware ELF (positional)");
     po::positional_options_description pos;
     pos.add("firmware", 1);
 
@@ -118,14 +116,13 @@ int run(int argc, char** argv) {
             if (o.value.empty()) return bad_input("config override --" + key + " needs a value (--" + key + "=VALUE)");
             overrides.push_back(key + "=" + o.value.front());
         }
-    } catch (const po::error& e) {
-        return bad_input(e.what());
-    }
+    } catch (const po::error& e) { return bad_input(e.what()); }
     if (vm.count("help")) {
-        std::cout << "usage: npusim [--config FILE] [--section.key=VALUE ...] [options] FIRMWARE.elf\n"
-                     "       npusim --manifest OUT/manifest.json [options]   run npuc's firmware, compare its outputs\n"
-                     "                                                     with golden.bin (docs/getting-started.md)\n\n"
-                  << opts;
+        std::cout
+            << "usage: npusim [--config FILE] [--section.key=VALUE ...] [options] FIRMWARE.elf\n"
+               "       npusim --manifest OUT/manifest.json [options]   run npuc's firmware, compare its outputs\n"
+               "                                                     with golden.bin (docs/getting-started.md)\n\n"
+            << opts;
         return 0;
     }
     if (vm.count("config-doc")) {
@@ -143,9 +140,7 @@ int run(int argc, char** argv) {
     if (vm.count("manifest")) {
         try {
             man = npu::platform::manifest::load(manifest_file);
-        } catch (const npu::platform::manifest_error& e) {
-            return bad_input(e.what());
-        }
+        } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); }
         if (!user_config) {
             // The manifest's config and overrides; run-control keys still apply.
             config_file = man->config_path;
@@ -164,7 +159,8 @@ int run(int argc, char** argv) {
     if (vm.count("rtl-trace")) overrides.push_back("sa.rtl_trace=" + rtl_trace);
 
     npu::base::log_level lvl;
-    if (!npu::base::parse_log_level(log_level, lvl)) return bad_input("--log-level: '" + log_level + "' is not one of error, warn, info, debug, trace");
+    if (!npu::base::parse_log_level(log_level, lvl))
+        return bad_input("--log-level: '" + log_level + "' is not one of error, warn, info, debug, trace");
 
     std::optional<npu::cfg::config> cfg;
     std::optional<npu::cfg::memory_map> map;
@@ -199,7 +195,8 @@ int run(int argc, char** argv) {
                 "with {} (or ./npu run NET --config ... --key=value)",
                 manifest_file, with_overrides(man->config, man->config_overrides), man->config_fingerprint, used,
                 npu::platform::format_fingerprint(fp),
-                user_config ? "" : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
+                user_config ? ""
+                            : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
                 recompile));
         }
         if (elf_path.empty())
@@ -210,18 +207,14 @@ int run(int argc, char** argv) {
         try {
             npu::platform::check_outputs_mapped(*man, *map);
             golden = npu::platform::load_golden(*man);
-        } catch (const npu::platform::manifest_error& e) {
-            return bad_input(e.what());
-        }
+        } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); }
     }
     if (elf_path.empty()) return bad_input("no firmware ELF given (usage: npusim [options] FIRMWARE.elf)");
 
     std::optional<npu::platform::elf_image> image;
     try {
         image = npu::platform::elf_image::load(elf_path);
-    } catch (const npu::platform::elf_error& e) {
-        return bad_input(e.what());
-    }
+    } catch (const npu::platform::elf_error& e) { return bad_input(e.what()); }
 
     install_report_handler();
     npu::platform::soc top("soc", *cfg, lvl);
@@ -230,9 +223,7 @@ int run(int argc, char** argv) {
     if (man) rep.set_layer_macs(man->layer_macs);
     try {
         top.load(*image);
-    } catch (const npu::platform::elf_error& e) {
-        return bad_input(e.what());
-    }
+    } catch (const npu::platform::elf_error& e) { return bad_input(e.what()); }
     // An ELF linked for another config usually still runs until its first
     // stack access; say why up front.
     for (const auto& m : top.layout_mismatches(*image))
@@ -276,9 +267,7 @@ int run(int argc, char** argv) {
             npu::platform::comparison cmp;
             try {
                 cmp = npu::platform::compare_outputs(*man, golden, debug_reader, layers ? &*layers : nullptr, &written);
-            } catch (const npu::platform::manifest_error& e) {
-                return bad_input(e.what());
-            }
+            } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); }
             if (!cmp.passed()) {
                 result.code = exit_code::golden_mismatch;
                 result.reason = "golden mismatch: " + cmp.failure;
@@ -315,9 +304,7 @@ int sc_main(int argc, char** argv) {
         return bad_input(e.what());
     } catch (const npu::platform::elf_error& e) {
         return bad_input(e.what());
-    } catch (const npu::platform::manifest_error& e) {
-        return bad_input(e.what());
-    } catch (const std::exception& e) {
+    } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); } catch (const std::exception& e) {
         fmt::print(stderr, "npusim: internal error: {}\n", e.what());
         return code(exit_code::internal_error);
     }

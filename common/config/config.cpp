@@ -118,8 +118,7 @@ number_and_unit split_number(const std::string& text, const std::string& what) {
         std::size_t digits = 0;
         while (i < t.size() && (std::isxdigit(static_cast<unsigned char>(t[i])) || t[i] == '_')) {
             if (t[i] != '_') {
-                int d = std::isdigit(static_cast<unsigned char>(t[i])) ? t[i] - '0'
-                                                                       : (std::tolower(t[i]) - 'a' + 10);
+                int d = std::isdigit(static_cast<unsigned char>(t[i])) ? t[i] - '0' : (std::tolower(t[i]) - 'a' + 10);
                 if (v > (UINT64_MAX >> 4)) throw config_error(what + ": value '" + t + "' overflows 64 bits");
                 v = (v << 4) | static_cast<unsigned>(d);
                 ++digits;
@@ -181,27 +180,39 @@ std::string lower(std::string s) {
 
 std::uint64_t parse_size(const std::string& text, const std::string& what) {
     auto n = split_number(text, what);
-    struct u { const char* name; std::uint64_t f; };
-    static const u units[] = {{"", 1},         {"B", 1},          {"KiB", 1ull << 10}, {"MiB", 1ull << 20},
-                              {"GiB", 1ull << 30}, {"KB", 1ull << 10}, {"MB", 1ull << 20}, {"GB", 1ull << 30}};
+    struct u {
+        const char* name;
+        std::uint64_t f;
+    };
+    static const u units[] = {{"", 1},
+                              {"B", 1},
+                              {"KiB", 1ull << 10},
+                              {"MiB", 1ull << 20},
+                              {"GiB", 1ull << 30},
+                              {"KB", 1ull << 10},
+                              {"MB", 1ull << 20},
+                              {"GB", 1ull << 30}};
     for (const auto& x : units)
         if (n.unit == x.name) return scaled(n, static_cast<long double>(x.f), x.f, what, text);
-    throw config_error(what + ": bad size unit '" + n.unit + "' in '" + trim(text) +
-                       "' (use B, KiB, MiB or GiB)");
+    throw config_error(what + ": bad size unit '" + n.unit + "' in '" + trim(text) + "' (use B, KiB, MiB or GiB)");
 }
 
 std::uint64_t parse_integer(const std::string& text, const std::string& what) {
     auto n = split_number(text, what);
     std::string u = lower(n.unit);
     if (!u.empty() && u != "cycles" && u != "cycle")
-        throw config_error(what + ": unexpected unit '" + n.unit + "' in '" + trim(text) + "' (a plain number is expected)");
+        throw config_error(what + ": unexpected unit '" + n.unit + "' in '" + trim(text) +
+                           "' (a plain number is expected)");
     if (!n.integral_text) throw config_error(what + ": '" + trim(text) + "' is not a whole number");
     return n.integer;
 }
 
 std::uint64_t parse_time_ps(const std::string& text, const std::string& what) {
     auto n = split_number(text, what);
-    struct u { const char* name; std::uint64_t f; };
+    struct u {
+        const char* name;
+        std::uint64_t f;
+    };
     static const u units[] = {{"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000ull}, {"s", 1000000000000ull}};
     for (const auto& x : units)
         if (n.unit == x.name) return scaled(n, static_cast<long double>(x.f), x.f, what, text);
@@ -210,7 +221,10 @@ std::uint64_t parse_time_ps(const std::string& text, const std::string& what) {
 
 std::uint64_t parse_frequency_hz(const std::string& text, const std::string& what) {
     auto n = split_number(text, what);
-    struct u { const char* name; std::uint64_t f; };
+    struct u {
+        const char* name;
+        std::uint64_t f;
+    };
     static const u units[] = {{"Hz", 1}, {"kHz", 1000}, {"MHz", 1000000}, {"GHz", 1000000000ull}};
     for (const auto& x : units)
         if (n.unit == x.name) return scaled(n, static_cast<long double>(x.f), x.f, what, text);
@@ -241,16 +255,23 @@ std::vector<std::string> parse_name_list(const std::string& text) {
 
 std::string format_size(std::uint64_t b) {
     char buf[64];
-    if (b >= (1ull << 30) && b % (1ull << 30) == 0) std::snprintf(buf, sizeof buf, "%llu GiB", (unsigned long long)(b >> 30));
-    else if (b >= (1ull << 20) && b % (1ull << 20) == 0) std::snprintf(buf, sizeof buf, "%llu MiB", (unsigned long long)(b >> 20));
-    else if (b >= (1ull << 10) && b % (1ull << 10) == 0) std::snprintf(buf, sizeof buf, "%llu KiB", (unsigned long long)(b >> 10));
-    else std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
+    if (b >= (1ull << 30) && b % (1ull << 30) == 0)
+        std::snprintf(buf, sizeof buf, "%llu GiB", (unsigned long long)(b >> 30));
+    else if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+        std::snprintf(buf, sizeof buf, "%llu MiB", (unsigned long long)(b >> 20));
+    else if (b >= (1ull << 10) && b % (1ull << 10) == 0)
+        std::snprintf(buf, sizeof buf, "%llu KiB", (unsigned long long)(b >> 10));
+    else
+        std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
     return buf;
 }
 
 // A schema bound in the key's own unit, for errors and docs/config.md.
 std::string format_bound(value_kind kind, std::uint64_t v) {
-    struct u { std::uint64_t f; const char* name; };
+    struct u {
+        std::uint64_t f;
+        const char* name;
+    };
     static const u times[] = {{1000000000000ull, "s"}, {1000000000ull, "ms"}, {1000000ull, "us"}, {1000ull, "ns"}};
     static const u freqs[] = {{1000000000ull, "GHz"}, {1000000ull, "MHz"}, {1000ull, "kHz"}};
     switch (kind) {
@@ -283,18 +304,32 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
         if (d.power_of_two && (v & (v - 1)) != 0)
             throw config_error(what + ": " + e.value + " is not a power of two (required for this key)");
         if (v < d.min) throw config_error(what + ": " + e.value + " is below the minimum " + std::to_string(d.min));
-        if (v > d.max) throw config_error(what + ": " + e.value + " is above the maximum " + format_bound(d.kind, d.max));
+        if (v > d.max)
+            throw config_error(what + ": " + e.value + " is above the maximum " + format_bound(d.kind, d.max));
     };
     switch (d.kind) {
-    case value_kind::size: e.number = parse_size(e.value, what); check_range(e.number); break;
+    case value_kind::size:
+        e.number = parse_size(e.value, what);
+        check_range(e.number);
+        break;
     case value_kind::address:
         e.number = parse_integer(e.value, what);
-        if (e.number > 0xFFFFFFFFull) throw config_error(what + ": address " + e.value + " is outside the 32-bit address space");
+        if (e.number > 0xFFFFFFFFull)
+            throw config_error(what + ": address " + e.value + " is outside the 32-bit address space");
         break;
-    case value_kind::time: e.number = parse_time_ps(e.value, what); check_range(e.number); break;
-    case value_kind::frequency: e.number = parse_frequency_hz(e.value, what); check_range(e.number); break;
+    case value_kind::time:
+        e.number = parse_time_ps(e.value, what);
+        check_range(e.number);
+        break;
+    case value_kind::frequency:
+        e.number = parse_frequency_hz(e.value, what);
+        check_range(e.number);
+        break;
     case value_kind::cycles:
-    case value_kind::count: e.number = parse_integer(e.value, what); check_range(e.number); break;
+    case value_kind::count:
+        e.number = parse_integer(e.value, what);
+        check_range(e.number);
+        break;
     case value_kind::boolean: e.number = parse_boolean(e.value, what); break;
     case value_kind::choice:
         if (std::find(d.choices.begin(), d.choices.end(), e.value) == d.choices.end()) {
@@ -363,9 +398,7 @@ config config::load(const std::string& file, const std::vector<std::string>& ove
         po::parsed_options parsed(&desc);
         try {
             parsed = po::parse_config_file(in, desc, /*allow_unregistered=*/true);
-        } catch (const po::error& e) {
-            throw config_error(file + ": " + e.what());
-        }
+        } catch (const po::error& e) { throw config_error(file + ": " + e.what()); }
         std::map<std::string, int> seen;
         for (const auto& opt : parsed.options) {
             int line = lines.count(opt.string_key) ? lines[opt.string_key] : 0;

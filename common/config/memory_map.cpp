@@ -57,19 +57,20 @@ static constexpr std::uint64_t max_dense_bytes = 256ull << 20;
 
 memory_map memory_map::build(const config& c) {
     memory_map m;
-    const char* regions[] = {"l1",         "l2",       "l3",      "soc_periph",
-                             "cluster_periph", "event_unit", "dma_ctrl", "sa_ctrl"};
+    const char* regions[] = {"l1", "l2", "l3", "soc_periph", "cluster_periph", "event_unit", "dma_ctrl", "sa_ctrl"};
     for (const char* r : regions) {
         std::string n = r;
         const bool is_memory = n == "l1" || n == "l2" || n == "l3";
-        region g{n, is_memory ? region_kind::memory : region_kind::peripheral,
-                 c.address(n + ".base"), c.size(n + ".size")};
+        region g{n, is_memory ? region_kind::memory : region_kind::peripheral, c.address(n + ".base"),
+                 c.size(n + ".size")};
         if (g.end() > 0x100000000ull)
             c.fail(blame(c, {n + ".size", n + ".base"}), n + " [" + hex(g.base) + ", +" + format_size(g.size) +
-                                    ") extends past the 32-bit address space (ends at " + hex(g.end()) + ")");
+                                                             ") extends past the 32-bit address space (ends at " +
+                                                             hex(g.end()) + ")");
         if (g.base % 4 != 0 || g.size % 4 != 0)
             c.fail(blame(c, {n + ".base", n + ".size"}),
-                   n + " [" + hex(g.base) + ", +" + format_size(g.size) + ") is not word-aligned (base and size must be multiples of 4)");
+                   n + " [" + hex(g.base) + ", +" + format_size(g.size) +
+                       ") is not word-aligned (base and size must be multiples of 4)");
         if (is_memory && c.choice(n + ".storage") == "dense" && g.size > max_dense_bytes)
             c.fail(blame(c, {n + ".size", n + ".storage"}),
                    n + " of " + format_size(g.size) + " with dense storage exceeds " + format_size(max_dense_bytes) +
@@ -79,21 +80,22 @@ memory_map memory_map::build(const config& c) {
     {
         const std::uint64_t stride = c.count("l1.banks") * c.size("l1.bank_width");
         if (c.address("l1.base") % c.size("l1.bank_width") != 0)
-            c.fail(blame(c, {"l1.base", "l1.bank_width"}),
-                   "l1 base " + hex(c.address("l1.base")) + " is not aligned to l1.bank_width (" +
-                       format_size(c.size("l1.bank_width")) + ")");
+            c.fail(blame(c, {"l1.base", "l1.bank_width"}), "l1 base " + hex(c.address("l1.base")) +
+                                                               " is not aligned to l1.bank_width (" +
+                                                               format_size(c.size("l1.bank_width")) + ")");
         if (stride > c.size("l1.size"))
-            c.fail(blame(c, {"l1.banks", "l1.bank_width", "l1.size"}),
-                   "l1.banks x l1.bank_width (" + format_size(stride) + ") exceeds l1.size (" +
-                       format_size(c.size("l1.size")) + ")");
+            c.fail(blame(c, {"l1.banks", "l1.bank_width", "l1.size"}), "l1.banks x l1.bank_width (" +
+                                                                           format_size(stride) + ") exceeds l1.size (" +
+                                                                           format_size(c.size("l1.size")) + ")");
     }
     std::sort(m.regions_.begin(), m.regions_.end(), [](const region& a, const region& b) { return a.base < b.base; });
     for (std::size_t i = 1; i < m.regions_.size(); ++i) {
         const region& a = m.regions_[i - 1];
         const region& b = m.regions_[i];
         if (b.base < a.end())
-            c.fail(blame(c, {b.name + ".base", a.name + ".size", a.name + ".base"}), b.name + " [" + hex(b.base) + ", " + hex(b.end()) + ") overlaps " + a.name + " [" +
-                                         hex(a.base) + ", " + hex(a.end()) + ")");
+            c.fail(blame(c, {b.name + ".base", a.name + ".size", a.name + ".base"}),
+                   b.name + " [" + hex(b.base) + ", " + hex(b.end()) + ") overlaps " + a.name + " [" + hex(a.base) +
+                       ", " + hex(a.end()) + ")");
     }
 
     m.visible_mask_.assign(num_initiator_classes, 0);
@@ -185,8 +187,8 @@ address_info memory_map::lookup(initiator_class who, std::uint64_t addr) const {
         if (r.contains(addr)) {
             info.target = &r;
             info.offset = addr - r.base;
-            info.what = visible(who, static_cast<int>(i)) ? address_info::status::mapped
-                                                          : address_info::status::not_visible;
+            info.what =
+                visible(who, static_cast<int>(i)) ? address_info::status::mapped : address_info::status::not_visible;
             return info;
         }
     }

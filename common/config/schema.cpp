@@ -80,7 +80,8 @@ schema make_platform_schema() {
     mis.choices = {"trap", "split"};
     // The cores keep a cost per instruction class in one byte (hart.h).
     auto cpi = [](key_decl& d) { d.max = 255; };
-    cpi(s.add(decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction.")));
+    cpi(s.add(
+        decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction.")));
     cpi(s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*.")));
     cpi(s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider).")));
     cpi(s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken.")));
@@ -88,21 +89,22 @@ schema make_platform_schema() {
         100000;
     cpi(s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR.")));
     cpi(s.add(decl("core.cpi_load", value_kind::cycles, "1",
-               "Issue cycles of a load; the latency of the memory touched is added.")));
+                   "Issue cycles of a load; the latency of the memory touched is added.")));
     cpi(s.add(decl("core.cpi_store", value_kind::cycles, "1",
-               "Issue cycles of a store; the latency of the memory touched is added.")));
+                   "Issue cycles of a store; the latency of the memory touched is added.")));
     cpi(s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move.")));
     cpi(s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S.")));
     cpi(s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added.")));
     s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "1",
                "Stall cycles charged when a core's L1 access hits a bank another core used in the "
-               "same cycle (approximation of TCDM arbitration).")).max = 100000;
+               "same cycle (approximation of TCDM arbitration)."))
+        .max = 100000;
 
     // --- memories -----------------------------------------------------------
     // The banked L1 interleaves words over banks: its size must be a power of two.
     add_memory(s, "l1", "0x10000000", "128KiB", "1", "4B", "dense", "the cluster L1 (TCDM)", true);
-    auto& banks = s.add(decl("l1.banks", value_kind::count, "16",
-                             "L1 banks; consecutive bank-width words go to consecutive banks."));
+    auto& banks = s.add(
+        decl("l1.banks", value_kind::count, "16", "L1 banks; consecutive bank-width words go to consecutive banks."));
     banks.power_of_two = true;
     banks.nonzero = true;
     banks.max = 1024;  // one timing slot per bank is allocated up front
@@ -134,11 +136,13 @@ schema make_platform_schema() {
     for (const auto& p : periphs) {
         const std::string n = p.name;
         s.add(decl(n + ".base", value_kind::address, p.base, std::string("Base of the ") + p.what + "."));
-        auto& sz = s.add(decl(n + ".size", value_kind::size, "4KiB", std::string("Size of the ") + p.what + " window."));
+        auto& sz =
+            s.add(decl(n + ".size", value_kind::size, "4KiB", std::string("Size of the ") + p.what + " window."));
         sz.nonzero = true;
         sz.max = 1ull << 20;
         s.add(decl(n + ".latency", value_kind::cycles, p.latency,
-                   std::string("Register access latency of the ") + p.what + " in cycles.")).max = 100000;
+                   std::string("Register access latency of the ") + p.what + " in cycles."))
+            .max = 100000;
     }
 
     // --- DMA engine (models/dma) -------------------------------------------------
@@ -154,7 +158,8 @@ schema make_platform_schema() {
     dbs.max = 65536;
     s.add(decl("dma.burst_latency", value_kind::cycles, "4",
                "DMA overhead cycles before each burst's read is issued (on top of the memories' "
-               "own latency, bandwidth and port contention).")).max = 100000;
+               "own latency, bandwidth and port contention)."))
+        .max = 100000;
     s.add(decl("dma.allow_l3_l1", value_kind::boolean, "false",
                "Whether the DMA may copy between L3 and L1 directly. false (GAP9-like): such a "
                "transfer is refused at push time with an error; stage it through L2."));
@@ -165,16 +170,17 @@ schema make_platform_schema() {
     doe.choices = {"stop", "report"};
 
     // --- systolic array (models/accel, docs/sa.md) -------------------------------
-    auto& sar = s.add(decl("sa.rows", value_kind::count, "16",
-                           "Rows R of the systolic array: the K extent of one weight tile."));
+    auto& sar = s.add(
+        decl("sa.rows", value_kind::count, "16", "Rows R of the systolic array: the K extent of one weight tile."));
     sar.nonzero = true;
     sar.max = 256;
-    auto& sac = s.add(decl("sa.cols", value_kind::count, "16",
-                           "Columns C of the systolic array: the N extent of one weight tile."));
+    auto& sac = s.add(
+        decl("sa.cols", value_kind::count, "16", "Columns C of the systolic array: the N extent of one weight tile."));
     sac.nonzero = true;
     sac.max = 256;
     s.add(decl("sa.setup_latency", value_kind::cycles, "8",
-               "Cycles from START to the first weight tile (register decode, sequencer start).")).max = 100000;
+               "Cycles from START to the first weight tile (register decode, sequencer start)."))
+        .max = 100000;
     auto& sabw = s.add(decl("sa.l1_bandwidth", value_kind::size, "64B",
                             "Bytes per cycle the systolic array's L1 port moves (operands in, results out); "
                             "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B."));
@@ -199,7 +205,8 @@ schema make_platform_schema() {
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
-               "Cycles the router adds to every transaction it forwards.")).max = 100000;
+               "Cycles the router adds to every transaction it forwards."))
+        .max = 100000;
     s.add(decl("visibility.core", value_kind::name_list, "l1,l2,soc_periph,cluster_periph,event_unit,dma_ctrl,sa_ctrl",
                "Regions the cores can address. Anything else is an address error for them."));
     s.add(decl("visibility.dma", value_kind::name_list, "l1,l2,l3,soc_periph",
@@ -213,18 +220,17 @@ schema make_platform_schema() {
                "instead of faulting. Off = strict: NULL is unmapped."));
     s.add(decl("alias.base", value_kind::address, "0x0", "Base address of the alias window."));
     s.add(decl("alias.target", value_kind::text, "l1", "Region the alias window mirrors (from its start)."));
-    s.add(decl("alias.size", value_kind::size, "0",
-               "Size of the alias window; 0 means the whole target region.")).max = 1ull << 32;
+    s.add(decl("alias.size", value_kind::size, "0", "Size of the alias window; 0 means the whole target region.")).max =
+        1ull << 32;
     s.add(decl("alias.initiators", value_kind::name_list, "core",
                "Initiator classes that see the alias window (core, dma, sa)."));
 
     // --- firmware layout (read by the linker-script generator) --------------------
-    auto& ss = s.add(decl("firmware.stack_size", value_kind::size, "2KiB",
-                          "Stack of each hart, placed at the top of L1."));
+    auto& ss =
+        s.add(decl("firmware.stack_size", value_kind::size, "2KiB", "Stack of each hart, placed at the top of L1."));
     ss.nonzero = true;
     ss.max = 16ull << 20;
-    s.add(decl("firmware.code_region", value_kind::text, "l2",
-               "Region holding .text, .rodata, .data and .bss."));
+    s.add(decl("firmware.code_region", value_kind::text, "l2", "Region holding .text, .rodata, .data and .bss."));
     return s;
 }
 

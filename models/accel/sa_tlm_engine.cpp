@@ -114,11 +114,13 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             }
             for (std::uint64_t r = 0; r < k_t; ++r) {
                 const std::uint64_t a = j.b + (k0 + r) * j.ldb + n0 * e;
-                if (!access(operand_b, a, &b_tile[r * C * e], unsigned(n_t * e), false, t, unsigned(k0 + r), run)) return run;
+                if (!access(operand_b, a, &b_tile[r * C * e], unsigned(n_t * e), false, t, unsigned(k0 + r), run))
+                    return run;
             }
             for (std::uint64_t i = 0; i < j.m; ++i) {
                 const std::uint64_t a = j.a + i * j.lda + k0 * e;
-                if (!access(operand_a, a, &a_tile[i * R * e], unsigned(k_t * e), false, t, unsigned(i), run)) return run;
+                if (!access(operand_a, a, &a_tile[i * R * e], unsigned(k_t * e), false, t, unsigned(i), run))
+                    return run;
             }
 
             // The MACs. A column's partial sum enters at the top with the

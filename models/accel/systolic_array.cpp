@@ -208,11 +208,12 @@ std::string systolic_array::running_job_at(std::uint64_t addr) const {
     for (std::uint64_t i = 0; i < j.m; ++i) {
         const std::uint64_t a = std::uint64_t{j.c} + i * j.ldc;
         if (addr >= a && addr < a + std::uint64_t{j.n} * sa_job::out_bytes)
-            return fmt::format("systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}, ends at "
-                               "cycle {}",
-                               j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, i, starter_,
-                               starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
-                               static_cast<std::uint64_t>(job_end_ / clock_period()));
+            return fmt::format(
+                "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}, ends at "
+                "cycle {}",
+                j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, i, starter_,
+                starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
+                static_cast<std::uint64_t>(job_end_ / clock_period()));
     }
     return {};
 }
@@ -253,10 +254,10 @@ void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {
     info.address = bad;
     info.size = e;
     info.is_write = write;
-    info.context = fmt::format("  operand   : {} ({} of row {}: {} bytes at 0x{:08x} = {} + {} * {})\n",
-                               operand_name(operand), write ? "write" : "read", row, len, addr,
-                               fmt::format("0x{:08x}", first), row, ld) +
-                   describe_job(j);
+    info.context =
+        fmt::format("  operand   : {} ({} of row {}: {} bytes at 0x{:08x} = {} + {} * {})\n", operand_name(operand),
+                    write ? "write" : "read", row, len, addr, fmt::format("0x{:08x}", first), row, ld) +
+        describe_job(j);
 }
 
 }  // namespace npu::accel

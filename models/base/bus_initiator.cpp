@@ -43,8 +43,7 @@ void bus_initiator::request_dmi(std::uint64_t addr, bool write) {
     w.readable = d.is_read_allowed();
     w.writable = d.is_write_allowed();
     if (const auto* r = svc_->find_host_range(w.host)) {
-        if (svc_->memcheck() != memcheck_mode::off && r->shadow)
-            w.shadow = r->shadow + (w.host - r->host);
+        if (svc_->memcheck() != memcheck_mode::off && r->shadow) w.shadow = r->shadow + (w.host - r->host);
         w.traffic_id = r->traffic_id;
     }
     // Most recent first; the oldest falls out when the cache is full.

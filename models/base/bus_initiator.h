@@ -86,7 +86,10 @@ public:
 
     // The PC the report should name for the next accesses (cores set it
     // before a slow-path access; DMA/SA set the PC that programmed them).
-    void set_pc(std::uint64_t pc) { ext_.pc = pc; ext_.has_pc = true; }
+    void set_pc(std::uint64_t pc) {
+        ext_.pc = pc;
+        ext_.has_pc = true;
+    }
 
     // Off: every access is a b_transport and no DMI window is requested, so
     // the target's timing (port contention, banks) applies to each burst —

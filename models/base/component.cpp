@@ -19,7 +19,10 @@ int traffic_registry::add_target(const std::string& name) {
 }
 
 component::component(sc_core::sc_module_name nm, const cfg::config& cfg, std::string section)
-    : sc_core::sc_module(nm), cfg_(cfg), section_(std::move(section)), ctx_(&find_context(*this)),
+    : sc_core::sc_module(nm),
+      cfg_(cfg),
+      section_(std::move(section)),
+      ctx_(&find_context(*this)),
       log_(name(), ctx_->level) {
     const double hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     period_ = sc_core::sc_time(1.0 / hz, sc_core::SC_SEC);

@@ -7,8 +7,8 @@ namespace npu::base {
 
 void sim_context::configure(const cfg::config& cfg) {
     const std::string& mc = cfg.choice("soc.memcheck");
-    services.set_memcheck(mc == "off"    ? memcheck_mode::off
-                          : mc == "warn" ? memcheck_mode::warn
+    services.set_memcheck(mc == "off"      ? memcheck_mode::off
+                          : mc == "warn"   ? memcheck_mode::warn
                           : mc == "strict" ? memcheck_mode::strict
                                            : memcheck_mode::error);
     quantum = sc_core::sc_time(static_cast<double>(cfg.time_ps("soc.quantum")), sc_core::SC_PS);

@@ -119,7 +119,8 @@ public:
     sc_core::sc_in<bool> in;
     line_out out;
 
-    signal_to_line(sc_core::sc_module_name nm, unsigned index = 0) : sc_core::sc_module(nm), in("in"), out("out"), index_(index) {
+    signal_to_line(sc_core::sc_module_name nm, unsigned index = 0)
+        : sc_core::sc_module(nm), in("in"), out("out"), index_(index) {
         SC_METHOD(forward);
         sensitive << in;
         dont_initialize();

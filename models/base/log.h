@@ -33,8 +33,8 @@ private:
 
 }  // namespace npu::base
 
-#define NPU_LOG(lg, lvl, ...)                                                        \
-    do {                                                                             \
-        if ((lg).enabled(::npu::base::log_level::lvl))                               \
-            (lg).emit(::npu::base::log_level::lvl, ::fmt::format(__VA_ARGS__));      \
+#define NPU_LOG(lg, lvl, ...)                                                   \
+    do {                                                                        \
+        if ((lg).enabled(::npu::base::log_level::lvl))                          \
+            (lg).emit(::npu::base::log_level::lvl, ::fmt::format(__VA_ARGS__)); \
     } while (0)

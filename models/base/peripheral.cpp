@@ -18,7 +18,8 @@ peripheral::peripheral(sc_core::sc_module_name nm, const cfg::config& cfg, std::
 
 void peripheral::add_register(std::uint32_t offset, std::string name, access rights, std::uint32_t reset,
                               read_fn on_read, write_fn on_write) {
-    if (find(offset)) throw std::logic_error(std::string(this->name()) + ": two registers at offset " + std::to_string(offset));
+    if (find(offset))
+        throw std::logic_error(std::string(this->name()) + ": two registers at offset " + std::to_string(offset));
     regs_.push_back(reg{offset, std::move(name), rights, reset, std::move(on_read), std::move(on_write)});
 }
 
@@ -85,9 +86,7 @@ void peripheral::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& dela
 }
 
 namespace {
-bool in_thread() {
-    return sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_;
-}
+bool in_thread() { return sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_; }
 }  // namespace
 
 void peripheral::synchronise_access() {
@@ -103,7 +102,8 @@ void peripheral::synchronise_access() {
 
 void peripheral::wait_in_access(const sc_core::sc_event& e) {
     if (!in_thread())
-        throw std::logic_error(std::string(name()) + ": a blocking register was accessed from a process that cannot wait");
+        throw std::logic_error(std::string(name()) +
+                               ": a blocking register was accessed from a process that cannot wait");
     // Catching up to the access's local time may take time, during which
     // the caller's condition can come true and `e` be notified with nobody
     // waiting on it: return then, so the caller looks again before it

@@ -74,31 +74,33 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
         return h < 0 ? 0 : static_cast<std::uint32_t>(h);
     });
     for (unsigned n = 0; n < NPU_EVT_NB_SW; ++n)
-        add_register(NPU_EU_SW_EVENT(n), fmt::format("sw_event{}", n), write_only, 0, nullptr, [this, n](std::uint32_t m) {
-            if (hart() < 0) return;
-            if (!valid_mask(m)) {
-                NPU_LOG(log(), warn, "SW_EVENT({}): hart mask {:#x} names harts that do not exist", n, m);
-                reject_access();
-                return;
-            }
-            apply(NPU_EVT_SW0 + n, m);
-        });
-    for (unsigned b = 0; b < NPU_EU_NB_BARRIERS; ++b) {
-        const std::uint32_t base = NPU_EU_BARRIER(b);
-        add_register(base + NPU_EU_BARRIER_TEAM, fmt::format("barrier{}_team", b), read_write, 0,
-                     [this, b]() { return hart() < 0 ? 0u : barriers_[b].team; },
-                     [this, b](std::uint32_t m) {
+        add_register(NPU_EU_SW_EVENT(n), fmt::format("sw_event{}", n), write_only, 0, nullptr,
+                     [this, n](std::uint32_t m) {
                          if (hart() < 0) return;
-                         barrier& br = barriers_[b];
-                         if (!valid_mask(m) || br.arrived) {
-                             NPU_LOG(log(), warn, "BARRIER({}).TEAM = {:#x}: {}", b, m,
-                                     br.arrived ? fmt::format("harts {:#x} are waiting in the current round", br.arrived)
-                                                : std::string("names harts that do not exist"));
+                         if (!valid_mask(m)) {
+                             NPU_LOG(log(), warn, "SW_EVENT({}): hart mask {:#x} names harts that do not exist", n, m);
                              reject_access();
                              return;
                          }
-                         br.team = m;
+                         apply(NPU_EVT_SW0 + n, m);
                      });
+    for (unsigned b = 0; b < NPU_EU_NB_BARRIERS; ++b) {
+        const std::uint32_t base = NPU_EU_BARRIER(b);
+        add_register(
+            base + NPU_EU_BARRIER_TEAM, fmt::format("barrier{}_team", b), read_write, 0,
+            [this, b]() { return hart() < 0 ? 0u : barriers_[b].team; },
+            [this, b](std::uint32_t m) {
+                if (hart() < 0) return;
+                barrier& br = barriers_[b];
+                if (!valid_mask(m) || br.arrived) {
+                    NPU_LOG(log(), warn, "BARRIER({}).TEAM = {:#x}: {}", b, m,
+                            br.arrived ? fmt::format("harts {:#x} are waiting in the current round", br.arrived)
+                                       : std::string("names harts that do not exist"));
+                    reject_access();
+                    return;
+                }
+                br.team = m;
+            });
         add_register(base + NPU_EU_BARRIER_ARRIVED, fmt::format("barrier{}_arrived", b), read_only, 0,
                      [this, b]() { return hart() < 0 ? 0u : barriers_[b].arrived; });
         add_register(base + NPU_EU_BARRIER_WAIT, fmt::format("barrier{}_wait", b), read_only, 0, [this, b]() {
@@ -111,9 +113,10 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     add_register(NPU_EU_DISPATCH_FN, "dispatch_fn", read_write, 0, own(&hart_state::fork_fn), [this](std::uint32_t v) {
         if (const int h = hart(); h >= 0) harts_state_[h].fork_fn = v;
     });
-    add_register(NPU_EU_DISPATCH_ARG, "dispatch_arg", read_write, 0, own(&hart_state::fork_arg), [this](std::uint32_t v) {
-        if (const int h = hart(); h >= 0) harts_state_[h].fork_arg = v;
-    });
+    add_register(NPU_EU_DISPATCH_ARG, "dispatch_arg", read_write, 0, own(&hart_state::fork_arg),
+                 [this](std::uint32_t v) {
+                     if (const int h = hart(); h >= 0) harts_state_[h].fork_arg = v;
+                 });
     add_register(NPU_EU_DISPATCH_FORK, "dispatch_fork", write_only, 0, nullptr, [this](std::uint32_t m) { fork(m); });
     add_register(NPU_EU_DISPATCH_POP, "dispatch_pop", read_only, 0, [this]() { return pop(); });
     add_register(NPU_EU_DISPATCH_POP_ARG, "dispatch_pop_arg", read_only, 0, [this]() -> std::uint32_t {
@@ -154,7 +157,8 @@ int event_unit::hart() {
     synchronise_access();
     const base::initiator_id* who = current_initiator();
     if (!who || who->hart < 0 || static_cast<unsigned>(who->hart) >= harts_) {
-        NPU_LOG(log(), warn, "access by {}, which is not a hart of this cluster", who ? who->name : "an unknown initiator");
+        NPU_LOG(log(), warn, "access by {}, which is not a hart of this cluster",
+                who ? who->name : "an unknown initiator");
         reject_access();
         return -1;
     }
@@ -241,8 +245,9 @@ void event_unit::arrive(unsigned b, bool wait) {
     barrier& br = barriers_[b];
     const std::uint32_t bit = 1u << h;
     if (!(br.team & bit) || (br.arrived & bit)) {
-        NPU_LOG(log(), warn, "hart {}: barrier {} {}", h, b,
-                br.team & bit ? "arrived twice in one round" : fmt::format("has team {:#x}, without this hart", br.team));
+        NPU_LOG(
+            log(), warn, "hart {}: barrier {} {}", h, b,
+            br.team & bit ? "arrived twice in one round" : fmt::format("has team {:#x}, without this hart", br.team));
         reject_access();
         return;
     }
@@ -267,8 +272,9 @@ void event_unit::fork(std::uint32_t team) {
     if (!team || (team & ~all_workers_) || barriers_[0].arrived) {
         NPU_LOG(log(), warn, "hart {}: DISPATCH_FORK {:#x}: {}", h, team,
                 !team ? std::string("empty team")
-                : (team & ~all_workers_) ? fmt::format("not workers: {:#x} (workers are {:#x})", team & ~all_workers_, all_workers_)
-                                         : fmt::format("workers {:#x} still wait in barrier 0 of the previous team", barriers_[0].arrived));
+                : (team & ~all_workers_)
+                    ? fmt::format("not workers: {:#x} (workers are {:#x})", team & ~all_workers_, all_workers_)
+                    : fmt::format("workers {:#x} still wait in barrier 0 of the previous team", barriers_[0].arrived));
         reject_access();
         return;
     }

@@ -103,8 +103,12 @@ struct core::bus_memory {
     std::uint64_t stall_bank = 0;
 
     bus_memory(core& owner, bool split_misaligned)
-        : c(owner), h(owner.h_), bus(owner.bus), svc(owner.services()),
-          banks(owner.context().shared<l1_bank_table>()), split(split_misaligned) {
+        : c(owner),
+          h(owner.h_),
+          bus(owner.bus),
+          svc(owner.services()),
+          banks(owner.context().shared<l1_bank_table>()),
+          split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
     }
 
@@ -174,7 +178,8 @@ struct core::bus_memory {
     }
 
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
-    __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size, std::uint32_t pc) {
+    __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size,
+                                                      std::uint32_t pc) {
         // memcheck=strict: bytes the startup code only zeroed are C's
         // zero-initialised scalars (counters, flags, pointers) to an integer
         // load, but never-loaded data to a floating-point one (weights).
@@ -217,8 +222,8 @@ struct core::bus_memory {
         if (a != tohost_addr || !(v & 1)) return;  // fromhost / non-exit commands: ignored
         const std::uint32_t code = v >> 1;
         svc.request_stop(code ? base::exit_code::firmware_failure : base::exit_code::success,
-                                         fmt::format("tohost: hart {} wrote {:#x} (exit code {})", h.hart_id, v, code),
-                                         static_cast<int>(code));
+                         fmt::format("tohost: hart {} wrote {:#x} (exit code {})", h.hart_id, v, code),
+                         static_cast<int>(code));
         h.cycle_limit = 0;  // end the batch at the next branch
     }
 
@@ -244,9 +249,7 @@ struct core::bus_memory {
         w.dmi = d;
     }
 
-    void forget_windows() {
-        rd[0] = rd[1] = wr[0] = wr[1] = window{};
-    }
+    void forget_windows() { rd[0] = rd[1] = wr[0] = wr[1] = window{}; }
 
     // The target waited inside b_transport (a blocking register, or one that
     // synchronises the initiator): SystemC time moved from `stamp` to now and
@@ -290,9 +293,21 @@ struct core::bus_memory {
                 if (write) {
                     // Through the fast path now that the window is cached.
                     switch (size) {
-                    case 1: { std::uint8_t v; std::memcpy(&v, p, 1); return store<std::uint8_t>(a, v, cyc, pc); }
-                    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return store<std::uint16_t>(a, v, cyc, pc); }
-                    default: { std::uint32_t v; std::memcpy(&v, p, 4); return store<std::uint32_t>(a, v, cyc, pc); }
+                    case 1: {
+                        std::uint8_t v;
+                        std::memcpy(&v, p, 1);
+                        return store<std::uint8_t>(a, v, cyc, pc);
+                    }
+                    case 2: {
+                        std::uint16_t v;
+                        std::memcpy(&v, p, 2);
+                        return store<std::uint16_t>(a, v, cyc, pc);
+                    }
+                    default: {
+                        std::uint32_t v;
+                        std::memcpy(&v, p, 4);
+                        return store<std::uint32_t>(a, v, cyc, pc);
+                    }
                     }
                 }
                 switch (size) {
@@ -331,13 +346,15 @@ struct core::bus_memory {
 core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller)
     : component(nm, cfg, "core"),
       bus("bus", make_id(name(), hart_id, is_cluster_controller)),
-      event_wake("event_wake", [this](unsigned, bool level, const sc_core::sc_time& delay) {
+      event_wake("event_wake",
+                 [this](unsigned, bool level, const sc_core::sc_time& delay) {
           // An event ends a WFI of a running hart; only fetch enable starts a parked one.
-          if (level && !parked()) wake(delay);
-      }),
-      fetch_enable("fetch_enable", [this](unsigned, bool level, const sc_core::sc_time& delay) {
-          if (level) wake(delay);
-      }),
+                     if (level && !parked()) wake(delay);
+                 }),
+      fetch_enable("fetch_enable",
+                   [this](unsigned, bool level, const sc_core::sc_time& delay) {
+                       if (level) wake(delay);
+                   }),
       irq("irq", [this](unsigned bit, bool level, const sc_core::sc_time&) { set_irq(bit, level); }),
       boot_address("boot_address", [this](std::uint32_t a) { set_boot_address(a); }),
       awake("awake", [this] { return running(); }),
@@ -345,7 +362,8 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
       is_cc_(is_cluster_controller) {
     // The schema bounds cluster.workers so that every hart id fits; a larger
     // one is a platform bug, not a configuration error.
-    if (hart_id >= reservation_set::max_harts) throw std::logic_error(fmt::format("{}: hart id {} too large", name(), hart_id));
+    if (hart_id >= reservation_set::max_harts)
+        throw std::logic_error(fmt::format("{}: hart id {} too large", name(), hart_id));
     h_.hart_id = hart_id;
     h_.reservations = &context().shared<reservation_set>();
     cost_table& ct = h_.costs;
@@ -365,7 +383,8 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     watchdog_ = cfg.cycles("soc.max_cycles");
 
     context().shared<l1_bank_table>().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
-                      static_cast<unsigned>(cfg.count("l1.banks")), static_cast<unsigned>(cfg.size("l1.bank_width")));
+                                           static_cast<unsigned>(cfg.count("l1.banks")),
+                                           static_cast<unsigned>(cfg.size("l1.bank_width")));
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
 
@@ -488,9 +507,9 @@ bool core::handle_exception() {
     }
     if (no_handler) {
         std::string where = sim.symbol_of(h_.pc);
-        sim.request_stop(base::exit_code::unhandled_trap,
-                         describe_trap(h_, cause, h_.pc, tval) + (where.empty() ? "" : " (" + where + ")") +
-                             ", no trap handler installed (mtvec = 0)");
+        sim.request_stop(base::exit_code::unhandled_trap, describe_trap(h_, cause, h_.pc, tval) +
+                                                              (where.empty() ? "" : " (" + where + ")") +
+                                                              ", no trap handler installed (mtvec = 0)");
         halt();
         return false;
     }
@@ -548,8 +567,8 @@ void core::thread() {
             }
             h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
         }
-        const stop s = log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
-                                                              : run(h_, *mem_, dc_);
+        const stop s =
+            log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_) : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
         switch (s) {
         case stop::limit:

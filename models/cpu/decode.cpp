@@ -56,9 +56,7 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
     builder b(raw, costs);
     const std::uint32_t f3 = (raw >> 12) & 7;
     const std::uint32_t f7 = raw >> 25;
-    auto in_block = [&](std::uint32_t target) {
-        return (target & 3) == 0 && target - block_start < block_len;
-    };
+    auto in_block = [&](std::uint32_t target) { return (target & 3) == 0 && target - block_start < block_len; };
     switch (raw & 0x7f) {
     case 0x37:  // LUI
         b.i.aux = raw & 0xfffff000u;
@@ -192,7 +190,10 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
         b.i.imm = imm_s(raw);
         b.i.aux = pc;
         return b.set(op_fsw, cc_store);
-    case 0x43: case 0x47: case 0x4b: case 0x4f: {  // fused multiply-add, single only
+    case 0x43:
+    case 0x47:
+    case 0x4b:
+    case 0x4f: {  // fused multiply-add, single only
         if (((raw >> 25) & 3) != 0 || !valid_static_rm(f3)) return b.illegal();
         static const op ops[4] = {op_fmadd, op_fmsub, op_fnmsub, op_fnmadd};
         return b.set(ops[((raw & 0x7f) - 0x43) >> 2], cc_fpu);
@@ -200,7 +201,10 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
     case 0x53: {  // OP-FP
         const std::uint32_t rs2 = b.i.rs2;
         switch (f7) {
-        case 0x00: case 0x04: case 0x08: case 0x0c: {
+        case 0x00:
+        case 0x04:
+        case 0x08:
+        case 0x0c: {
             if (!valid_static_rm(f3)) return b.illegal();
             static const op ops[4] = {op_fadd, op_fsub, op_fmul, op_fdiv};
             return b.set(ops[f7 >> 2], f7 == 0x0c ? cc_fdiv : cc_fpu);
@@ -249,21 +253,18 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
 
 const char* op_name(std::uint8_t o) {
     static const char* const names[op_count] = {
-        "<decode>", "<block_end>", "lui", "auipc", "jal", "jal", "jalr",
-        "beq", "bne", "blt", "bge", "bltu", "bgeu", "branch",
-        "lb", "lh", "lw", "lbu", "lhu", "sb", "sh", "sw",
-        "addi", "slti", "sltiu", "xori", "ori", "andi", "slli", "srli", "srai",
-        "add", "sub", "sll", "slt", "sltu", "xor", "srl", "sra", "or", "and",
-        "fence", "fence.i", "ecall", "ebreak", "mret", "wfi", "csr",
-        "mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu",
-        "lr.w", "sc.w", "amoswap.w", "amoadd.w", "amoxor.w", "amoand.w", "amoor.w",
-        "amomin.w", "amomax.w", "amominu.w", "amomaxu.w",
-        "flw", "fsw", "fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s",
-        "fadd.s", "fsub.s", "fmul.s", "fdiv.s", "fsqrt.s",
-        "fsgnj.s", "fsgnjn.s", "fsgnjx.s", "fmin.s", "fmax.s",
-        "fcvt.w.s", "fcvt.wu.s", "fmv.x.w", "feq.s", "flt.s", "fle.s", "fclass.s",
-        "fcvt.s.w", "fcvt.s.wu", "fmv.w.x",
-        "illegal"};
+        "<decode>", "<block_end>", "lui",       "auipc",     "jal",       "jal",      "jalr",    "beq",
+        "bne",      "blt",         "bge",       "bltu",      "bgeu",      "branch",   "lb",      "lh",
+        "lw",       "lbu",         "lhu",       "sb",        "sh",        "sw",       "addi",    "slti",
+        "sltiu",    "xori",        "ori",       "andi",      "slli",      "srli",     "srai",    "add",
+        "sub",      "sll",         "slt",       "sltu",      "xor",       "srl",      "sra",     "or",
+        "and",      "fence",       "fence.i",   "ecall",     "ebreak",    "mret",     "wfi",     "csr",
+        "mul",      "mulh",        "mulhsu",    "mulhu",     "div",       "divu",     "rem",     "remu",
+        "lr.w",     "sc.w",        "amoswap.w", "amoadd.w",  "amoxor.w",  "amoand.w", "amoor.w", "amomin.w",
+        "amomax.w", "amominu.w",   "amomaxu.w", "flw",       "fsw",       "fmadd.s",  "fmsub.s", "fnmsub.s",
+        "fnmadd.s", "fadd.s",      "fsub.s",    "fmul.s",    "fdiv.s",    "fsqrt.s",  "fsgnj.s", "fsgnjn.s",
+        "fsgnjx.s", "fmin.s",      "fmax.s",    "fcvt.w.s",  "fcvt.wu.s", "fmv.x.w",  "feq.s",   "flt.s",
+        "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "illegal"};
     return o < op_count ? names[o] : "?";
 }
 

@@ -23,7 +23,6 @@ std::uint32_t as_u(float f) { return bits_as<std::uint32_t>(f); }
 double as_d(std::uint64_t b) { return bits_as<double>(b); }
 std::uint64_t as_u64(double d) { return bits_as<std::uint64_t>(d); }
 
-
 // MXCSR rounding control for a RISC-V mode (RMM handled separately).
 unsigned mx_rc(unsigned rm) {
     switch (rm) {

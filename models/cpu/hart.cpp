@@ -8,21 +8,42 @@ namespace npu::cpu {
 namespace {
 
 enum csr_num : unsigned {
-    csr_fflags = 0x001, csr_frm = 0x002, csr_fcsr = 0x003,
-    csr_cycle = 0xc00, csr_time = 0xc01, csr_instret = 0xc02,
-    csr_cycleh = 0xc80, csr_timeh = 0xc81, csr_instreth = 0xc82,
-    csr_mstatus = 0x300, csr_misa = 0x301, csr_mie = 0x304, csr_mtvec = 0x305, csr_mcounteren = 0x306,
+    csr_fflags = 0x001,
+    csr_frm = 0x002,
+    csr_fcsr = 0x003,
+    csr_cycle = 0xc00,
+    csr_time = 0xc01,
+    csr_instret = 0xc02,
+    csr_cycleh = 0xc80,
+    csr_timeh = 0xc81,
+    csr_instreth = 0xc82,
+    csr_mstatus = 0x300,
+    csr_misa = 0x301,
+    csr_mie = 0x304,
+    csr_mtvec = 0x305,
+    csr_mcounteren = 0x306,
     csr_mstatush = 0x310,
-    csr_mscratch = 0x340, csr_mepc = 0x341, csr_mcause = 0x342, csr_mtval = 0x343, csr_mip = 0x344,
-    csr_mcycle = 0xb00, csr_minstret = 0xb02, csr_mcycleh = 0xb80, csr_minstreth = 0xb82,
-    csr_mvendorid = 0xf11, csr_marchid = 0xf12, csr_mimpid = 0xf13, csr_mhartid = 0xf14, csr_mconfigptr = 0xf15,
+    csr_mscratch = 0x340,
+    csr_mepc = 0x341,
+    csr_mcause = 0x342,
+    csr_mtval = 0x343,
+    csr_mip = 0x344,
+    csr_mcycle = 0xb00,
+    csr_minstret = 0xb02,
+    csr_mcycleh = 0xb80,
+    csr_minstreth = 0xb82,
+    csr_mvendorid = 0xf11,
+    csr_marchid = 0xf12,
+    csr_mimpid = 0xf13,
+    csr_mhartid = 0xf14,
+    csr_mconfigptr = 0xf15,
 };
 
 // Writable bits of mie: the three standard machine interrupts and the 16
 // platform-defined local interrupts.
 constexpr std::uint32_t mie_mask = 0xffff0888u;
-constexpr std::uint32_t mstatus_mask = mstatus_bits::mie | mstatus_bits::mpie | mstatus_bits::mpp |
-                                       mstatus_bits::fs | mstatus_bits::mprv | mstatus_bits::tw;
+constexpr std::uint32_t mstatus_mask = mstatus_bits::mie | mstatus_bits::mpie | mstatus_bits::mpp | mstatus_bits::fs |
+                                       mstatus_bits::mprv | mstatus_bits::tw;
 
 bool fs_off(const hart_state& h) { return (h.mstatus & mstatus_bits::fs) == 0; }
 
@@ -33,10 +54,14 @@ bool peek_csr(const hart_state& h, unsigned csr, std::uint32_t& v) {
     case csr_fflags: v = h.fflags; return true;
     case csr_frm: v = h.frm; return true;
     case csr_fcsr: v = (h.frm << 5) | h.fflags; return true;
-    case csr_cycle: case csr_mcycle: v = static_cast<std::uint32_t>(h.cycle); return true;
-    case csr_cycleh: case csr_mcycleh: v = static_cast<std::uint32_t>(h.cycle >> 32); return true;
-    case csr_instret: case csr_minstret: v = static_cast<std::uint32_t>(h.instret); return true;
-    case csr_instreth: case csr_minstreth: v = static_cast<std::uint32_t>(h.instret >> 32); return true;
+    case csr_cycle:
+    case csr_mcycle: v = static_cast<std::uint32_t>(h.cycle); return true;
+    case csr_cycleh:
+    case csr_mcycleh: v = static_cast<std::uint32_t>(h.cycle >> 32); return true;
+    case csr_instret:
+    case csr_minstret: v = static_cast<std::uint32_t>(h.instret); return true;
+    case csr_instreth:
+    case csr_minstreth: v = static_cast<std::uint32_t>(h.instret >> 32); return true;
     case csr_time: v = static_cast<std::uint32_t>(h.time()); return true;
     case csr_timeh: v = static_cast<std::uint32_t>(h.time() >> 32); return true;
     case csr_mstatus: v = h.read_mstatus(); return true;
@@ -50,7 +75,10 @@ bool peek_csr(const hart_state& h, unsigned csr, std::uint32_t& v) {
     case csr_mepc: v = h.mepc; return true;
     case csr_mcause: v = h.mcause; return true;
     case csr_mtval: v = h.mtval; return true;
-    case csr_mvendorid: case csr_marchid: case csr_mimpid: case csr_mconfigptr: v = 0; return true;
+    case csr_mvendorid:
+    case csr_marchid:
+    case csr_mimpid:
+    case csr_mconfigptr: v = 0; return true;
     case csr_mhartid: v = h.hart_id; return true;
     default: return false;
     }
@@ -96,7 +124,8 @@ bool exec_csr(hart_state& h, const insn& i, bool& needs_resync) {
             needs_resync = true;
             break;
         }
-        case csr_mstatush: case csr_misa: break;  // WARL, nothing writable
+        case csr_mstatush:
+        case csr_misa: break;  // WARL, nothing writable
         case csr_mie:
             h.mie = nv & mie_mask;
             needs_resync = true;

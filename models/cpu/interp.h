@@ -67,22 +67,18 @@ template <class Mem, bool Trace = false>
 stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     // Must list the labels in enum op order.
     static const void* const labels[op_count] = {
-        &&L_decode, &&L_block_end,
-        &&L_lui, &&L_auipc, &&L_jal, &&L_jal_far, &&L_jalr,
-        &&L_beq, &&L_bne, &&L_blt, &&L_bge, &&L_bltu, &&L_bgeu, &&L_branch_far,
-        &&L_lb, &&L_lh, &&L_lw, &&L_lbu, &&L_lhu, &&L_sb, &&L_sh, &&L_sw,
-        &&L_addi, &&L_slti, &&L_sltiu, &&L_xori, &&L_ori, &&L_andi, &&L_slli, &&L_srli, &&L_srai,
-        &&L_add, &&L_sub, &&L_sll, &&L_slt, &&L_sltu, &&L_xor, &&L_srl, &&L_sra, &&L_or, &&L_and,
-        &&L_fence, &&L_fence_i, &&L_ecall, &&L_ebreak, &&L_mret, &&L_wfi, &&L_csr,
-        &&L_mul, &&L_mulh, &&L_mulhsu, &&L_mulhu, &&L_div, &&L_divu, &&L_rem, &&L_remu,
-        &&L_lr, &&L_sc, &&L_amoswap, &&L_amoadd, &&L_amoxor, &&L_amoand, &&L_amoor,
-        &&L_amomin, &&L_amomax, &&L_amominu, &&L_amomaxu,
-        &&L_flw, &&L_fsw, &&L_fmadd, &&L_fmsub, &&L_fnmsub, &&L_fnmadd,
-        &&L_fadd, &&L_fsub, &&L_fmul, &&L_fdiv, &&L_fsqrt,
-        &&L_fsgnj, &&L_fsgnjn, &&L_fsgnjx, &&L_fmin, &&L_fmax,
-        &&L_fcvt_w_s, &&L_fcvt_wu_s, &&L_fmv_x_w, &&L_feq, &&L_flt, &&L_fle, &&L_fclass,
-        &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,
-        &&L_illegal,
+        &&L_decode, &&L_block_end, &&L_lui,      &&L_auipc,     &&L_jal,       &&L_jal_far,    &&L_jalr,  &&L_beq,
+        &&L_bne,    &&L_blt,       &&L_bge,      &&L_bltu,      &&L_bgeu,      &&L_branch_far, &&L_lb,    &&L_lh,
+        &&L_lw,     &&L_lbu,       &&L_lhu,      &&L_sb,        &&L_sh,        &&L_sw,         &&L_addi,  &&L_slti,
+        &&L_sltiu,  &&L_xori,      &&L_ori,      &&L_andi,      &&L_slli,      &&L_srli,       &&L_srai,  &&L_add,
+        &&L_sub,    &&L_sll,       &&L_slt,      &&L_sltu,      &&L_xor,       &&L_srl,        &&L_sra,   &&L_or,
+        &&L_and,    &&L_fence,     &&L_fence_i,  &&L_ecall,     &&L_ebreak,    &&L_mret,       &&L_wfi,   &&L_csr,
+        &&L_mul,    &&L_mulh,      &&L_mulhsu,   &&L_mulhu,     &&L_div,       &&L_divu,       &&L_rem,   &&L_remu,
+        &&L_lr,     &&L_sc,        &&L_amoswap,  &&L_amoadd,    &&L_amoxor,    &&L_amoand,     &&L_amoor, &&L_amomin,
+        &&L_amomax, &&L_amominu,   &&L_amomaxu,  &&L_flw,       &&L_fsw,       &&L_fmadd,      &&L_fmsub, &&L_fnmsub,
+        &&L_fnmadd, &&L_fadd,      &&L_fsub,     &&L_fmul,      &&L_fdiv,      &&L_fsqrt,      &&L_fsgnj, &&L_fsgnjn,
+        &&L_fsgnjx, &&L_fmin,      &&L_fmax,     &&L_fcvt_w_s,  &&L_fcvt_wu_s, &&L_fmv_x_w,    &&L_feq,   &&L_flt,
+        &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_illegal,
     };
 
     std::uint32_t* const x = h.x;
@@ -96,27 +92,27 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     const insn* ip = nullptr;
     stop result;
 
-#define NPU_DISPATCH()                                                   \
-    do {                                                                 \
-        if constexpr (Trace)                                             \
-            if (ip->op > op_block_end) mem.trace(NPU_PC(ip), *ip, h);    \
-        cyc += ip->cost;                                                 \
-        ++n;                                                             \
-        goto* labels[ip->op];                                            \
+#define NPU_DISPATCH()                                                \
+    do {                                                              \
+        if constexpr (Trace)                                          \
+            if (ip->op > op_block_end) mem.trace(NPU_PC(ip), *ip, h); \
+        cyc += ip->cost;                                              \
+        ++n;                                                          \
+        goto* labels[ip->op];                                         \
     } while (0)
-#define NPU_NEXT() \
-    do {           \
-        ++ip;      \
+#define NPU_NEXT()      \
+    do {                \
+        ++ip;           \
         NPU_DISPATCH(); \
     } while (0)
 #define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 4u)
 // Synchronous exception at the current slot: it does not retire.
-#define NPU_RAISE(c, tval)              \
-    do {                                \
-        h.exc_cause = (c);              \
-        h.exc_tval = (tval);            \
-        h.exc_from_bus = false;         \
-        goto raise;                     \
+#define NPU_RAISE(c, tval)      \
+    do {                        \
+        h.exc_cause = (c);      \
+        h.exc_tval = (tval);    \
+        h.exc_from_bus = false; \
+        goto raise;             \
     } while (0)
 #define NPU_BUS_FAULT(c, addr, size) \
     do {                             \
@@ -127,92 +123,92 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         goto raise;                  \
     } while (0)
 // After a taken in-block transfer (ip already at the target).
-#define NPU_TAKEN()                                             \
-    do {                                                        \
-        if (__builtin_expect(cyc >= h.cycle_limit, 0)) {        \
-            h.pc = NPU_PC(ip);                                  \
-            result = stop::limit;                               \
-            goto out;                                           \
-        }                                                       \
-        NPU_DISPATCH();                                         \
+#define NPU_TAKEN()                                      \
+    do {                                                 \
+        if (__builtin_expect(cyc >= h.cycle_limit, 0)) { \
+            h.pc = NPU_PC(ip);                           \
+            result = stop::limit;                        \
+            goto out;                                    \
+        }                                                \
+        NPU_DISPATCH();                                  \
     } while (0)
 // After a transfer to h.pc outside the current block.
-#define NPU_FAR()                                               \
-    do {                                                        \
-        if (__builtin_expect(cyc >= h.cycle_limit, 0)) {        \
-            result = stop::limit;                               \
-            goto out;                                           \
-        }                                                       \
-        goto resolve;                                           \
+#define NPU_FAR()                                        \
+    do {                                                 \
+        if (__builtin_expect(cyc >= h.cycle_limit, 0)) { \
+            result = stop::limit;                        \
+            goto out;                                    \
+        }                                                \
+        goto resolve;                                    \
     } while (0)
-#define NPU_BRANCH(cond)                       \
-    do {                                       \
-        if (cond) {                            \
-            cyc += taken_extra;                \
-            ++taken;                           \
-            ip += ip->imm;                     \
-            NPU_TAKEN();                       \
-        }                                      \
-        NPU_NEXT();                            \
+#define NPU_BRANCH(cond)        \
+    do {                        \
+        if (cond) {             \
+            cyc += taken_extra; \
+            ++taken;            \
+            ip += ip->imm;      \
+            NPU_TAKEN();        \
+        }                       \
+        NPU_NEXT();             \
     } while (0)
-#define NPU_LOAD(T, EXT)                                                                         \
-    do {                                                                                         \
-        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);                \
-        std::uint32_t v;                                                                         \
-        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                                          \
-            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_load, a);                    \
-            if (!detail::load_split(mem, a, sizeof(T), v, cyc, ip->aux))                         \
-                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                                  \
-            v = static_cast<std::uint32_t>(EXT(static_cast<T>(v)));                              \
-        } else {                                                                                 \
-            T t;                                                                                 \
-            if (__builtin_expect(!mem.template load<T>(a, t, cyc, ip->aux), 0))                  \
-                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                                  \
-            v = static_cast<std::uint32_t>(EXT(t));                                              \
-        }                                                                                        \
-        x[ip->rd] = v;                                                                           \
-        NPU_NEXT();                                                                              \
+#define NPU_LOAD(T, EXT)                                                          \
+    do {                                                                          \
+        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm); \
+        std::uint32_t v;                                                          \
+        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                           \
+            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_load, a);     \
+            if (!detail::load_split(mem, a, sizeof(T), v, cyc, ip->aux))          \
+                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                   \
+            v = static_cast<std::uint32_t>(EXT(static_cast<T>(v)));               \
+        } else {                                                                  \
+            T t;                                                                  \
+            if (__builtin_expect(!mem.template load<T>(a, t, cyc, ip->aux), 0))   \
+                NPU_BUS_FAULT(cause_load_access, a, sizeof(T));                   \
+            v = static_cast<std::uint32_t>(EXT(t));                               \
+        }                                                                         \
+        x[ip->rd] = v;                                                            \
+        NPU_NEXT();                                                               \
     } while (0)
-#define NPU_STORE(T, VAL)                                                                        \
-    do {                                                                                         \
-        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);                \
-        const std::uint32_t v = (VAL);                                                           \
-        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                                          \
-            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_store, a);                   \
-            if (!detail::store_split(mem, a, sizeof(T), v, cyc, ip->aux))                        \
-                NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                 \
+#define NPU_STORE(T, VAL)                                                                             \
+    do {                                                                                              \
+        const std::uint32_t a = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);                     \
+        const std::uint32_t v = (VAL);                                                                \
+        if (__builtin_expect(a & (sizeof(T) - 1), 0)) {                                               \
+            if (!mem.split_misaligned()) NPU_RAISE(cause_misaligned_store, a);                        \
+            if (!detail::store_split(mem, a, sizeof(T), v, cyc, ip->aux))                             \
+                NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                      \
         } else if (__builtin_expect(!mem.template store<T>(a, static_cast<T>(v), cyc, ip->aux), 0)) { \
-            NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                     \
-        }                                                                                        \
-        if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, sizeof(T));                       \
-        NPU_NEXT();                                                                              \
+            NPU_BUS_FAULT(cause_store_access, a, sizeof(T));                                          \
+        }                                                                                             \
+        if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, sizeof(T));                            \
+        NPU_NEXT();                                                                                   \
     } while (0)
-#define NPU_AMO(EXPR)                                                                            \
-    do {                                                                                         \
-        const std::uint32_t a = x[ip->rs1];                                                      \
-        if (a & 3) NPU_RAISE(cause_misaligned_store, a);                                         \
-        std::uint32_t old;                                                                       \
+#define NPU_AMO(EXPR)                                                                                         \
+    do {                                                                                                      \
+        const std::uint32_t a = x[ip->rs1];                                                                   \
+        if (a & 3) NPU_RAISE(cause_misaligned_store, a);                                                      \
+        std::uint32_t old;                                                                                    \
         if (!mem.template load<std::uint32_t>(a, old, cyc, ip->aux)) NPU_BUS_FAULT(cause_store_access, a, 4); \
-        const std::uint32_t src = x[ip->rs2];                                                    \
-        const std::uint32_t nv = (EXPR);                                                         \
+        const std::uint32_t src = x[ip->rs2];                                                                 \
+        const std::uint32_t nv = (EXPR);                                                                      \
         if (!mem.template store<std::uint32_t>(a, nv, cyc, ip->aux)) NPU_BUS_FAULT(cause_store_access, a, 4); \
-        rs.on_store(a, 4);                                                                       \
-        x[ip->rd] = old;                                                                         \
-        NPU_NEXT();                                                                              \
+        rs.on_store(a, 4);                                                                                    \
+        x[ip->rd] = old;                                                                                      \
+        NPU_NEXT();                                                                                           \
     } while (0)
 #define NPU_FP_ON() \
     if (__builtin_expect(!(h.mstatus & mstatus_bits::fs), 0)) goto illegal
-#define NPU_FP_RM(var)                \
-    unsigned var = ip->rm;            \
-    if (var == 7) {                   \
-        var = h.frm;                  \
-        if (var > 4) goto illegal;    \
+#define NPU_FP_RM(var)             \
+    unsigned var = ip->rm;         \
+    if (var == 7) {                \
+        var = h.frm;               \
+        if (var > 4) goto illegal; \
     }
-#define NPU_FP_DONE(fl)                        \
-    do {                                       \
-        h.fflags |= (fl);                      \
-        h.mstatus |= mstatus_bits::fs_dirty;   \
-        NPU_NEXT();                            \
+#define NPU_FP_DONE(fl)                      \
+    do {                                     \
+        h.fflags |= (fl);                    \
+        h.mstatus |= mstatus_bits::fs_dirty; \
+        NPU_NEXT();                          \
     } while (0)
 
 resolve:
@@ -281,12 +277,18 @@ L_jalr: {
     h.pc = t;
     NPU_FAR();
 }
-L_beq: NPU_BRANCH(x[ip->rs1] == x[ip->rs2]);
-L_bne: NPU_BRANCH(x[ip->rs1] != x[ip->rs2]);
-L_blt: NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]));
-L_bge: NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) >= static_cast<std::int32_t>(x[ip->rs2]));
-L_bltu: NPU_BRANCH(x[ip->rs1] < x[ip->rs2]);
-L_bgeu: NPU_BRANCH(x[ip->rs1] >= x[ip->rs2]);
+L_beq:
+    NPU_BRANCH(x[ip->rs1] == x[ip->rs2]);
+L_bne:
+    NPU_BRANCH(x[ip->rs1] != x[ip->rs2]);
+L_blt:
+    NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]));
+L_bge:
+    NPU_BRANCH(static_cast<std::int32_t>(x[ip->rs1]) >= static_cast<std::int32_t>(x[ip->rs2]));
+L_bltu:
+    NPU_BRANCH(x[ip->rs1] < x[ip->rs2]);
+L_bgeu:
+    NPU_BRANCH(x[ip->rs1] >= x[ip->rs2]);
 L_branch_far: {
     const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
     bool c;
@@ -307,43 +309,92 @@ L_branch_far: {
     NPU_FAR();
 }
 
-L_lb: NPU_LOAD(std::int8_t, static_cast<std::int32_t>);
-L_lh: NPU_LOAD(std::int16_t, static_cast<std::int32_t>);
-L_lw: NPU_LOAD(std::uint32_t, static_cast<std::uint32_t>);
-L_lbu: NPU_LOAD(std::uint8_t, static_cast<std::uint32_t>);
-L_lhu: NPU_LOAD(std::uint16_t, static_cast<std::uint32_t>);
-L_sb: NPU_STORE(std::uint8_t, x[ip->rs2]);
-L_sh: NPU_STORE(std::uint16_t, x[ip->rs2]);
-L_sw: NPU_STORE(std::uint32_t, x[ip->rs2]);
+L_lb:
+    NPU_LOAD(std::int8_t, static_cast<std::int32_t>);
+L_lh:
+    NPU_LOAD(std::int16_t, static_cast<std::int32_t>);
+L_lw:
+    NPU_LOAD(std::uint32_t, static_cast<std::uint32_t>);
+L_lbu:
+    NPU_LOAD(std::uint8_t, static_cast<std::uint32_t>);
+L_lhu:
+    NPU_LOAD(std::uint16_t, static_cast<std::uint32_t>);
+L_sb:
+    NPU_STORE(std::uint8_t, x[ip->rs2]);
+L_sh:
+    NPU_STORE(std::uint16_t, x[ip->rs2]);
+L_sw:
+    NPU_STORE(std::uint32_t, x[ip->rs2]);
 
-L_addi: x[ip->rd] = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
-L_slti: x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < ip->imm; NPU_NEXT();
-L_sltiu: x[ip->rd] = x[ip->rs1] < static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
-L_xori: x[ip->rd] = x[ip->rs1] ^ static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
-L_ori: x[ip->rd] = x[ip->rs1] | static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
-L_andi: x[ip->rd] = x[ip->rs1] & static_cast<std::uint32_t>(ip->imm); NPU_NEXT();
-L_slli: x[ip->rd] = x[ip->rs1] << ip->imm; NPU_NEXT();
-L_srli: x[ip->rd] = x[ip->rs1] >> ip->imm; NPU_NEXT();
-L_srai: x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> ip->imm); NPU_NEXT();
-L_add: x[ip->rd] = x[ip->rs1] + x[ip->rs2]; NPU_NEXT();
-L_sub: x[ip->rd] = x[ip->rs1] - x[ip->rs2]; NPU_NEXT();
-L_sll: x[ip->rd] = x[ip->rs1] << (x[ip->rs2] & 31); NPU_NEXT();
-L_slt: x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]); NPU_NEXT();
-L_sltu: x[ip->rd] = x[ip->rs1] < x[ip->rs2]; NPU_NEXT();
-L_xor: x[ip->rd] = x[ip->rs1] ^ x[ip->rs2]; NPU_NEXT();
-L_srl: x[ip->rd] = x[ip->rs1] >> (x[ip->rs2] & 31); NPU_NEXT();
-L_sra: x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> (x[ip->rs2] & 31)); NPU_NEXT();
-L_or: x[ip->rd] = x[ip->rs1] | x[ip->rs2]; NPU_NEXT();
-L_and: x[ip->rd] = x[ip->rs1] & x[ip->rs2]; NPU_NEXT();
+L_addi:
+    x[ip->rd] = x[ip->rs1] + static_cast<std::uint32_t>(ip->imm);
+    NPU_NEXT();
+L_slti:
+    x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < ip->imm;
+    NPU_NEXT();
+L_sltiu:
+    x[ip->rd] = x[ip->rs1] < static_cast<std::uint32_t>(ip->imm);
+    NPU_NEXT();
+L_xori:
+    x[ip->rd] = x[ip->rs1] ^ static_cast<std::uint32_t>(ip->imm);
+    NPU_NEXT();
+L_ori:
+    x[ip->rd] = x[ip->rs1] | static_cast<std::uint32_t>(ip->imm);
+    NPU_NEXT();
+L_andi:
+    x[ip->rd] = x[ip->rs1] & static_cast<std::uint32_t>(ip->imm);
+    NPU_NEXT();
+L_slli:
+    x[ip->rd] = x[ip->rs1] << ip->imm;
+    NPU_NEXT();
+L_srli:
+    x[ip->rd] = x[ip->rs1] >> ip->imm;
+    NPU_NEXT();
+L_srai:
+    x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> ip->imm);
+    NPU_NEXT();
+L_add:
+    x[ip->rd] = x[ip->rs1] + x[ip->rs2];
+    NPU_NEXT();
+L_sub:
+    x[ip->rd] = x[ip->rs1] - x[ip->rs2];
+    NPU_NEXT();
+L_sll:
+    x[ip->rd] = x[ip->rs1] << (x[ip->rs2] & 31);
+    NPU_NEXT();
+L_slt:
+    x[ip->rd] = static_cast<std::int32_t>(x[ip->rs1]) < static_cast<std::int32_t>(x[ip->rs2]);
+    NPU_NEXT();
+L_sltu:
+    x[ip->rd] = x[ip->rs1] < x[ip->rs2];
+    NPU_NEXT();
+L_xor:
+    x[ip->rd] = x[ip->rs1] ^ x[ip->rs2];
+    NPU_NEXT();
+L_srl:
+    x[ip->rd] = x[ip->rs1] >> (x[ip->rs2] & 31);
+    NPU_NEXT();
+L_sra:
+    x[ip->rd] = static_cast<std::uint32_t>(static_cast<std::int32_t>(x[ip->rs1]) >> (x[ip->rs2] & 31));
+    NPU_NEXT();
+L_or:
+    x[ip->rd] = x[ip->rs1] | x[ip->rs2];
+    NPU_NEXT();
+L_and:
+    x[ip->rd] = x[ip->rs1] & x[ip->rs2];
+    NPU_NEXT();
 
-L_fence: NPU_NEXT();
+L_fence:
+    NPU_NEXT();
 L_fence_i:
     h.pc = NPU_PC(ip) + 4;
     dc.flush();
     blk = nullptr;
     goto resolve;
-L_ecall: NPU_RAISE(h.priv == privilege::user ? cause_ecall_u : cause_ecall_m, 0);
-L_ebreak: NPU_RAISE(cause_breakpoint, NPU_PC(ip));
+L_ecall:
+    NPU_RAISE(h.priv == privilege::user ? cause_ecall_u : cause_ecall_m, 0);
+L_ebreak:
+    NPU_RAISE(cause_breakpoint, NPU_PC(ip));
 L_mret:
     if (h.priv != privilege::machine) goto illegal;
     exec_mret(h);
@@ -372,15 +423,18 @@ L_csr: {
     NPU_NEXT();
 }
 
-L_mul: x[ip->rd] = x[ip->rs1] * x[ip->rs2]; NPU_NEXT();
+L_mul:
+    x[ip->rd] = x[ip->rs1] * x[ip->rs2];
+    NPU_NEXT();
 L_mulh:
-    x[ip->rd] = static_cast<std::uint32_t>(
-        (static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) *
-         static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs2]))) >> 32);
+    x[ip->rd] = static_cast<std::uint32_t>((static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) *
+                                            static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs2]))) >>
+                                           32);
     NPU_NEXT();
 L_mulhsu:
     x[ip->rd] = static_cast<std::uint32_t>(
-        (static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) * static_cast<std::int64_t>(x[ip->rs2])) >> 32);
+        (static_cast<std::int64_t>(static_cast<std::int32_t>(x[ip->rs1])) * static_cast<std::int64_t>(x[ip->rs2])) >>
+        32);
     NPU_NEXT();
 L_mulhu:
     x[ip->rd] = static_cast<std::uint32_t>((static_cast<std::uint64_t>(x[ip->rs1]) * x[ip->rs2]) >> 32);
@@ -388,7 +442,9 @@ L_mulhu:
 L_div: {
     const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
     ++h.div_ops;
-    x[ip->rd] = b == 0 ? 0xffffffffu : (a == INT_MIN && b == -1) ? static_cast<std::uint32_t>(a) : static_cast<std::uint32_t>(a / b);
+    x[ip->rd] = b == 0                      ? 0xffffffffu
+                : (a == INT_MIN && b == -1) ? static_cast<std::uint32_t>(a)
+                                            : static_cast<std::uint32_t>(a / b);
     NPU_NEXT();
 }
 L_divu: {
@@ -400,7 +456,9 @@ L_divu: {
 L_rem: {
     const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
     ++h.div_ops;
-    x[ip->rd] = b == 0 ? static_cast<std::uint32_t>(a) : (a == INT_MIN && b == -1) ? 0u : static_cast<std::uint32_t>(a % b);
+    x[ip->rd] = b == 0                      ? static_cast<std::uint32_t>(a)
+                : (a == INT_MIN && b == -1) ? 0u
+                                            : static_cast<std::uint32_t>(a % b);
     NPU_NEXT();
 }
 L_remu: {
@@ -431,15 +489,24 @@ L_sc: {
     x[ip->rd] = 0;
     NPU_NEXT();
 }
-L_amoswap: NPU_AMO(src);
-L_amoadd: NPU_AMO(old + src);
-L_amoxor: NPU_AMO(old ^ src);
-L_amoand: NPU_AMO(old & src);
-L_amoor: NPU_AMO(old | src);
-L_amomin: NPU_AMO(static_cast<std::int32_t>(old) < static_cast<std::int32_t>(src) ? old : src);
-L_amomax: NPU_AMO(static_cast<std::int32_t>(old) > static_cast<std::int32_t>(src) ? old : src);
-L_amominu: NPU_AMO(old < src ? old : src);
-L_amomaxu: NPU_AMO(old > src ? old : src);
+L_amoswap:
+    NPU_AMO(src);
+L_amoadd:
+    NPU_AMO(old + src);
+L_amoxor:
+    NPU_AMO(old ^ src);
+L_amoand:
+    NPU_AMO(old & src);
+L_amoor:
+    NPU_AMO(old | src);
+L_amomin:
+    NPU_AMO(static_cast<std::int32_t>(old) < static_cast<std::int32_t>(src) ? old : src);
+L_amomax:
+    NPU_AMO(static_cast<std::int32_t>(old) > static_cast<std::int32_t>(src) ? old : src);
+L_amominu:
+    NPU_AMO(old < src ? old : src);
+L_amomaxu:
+    NPU_AMO(old > src ? old : src);
 
 L_flw: {
     NPU_FP_ON();

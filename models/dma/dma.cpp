@@ -108,8 +108,9 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
     add_register(NPU_DMA_PUSH_3D, "push_3d", read_only, 0, [this] { return push(3); });
     add_register(NPU_DMA_STATUS, "status", read_only, 0, [this] { return busy_mask_; });
     add_register(NPU_DMA_WAIT, "wait", write_only, 0, nullptr, [this](std::uint32_t id) { wait_for(id); });
-    add_register(NPU_DMA_ERROR, "error", read_write, 0, [this] { return error_mask_; },
-                 [this](std::uint32_t v) { error_mask_ &= ~v; });
+    add_register(
+        NPU_DMA_ERROR, "error", read_write, 0, [this] { return error_mask_; },
+        [this](std::uint32_t v) { error_mask_ &= ~v; });
     add_register(NPU_DMA_ERROR_ADDR, "error_addr", read_only, 0, [this] { return error_addr_; });
     add_register(NPU_DMA_ERROR_INFO, "error_info", read_only, 0, [this] { return error_info_; });
     add_register(NPU_DMA_CHANNELS, "channels", read_only, n);
@@ -203,12 +204,12 @@ void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
     e.size = d.len;
     e.is_write = false;
     const auto* by = current_initiator();
-    e.context = fmt::format("  dma       : {} transfer refused at push: {}\n", dims_name(d.dims), why) +
-                fmt::format("  descriptor: {}\n", describe(d)) +
-                fmt::format("  pushed by : {}",
-                            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name)
-                                                : by->name)
-                               : std::string("unknown initiator"));
+    e.context =
+        fmt::format("  dma       : {} transfer refused at push: {}\n", dims_name(d.dims), why) +
+        fmt::format("  descriptor: {}\n", describe(d)) +
+        fmt::format("  pushed by : {}",
+                    by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
+                       : std::string("unknown initiator"));
     services().bus_error(e);
 }
 
@@ -370,10 +371,10 @@ bool dma::run_transfer(channel& ch) {
         } else {
             wait_until(tr);
             const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
-            const std::uint64_t src = std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d +
-                                      std::uint64_t{r} * d.src_stride_2d + o;
-            const std::uint64_t dst = std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d +
-                                      std::uint64_t{r} * d.dst_stride_2d + o;
+            const std::uint64_t src =
+                std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
+            const std::uint64_t dst =
+                std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
             pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
             sc_time delay = sc_core::SC_ZERO_TIME;
             if (bus.read(src & 0xFFFFFFFFu, w.data.data(), n, delay) != tlm::TLM_OK_RESPONSE) {
@@ -417,12 +418,12 @@ void dma::fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, co
     e.is_write = dst_side;
     std::string pc_text = fmt::format("0x{:08x}", ch.pc);
     if (const std::string sym = svc.symbol_of(ch.pc); !sym.empty()) pc_text += " <" + sym + ">";
-    e.context = fmt::format("  dma       : transfer id {} ({}) aborted: the {} side faulted\n", ch.index,
-                            dims_name(ch.desc.dims), dst_side ? "destination (write)" : "source (read)") +
-                fmt::format("  descriptor: {}\n", describe(ch.desc)) +
-                fmt::format("  faulted at: {} 0x{:08x} ({} B burst, {})\n", dst_side ? "dst" : "src", addr, size,
-                            where) +
-                fmt::format("  programmed: by {}{}", programmer_text(ch), ch.has_pc ? " at pc " + pc_text : "");
+    e.context =
+        fmt::format("  dma       : transfer id {} ({}) aborted: the {} side faulted\n", ch.index,
+                    dims_name(ch.desc.dims), dst_side ? "destination (write)" : "source (read)") +
+        fmt::format("  descriptor: {}\n", describe(ch.desc)) +
+        fmt::format("  faulted at: {} 0x{:08x} ({} B burst, {})\n", dst_side ? "dst" : "src", addr, size, where) +
+        fmt::format("  programmed: by {}{}", programmer_text(ch), ch.has_pc ? " at pc " + pc_text : "");
     svc.bus_error(e);
 }
 

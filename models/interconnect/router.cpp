@@ -7,8 +7,10 @@
 namespace npu::interconnect {
 
 router::router(sc_core::sc_module_name nm, const cfg::config& cfg, const cfg::memory_map& map)
-    : base::component(nm, cfg, "interconnect"), target_socket("target_socket"),
-      initiator_socket("initiator_socket"), map_(map) {
+    : base::component(nm, cfg, "interconnect"),
+      target_socket("target_socket"),
+      initiator_socket("initiator_socket"),
+      map_(map) {
     hop_ = cycles(cfg.cycles(section() + ".hop_latency"));
     target_socket.register_b_transport(this, &router::b_transport);
     target_socket.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
@@ -126,7 +128,8 @@ unsigned router::transport_dbg(int port, tlm::tlm_generic_payload& t) {
 void router::invalidate_direct_mem_ptr(int target, sc_dt::uint64 start, sc_dt::uint64 end) {
     for (const auto& w : windows_) {
         if (w.target != target) continue;
-        for (unsigned p = 0; p < target_socket.size(); ++p) target_socket[p]->invalidate_direct_mem_ptr(w.base + start, w.base + end);
+        for (unsigned p = 0; p < target_socket.size(); ++p)
+            target_socket[p]->invalidate_direct_mem_ptr(w.base + start, w.base + end);
     }
 }
 

@@ -33,8 +33,7 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     } else {
         dense_.assign(size_, 0);
         if (shadowed_) dense_shadow_.assign(size_, 0);
-        services().register_host_range(
-            {dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
+        services().register_host_range({dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
     }
 
     add_stat("reads", reads_, "transactions", "b_transport reads (DMI accesses are counted by initiators)");
@@ -138,8 +137,7 @@ void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
 }
 
 void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
-    edit_shadow(offset, len,
-                [](unsigned char s) { return s == base::shadow_written ? base::shadow_zeroed : s; });
+    edit_shadow(offset, len, [](unsigned char s) { return s == base::shadow_written ? base::shadow_zeroed : s; });
 }
 
 void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {

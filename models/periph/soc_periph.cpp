@@ -36,12 +36,15 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     add_register(NPU_SIMCTL_EXIT, "simctl_exit", write_only, 0, nullptr, [this](std::uint32_t v) {
         const int code = static_cast<int>(v);
         services().request_stop(code == 0 ? exit_code::success : exit_code::firmware_failure,
-                                         fmt::format("firmware exit({})", code), code);
+                                fmt::format("firmware exit({})", code), code);
     });
-    add_register(NPU_SIMCTL_TRAP_CAUSE, "trap_cause", write_only, 0, nullptr, [this](std::uint32_t v) { trap_cause_ = v; });
+    add_register(NPU_SIMCTL_TRAP_CAUSE, "trap_cause", write_only, 0, nullptr,
+                 [this](std::uint32_t v) { trap_cause_ = v; });
     add_register(NPU_SIMCTL_TRAP_EPC, "trap_epc", write_only, 0, nullptr, [this](std::uint32_t v) { trap_epc_ = v; });
-    add_register(NPU_SIMCTL_TRAP_TVAL, "trap_tval", write_only, 0, nullptr, [this](std::uint32_t v) { trap_tval_ = v; });
-    add_register(NPU_SIMCTL_TRAP_HART, "trap_hart", write_only, 0, nullptr, [this](std::uint32_t v) { report_trap(v); });
+    add_register(NPU_SIMCTL_TRAP_TVAL, "trap_tval", write_only, 0, nullptr,
+                 [this](std::uint32_t v) { trap_tval_ = v; });
+    add_register(NPU_SIMCTL_TRAP_HART, "trap_hart", write_only, 0, nullptr,
+                 [this](std::uint32_t v) { report_trap(v); });
     add_register(NPU_TRACE_BEGIN, "trace_begin", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, true); });
     add_register(NPU_TRACE_END, "trace_end", write_only, 0, nullptr, [this](std::uint32_t a) { trace(a, false); });
     add_register(NPU_MEMCHECK_ADDR, "memcheck_addr", write_only, 0, nullptr,
@@ -49,10 +52,9 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     add_register(NPU_MEMCHECK_UNWRITTEN, "memcheck_unwritten", write_only, 0, nullptr, [this](std::uint32_t n) {
         if (services().mark_unwritten) services().mark_unwritten(memcheck_addr_, n);
     });
-    add_register(NPU_MEMCHECK_STARTUP_ZEROED, "memcheck_startup_zeroed", write_only, 0, nullptr,
-                 [this](std::uint32_t) {
-                     if (services().startup_zeroed) services().startup_zeroed();
-                 });
+    add_register(NPU_MEMCHECK_STARTUP_ZEROED, "memcheck_startup_zeroed", write_only, 0, nullptr, [this](std::uint32_t) {
+        if (services().startup_zeroed) services().startup_zeroed();
+    });
     add_register(NPU_CHECK_EXPECTED, "check_expected", write_only, 0, nullptr,
                  [this](std::uint32_t n) { check_expected_ = n; });
     add_register(NPU_CHECK_BEGIN, "check_begin", write_only, 0, nullptr, [this](std::uint32_t a) {
@@ -101,9 +103,7 @@ void soc_periph::uart_tx(std::uint32_t v) {
     }
 }
 
-std::uint64_t soc_periph::now_cycles() const {
-    return static_cast<std::uint64_t>(access_time() / clock_period());
-}
+std::uint64_t soc_periph::now_cycles() const { return static_cast<std::uint64_t>(access_time() / clock_period()); }
 
 void soc_periph::trace(std::uint32_t name_addr, bool begin) {
     const int hart = current_initiator() ? current_initiator()->hart : -1;
@@ -162,10 +162,10 @@ void soc_periph::close_open_regions(std::uint64_t end_cycle) {
 void soc_periph::report_trap(std::uint32_t hart) {
     auto& s = services();
     std::string sym = s.symbol_of(trap_epc_);
-    s.request_stop(exit_code::unhandled_trap,
-                   fmt::format("unhandled trap on hart {}: mcause {} ({}), mepc 0x{:08x}{}, mtval 0x{:08x}", hart,
-                               trap_cause_, cause_name(trap_cause_), trap_epc_, sym.empty() ? "" : " <" + sym + ">",
-                               trap_tval_));
+    s.request_stop(
+        exit_code::unhandled_trap,
+        fmt::format("unhandled trap on hart {}: mcause {} ({}), mepc 0x{:08x}{}, mtval 0x{:08x}", hart, trap_cause_,
+                    cause_name(trap_cause_), trap_epc_, sym.empty() ? "" : " <" + sym + ">", trap_tval_));
 }
 
 }  // namespace npu::periph

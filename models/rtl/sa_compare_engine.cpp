@@ -14,7 +14,8 @@ sa_compare_engine::sa_compare_engine(const accel::sa_engine_env& env, std::uniqu
 
 sa_compare_engine::~sa_compare_engine() {
     if (jobs_ && !differed_)
-        fmt::print(stderr, "sa.model=compare: {} SA job{} identical on the TLM and RTL engines (results, cycles, faults)\n",
+        fmt::print(stderr,
+                   "sa.model=compare: {} SA job{} identical on the TLM and RTL engines (results, cycles, faults)\n",
                    jobs_, jobs_ == 1 ? "" : "s");
 }
 
@@ -40,17 +41,20 @@ std::string sa_compare_engine::difference(const accel::sa_job& j, const accel::s
                                           const std::vector<std::uint32_t>& ref_c,
                                           const std::vector<std::uint32_t>& dut_c, const sc_core::sc_time& t0,
                                           const sc_core::sc_time& period) {
-    const auto cyc = [&](const sc_core::sc_time& t) { return static_cast<std::uint64_t>(std::llround((t - t0) / period)); };
+    const auto cyc = [&](const sc_core::sc_time& t) {
+        return static_cast<std::uint64_t>(std::llround((t - t0) / period));
+    };
     if (ref.ok != dut.ok)
         return fmt::format("tlm {}, rtl {}", ref.ok ? "completed" : "faulted", dut.ok ? "completed" : "faulted");
     if (!ref.ok) {
         const auto& a = ref.failed;
         const auto& b = dut.failed;
         if (a.operand != b.operand || a.addr != b.addr || a.len != b.len || a.write != b.write || a.row != b.row)
-            return fmt::format("faulting access: tlm operand {} row {} {} {} B at 0x{:08x}, rtl operand {} row {} {} {} "
-                               "B at 0x{:08x}",
-                               a.operand, a.row, a.write ? "write" : "read", a.len, a.addr, b.operand, b.row,
-                               b.write ? "write" : "read", b.len, b.addr);
+            return fmt::format(
+                "faulting access: tlm operand {} row {} {} {} B at 0x{:08x}, rtl operand {} row {} {} {} "
+                "B at 0x{:08x}",
+                a.operand, a.row, a.write ? "write" : "read", a.len, a.addr, b.operand, b.row,
+                b.write ? "write" : "read", b.len, b.addr);
     }
     if (ref.end != dut.end) return fmt::format("cycles: tlm {}, rtl {}", cyc(ref.end), cyc(dut.end));
     if (ref.stall_cycles != dut.stall_cycles)
@@ -87,7 +91,8 @@ accel::sa_run sa_compare_engine::execute(const accel::sa_job& j, const sc_core::
             base::exit_code::golden_mismatch,
             fmt::format("sa.model=compare: SA job {} (C[{}x{}] {} A[{}x{}] * B[{}x{}], {}) differs between the TLM and "
                         "RTL engines: {}",
-                        jobs_, j.m, j.n, j.accumulate ? "+=" : "=", j.m, j.k, j.k, j.n, j.fp32 ? "fp32" : "int8", diff));
+                        jobs_, j.m, j.n, j.accumulate ? "+=" : "=", j.m, j.k, j.k, j.n, j.fp32 ? "fp32" : "int8",
+                        diff));
     }
     return dut;
 }

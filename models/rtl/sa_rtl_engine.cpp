@@ -75,7 +75,8 @@ void sa_rtl_engine::step() {
         rdata_ = r.rdata;
         rerr_ = r.err;
     }
-    const std::uint64_t half = std::max<std::uint64_t>(1, env_.period.value() / sc_core::sc_time(1, sc_core::SC_PS).value() / 2);
+    const std::uint64_t half =
+        std::max<std::uint64_t>(1, env_.period.value() / sc_core::sc_time(1, sc_core::SC_PS).value() / 2);
     if (trace_) trace_->dump(trace_ps_);
     top_->clk_i = 1;
     top_->eval();
@@ -97,7 +98,8 @@ accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_t
         run.end = t0;
         return run;
     }
-    trace_ps_ = std::max<std::uint64_t>(trace_ps_, static_cast<std::uint64_t>(t0 / sc_core::sc_time(1, sc_core::SC_PS)));
+    trace_ps_ =
+        std::max<std::uint64_t>(trace_ps_, static_cast<std::uint64_t>(t0 / sc_core::sc_time(1, sc_core::SC_PS)));
     top_->a_addr_i = j.a;
     top_->b_addr_i = j.b;
     top_->c_addr_i = j.c;
@@ -119,8 +121,9 @@ accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_t
         if (top_->error_o) {
             run.ok = false;
             run.end = at_cycle();
-            run.failed = accel::sa_failed_access{top_->row_operand_o, top_->row_addr_o, top_->row_len_o,
-                                                 static_cast<bool>(top_->row_write_o), run.end, top_->row_index_o};
+            run.failed = accel::sa_failed_access{
+                top_->row_operand_o, top_->row_addr_o, top_->row_len_o, static_cast<bool>(top_->row_write_o), run.end,
+                top_->row_index_o};
             break;
         }
         if (top_->done_o) {

@@ -21,8 +21,8 @@
 
 using namespace npu;
 using cfg::initiator_class;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
@@ -32,9 +32,14 @@ constexpr std::uint64_t setup = 8, reg_latency = 2, hop = 1;  // config below
 // NPU_SA_MODEL=rtl|compare runs every case on that engine (tests/rtl):
 // results, cycles and error paths must not depend on it.
 std::vector<std::string> test_overrides() {
-    std::vector<std::string> o{"soc.cluster_clock=1GHz", "interconnect.hop_latency=1", "sa_ctrl.latency=2",
-                               "sa.setup_latency=8",     "sa.l1_bandwidth=64B",        "sa.rows=16",
-                               "sa.cols=16",             "soc.memcheck=warn"};
+    std::vector<std::string> o{"soc.cluster_clock=1GHz",
+                               "interconnect.hop_latency=1",
+                               "sa_ctrl.latency=2",
+                               "sa.setup_latency=8",
+                               "sa.l1_bandwidth=64B",
+                               "sa.rows=16",
+                               "sa.cols=16",
+                               "soc.memcheck=warn"};
     if (const char* model = std::getenv("NPU_SA_MODEL")) o.push_back(std::string("sa.model=") + model);
     return o;
 }
@@ -94,12 +99,16 @@ env* E;
 base::bus_initiator& cc() { return E->h.master(0); }
 sc_time now() { return sc_core::sc_time_stamp() + E->local; }
 
-tlm::tlm_response_status reg_write(std::uint32_t off, std::uint32_t v) { return cc().write(sa_base + off, v, E->local); }
+tlm::tlm_response_status reg_write(std::uint32_t off, std::uint32_t v) {
+    return cc().write(sa_base + off, v, E->local);
+}
 std::uint32_t reg_read(std::uint32_t off, tlm::tlm_response_status* st = nullptr) {
     std::uint32_t v = 0xDEADBEEF;
     const auto s = cc().read(sa_base + off, v, E->local);
-    if (st) *st = s;
-    else EXPECT_EQ(s, tlm::TLM_OK_RESPONSE) << "register 0x" << std::hex << off;
+    if (st)
+        *st = s;
+    else
+        EXPECT_EQ(s, tlm::TLM_OK_RESPONSE) << "register 0x" << std::hex << off;
     return v;
 }
 
@@ -386,8 +395,8 @@ TEST(SaCycles, ClosedFormByHand) {
 }
 
 TEST(SaCycles, OtherGeometriesFollowTheFormula) {
-    for (const accel::sa_geometry g : {accel::sa_geometry{4, 8, 0, 8}, accel::sa_geometry{32, 8, 3, 16},
-                                       accel::sa_geometry{8, 32, 20, 128}})
+    for (const accel::sa_geometry g :
+         {accel::sa_geometry{4, 8, 0, 8}, accel::sa_geometry{32, 8, 3, 16}, accel::sa_geometry{8, 32, 20, 128}})
         for (std::uint32_t m : {1u, 7u, 64u})
             for (std::uint32_t n : {1u, 9u, 40u})
                 for (std::uint32_t k : {1u, 31u, 33u})

@@ -34,8 +34,8 @@ struct mux : sc_core::sc_module {
 };
 
 struct env {
-    cfg::config cfg = cfg::config::load("", {"soc.cluster_clock=1GHz", "event_unit.latency=2",
-                                             "cluster.workers=" + std::to_string(workers)});
+    cfg::config cfg = cfg::config::load(
+        "", {"soc.cluster_clock=1GHz", "event_unit.latency=2", "cluster.workers=" + std::to_string(workers)});
     test::test_context ctx{"ctx", cfg};
     // Harts 0..2 are workers, 3 the cluster controller; the last master is no hart.
     test::harness h{"h", {{"w0", 0, 0}, {"w1", 0, 1}, {"w2", 0, 2}, {"cc", 0, 3}, {"dma", 1, -1}}};
@@ -73,7 +73,9 @@ struct port {
         EXPECT_EQ(read(off, v), tlm::TLM_OK_RESPONSE) << "read of offset " << off;
         return v;
     }
-    void wr(std::uint32_t off, std::uint32_t v) { EXPECT_EQ(write(off, v), tlm::TLM_OK_RESPONSE) << "write of offset " << off; }
+    void wr(std::uint32_t off, std::uint32_t v) {
+        EXPECT_EQ(write(off, v), tlm::TLM_OK_RESPONSE) << "write of offset " << off;
+    }
     sc_time now() const { return sc_core::sc_time_stamp() + local; }
     void work(sc_time t) { local += t; }
 };
@@ -282,7 +284,8 @@ TEST(EventUnit, BarrierMisuseIsACommandError) {
         port c(cc), w0(0);
         std::uint32_t v = 0;
         c.wr(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_TEAM, 0b011);
-        EXPECT_EQ(c.read(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_WAIT, v), tlm::TLM_COMMAND_ERROR_RESPONSE) << "not in the team";
+        EXPECT_EQ(c.read(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_WAIT, v), tlm::TLM_COMMAND_ERROR_RESPONSE)
+            << "not in the team";
         w0.wr(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_ARRIVE, 0);
         EXPECT_EQ(w0.write(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_ARRIVE, 0), tlm::TLM_COMMAND_ERROR_RESPONSE)
             << "arrived twice in one round";

@@ -19,7 +19,8 @@ namespace {
 std::string write_temp(const std::string& text) {
     // ctest runs test cases in parallel processes: names must not collide.
     static int n = 0;
-    std::string path = ::testing::TempDir() + "/npu_cfg_" + std::to_string(getpid()) + "_" + std::to_string(++n) + ".cfg";
+    std::string path =
+        ::testing::TempDir() + "/npu_cfg_" + std::to_string(getpid()) + "_" + std::to_string(++n) + ".cfg";
     std::ofstream(path) << text;
     return path;
 }
@@ -35,7 +36,8 @@ void expect_error(const std::string& file_text, const std::vector<std::string>& 
     } catch (const config_error& e) {
         std::string msg = e.what();
         for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
-        if (!path.empty() && msg.find("<command line>") == std::string::npos && msg.find("<default>") == std::string::npos) {
+        if (!path.empty() && msg.find("<command line>") == std::string::npos &&
+            msg.find("<default>") == std::string::npos) {
             EXPECT_NE(msg.find(path), std::string::npos) << "file not named in: " << msg;
         }
     }
@@ -133,9 +135,7 @@ TEST(ConfigErrors, ZeroAndOverflow) {
     expect_error("", {"cluster.workers=64"}, {"cluster.workers", "above the maximum"});
 }
 
-TEST(ConfigErrors, OverlappingRegions) {
-    expect_error("[l2]\nbase = 0x10010000\n", {}, {"overlaps", "l1", "l2"});
-}
+TEST(ConfigErrors, OverlappingRegions) { expect_error("[l2]\nbase = 0x10010000\n", {}, {"overlaps", "l1", "l2"}); }
 
 TEST(ConfigErrors, OutsideAddressSpace) {
     expect_error("[l3]\nbase = 0x100000000\n", {}, {"l3.base", "outside the 32-bit address space"});
@@ -236,8 +236,7 @@ TEST(ConfigLimits, MaxCyclesTakesTheFull64BitRange) {
 
 TEST(ConfigLimits, DenseMemoryIsBounded) {
     expect_error("", {"l2.size=512MiB", "l2.base=0x40000000"}, {"l2.size", "dense storage", "sparse"});
-    EXPECT_NO_THROW(memory_map::build(
-        config::load("", {"l2.size=512MiB", "l2.base=0x40000000", "l2.storage=sparse"})));
+    EXPECT_NO_THROW(memory_map::build(config::load("", {"l2.size=512MiB", "l2.base=0x40000000", "l2.storage=sparse"})));
 }
 
 TEST(ConfigLimits, L1GeometryAndAlignment) {

@@ -111,7 +111,6 @@ TEST(CoreBlockingTarget, TimeAndMcycleAdvanceTogetherAfterTheRebase) {
     EXPECT_LE(flag(4) - flag(2), 1500u * 3u + 3u);
 }
 
-
 int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     fail_on_systemc_reports();

@@ -79,8 +79,10 @@ private:
         std::uint32_t lat;
         std::uint64_t s, e;
         if (unsigned char* p = host(a, n, lat, s, e)) {
-            if (t.is_read()) std::memcpy(t.get_data_ptr(), p, n);
-            else std::memcpy(p, t.get_data_ptr(), n);
+            if (t.is_read())
+                std::memcpy(t.get_data_ptr(), p, n);
+            else
+                std::memcpy(p, t.get_data_ptr(), n);
             delay += b_.period * lat;
             t.set_dmi_allowed(true);
             t.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -103,8 +105,10 @@ private:
             if (t.is_write()) std::memcpy(&v, t.get_data_ptr(), 4);
             switch (a - b_.dev_base) {
             case 0:
-                if (t.is_write()) b_.scratch = v;
-                else std::memcpy(t.get_data_ptr(), &b_.scratch, 4);
+                if (t.is_write())
+                    b_.scratch = v;
+                else
+                    std::memcpy(t.get_data_ptr(), &b_.scratch, 4);
                 break;
             case 4:
                 if (t.is_write() && b_.on_wake) b_.on_wake(v);
@@ -112,9 +116,7 @@ private:
             case 8:
                 if (t.is_write() && b_.on_irq) b_.on_irq(v);
                 break;
-            default:
-                t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-                return;
+            default: t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return;
             }
             t.set_response_status(tlm::TLM_OK_RESPONSE);
             return;

@@ -34,8 +34,8 @@ void ensure_ran() {
         p.push_back(sb(11, 0, 0));         // 36: NULL store, no handler
         p.push_back(addi(12, 0, 1));       // 40: never reached
         E->mem.load(ram, p);
-        E->mem.load(handler, {csrr(20, mcause), csrr(21, mtval), csrr(22, mepc), addi(23, 22, 4), csrw(mepc, 23),
-                              mret()});
+        E->mem.load(handler,
+                    {csrr(20, mcause), csrr(21, mtval), csrr(22, mepc), addi(23, 22, 4), csrw(mepc, 23), mret()});
         E->ctx.services().on_bus_error = [](const base::bus_error_info& e) {
             last = e;
             ++reports;

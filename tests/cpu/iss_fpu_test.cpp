@@ -46,8 +46,8 @@ result exec(u32 insn, u32 a, u32 b = 0, u32 c = 0, u32 frm = 0, bool int_rd = fa
 
 // Checks `make(rm)` in all five static modes and, with rm = dyn, through frm.
 template <typename Make>
-void all_modes(const char* what, Make make, u32 a, u32 b, u32 c, const u32 (&expect)[5], u32 flags,
-               bool int_rd = false, u32 x1 = 0) {
+void all_modes(const char* what, Make make, u32 a, u32 b, u32 c, const u32 (&expect)[5], u32 flags, bool int_rd = false,
+               u32 x1 = 0) {
     for (int k = 0; k < 5; ++k) {
         for (bool dynamic : {false, true}) {
             const result r = exec(make(dynamic ? dyn : modes[k]), a, b, c, dynamic ? modes[k] : 0, int_rd, x1);
@@ -68,30 +68,34 @@ TEST(Fpu, AddRoundingModes) {
     all_modes("-1-2^-24", op, 0xbf800000, 0xb3800000, 0, {0xbf800000, 0xbf800000, 0xbf800001, 0xbf800000, 0xbf800001},
               NX);
     // (1 + 2^-23) + 2^-24: halfway, the even neighbour is the upper one.
-    all_modes("1+3*2^-24", op, 0x3f800001, 0x33800000, 0,
-              {0x3f800002, 0x3f800001, 0x3f800001, 0x3f800002, 0x3f800002}, NX);
+    all_modes("1+3*2^-24", op, 0x3f800001, 0x33800000, 0, {0x3f800002, 0x3f800001, 0x3f800001, 0x3f800002, 0x3f800002},
+              NX);
     // 1 + 1.5 * 2^-24: above halfway.
     all_modes("1+1.5*2^-24", op, one, 0x33c00000, 0, {0x3f800001, one, one, 0x3f800001, 0x3f800001}, NX);
     all_modes("1.5+0.25 exact", op, 0x3fc00000, 0x3e800000, 0,
               {0x3fe00000, 0x3fe00000, 0x3fe00000, 0x3fe00000, 0x3fe00000}, 0);
     // x + (-x) is +0, except -0 when rounding down.
     all_modes("1-1", op, one, 0xbf800000, 0, {pzero, pzero, nzero, pzero, pzero}, 0);
-    all_modes("fsub 1-1", [](u32 rm) { return fsub(10, 1, 2, rm); }, one, one, 0, {pzero, pzero, nzero, pzero, pzero},
-              0);
+    all_modes(
+        "fsub 1-1", [](u32 rm) { return fsub(10, 1, 2, rm); }, one, one, 0, {pzero, pzero, nzero, pzero, pzero}, 0);
 }
 
 TEST(Fpu, MulDivSqrtRoundingModes) {
     // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: a tie; the lower neighbour is even.
-    all_modes("mul tie", [](u32 rm) { return fmul(10, 1, 2, rm); }, 0x3f800800, 0x3f800800, 0,
-              {0x3f801000, 0x3f801000, 0x3f801000, 0x3f801001, 0x3f801001}, NX);
+    all_modes(
+        "mul tie", [](u32 rm) { return fmul(10, 1, 2, rm); }, 0x3f800800, 0x3f800800, 0,
+        {0x3f801000, 0x3f801000, 0x3f801000, 0x3f801001, 0x3f801001}, NX);
     // 1/3 = 1.0101..b * 2^-2: the dropped bits are 1010... (above half).
-    all_modes("1/3", [](u32 rm) { return fdiv(10, 1, 2, rm); }, one, three, 0,
-              {0x3eaaaaab, 0x3eaaaaaa, 0x3eaaaaaa, 0x3eaaaaab, 0x3eaaaaab}, NX);
-    all_modes("-1/3", [](u32 rm) { return fdiv(10, 1, 2, rm); }, 0xbf800000, three, 0,
-              {0xbeaaaaab, 0xbeaaaaaa, 0xbeaaaaab, 0xbeaaaaaa, 0xbeaaaaab}, NX);
+    all_modes(
+        "1/3", [](u32 rm) { return fdiv(10, 1, 2, rm); }, one, three, 0,
+        {0x3eaaaaab, 0x3eaaaaaa, 0x3eaaaaaa, 0x3eaaaaab, 0x3eaaaaab}, NX);
+    all_modes(
+        "-1/3", [](u32 rm) { return fdiv(10, 1, 2, rm); }, 0xbf800000, three, 0,
+        {0xbeaaaaab, 0xbeaaaaaa, 0xbeaaaaab, 0xbeaaaaaa, 0xbeaaaaab}, NX);
     // sqrt(2) = 0x1.6a09e667f3bcd..p0: next bit after 23 fraction bits is 0.
-    all_modes("sqrt 2", [](u32 rm) { return fsqrt(10, 1, rm); }, two, 0, 0,
-              {0x3fb504f3, 0x3fb504f3, 0x3fb504f3, 0x3fb504f4, 0x3fb504f3}, NX);
+    all_modes(
+        "sqrt 2", [](u32 rm) { return fsqrt(10, 1, rm); }, two, 0, 0,
+        {0x3fb504f3, 0x3fb504f3, 0x3fb504f3, 0x3fb504f4, 0x3fb504f3}, NX);
     all_modes("sqrt 4", [](u32 rm) { return fsqrt(10, 1, rm); }, 0x40800000, 0, 0, {two, two, two, two, two}, 0);
     all_modes("sqrt -0", [](u32 rm) { return fsqrt(10, 1, rm); }, nzero, 0, 0, {nzero, nzero, nzero, nzero, nzero}, 0);
 }
@@ -120,8 +124,7 @@ TEST(Fpu, UnderflowIsDetectedAfterRounding) {
     // 2^-149 * 0.5 = 2^-150: halfway between 0 and the smallest subnormal.
     all_modes("2^-150", op, 0x00000001, half, 0, {pzero, pzero, pzero, 0x00000001, 0x00000001}, UF | NX);
     // An exact subnormal result raises nothing.
-    all_modes("2^-127 exact", op, 0x00800000, half, 0,
-              {0x00400000, 0x00400000, 0x00400000, 0x00400000, 0x00400000}, 0);
+    all_modes("2^-127 exact", op, 0x00800000, half, 0, {0x00400000, 0x00400000, 0x00400000, 0x00400000, 0x00400000}, 0);
 }
 
 TEST(Fpu, InvalidAndDivideByZeroGiveCanonicalNaNAndFlags) {
@@ -180,21 +183,25 @@ TEST(Fpu, NaNPayloadsAreCanonicalisedByArithmeticOnly) {
 
 TEST(Fpu, FusedMultiplyAddRoundsOnce) {
     // (1 + 2^-23)(1 - 2^-23) - 1 = -2^-46 exactly; a separate multiply would round to 0.
-    all_modes("fma exact", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800001, 0x3f7ffffe, 0xbf800000,
-              {0xa8800000, 0xa8800000, 0xa8800000, 0xa8800000, 0xa8800000}, 0);
+    all_modes(
+        "fma exact", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800001, 0x3f7ffffe, 0xbf800000,
+        {0xa8800000, 0xa8800000, 0xa8800000, 0xa8800000, 0xa8800000}, 0);
     // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46 = 2^-22 (1 + 2^-24): a tie in the result's binade.
-    all_modes("fma tie", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800001, 0x3f800001, 0xbf800000,
-              {0x34800000, 0x34800000, 0x34800000, 0x34800001, 0x34800001}, NX);
-    all_modes("fma mul tie", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800800, 0x3f800800, pzero,
-              {0x3f801000, 0x3f801000, 0x3f801000, 0x3f801001, 0x3f801001}, NX);
+    all_modes(
+        "fma tie", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800001, 0x3f800001, 0xbf800000,
+        {0x34800000, 0x34800000, 0x34800000, 0x34800001, 0x34800001}, NX);
+    all_modes(
+        "fma mul tie", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, 0x3f800800, 0x3f800800, pzero,
+        {0x3f801000, 0x3f801000, 0x3f801000, 0x3f801001, 0x3f801001}, NX);
     // Sign variants: 2*3 +- 1.
     EXPECT_EQ(exec(fmadd(10, 1, 2, 3), two, three, one).value, 0x40e00000u);   // 7
     EXPECT_EQ(exec(fmsub(10, 1, 2, 3), two, three, one).value, 0x40a00000u);   // 5
     EXPECT_EQ(exec(fnmsub(10, 1, 2, 3), two, three, one).value, 0xc0a00000u);  // -5
     EXPECT_EQ(exec(fnmadd(10, 1, 2, 3), two, three, one).value, 0xc0e00000u);  // -7
     // Exact zero: +0 unless rounding down; (-0) + (-0) stays -0.
-    all_modes("fma 1*1-1", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, one, one, 0xbf800000,
-              {pzero, pzero, nzero, pzero, pzero}, 0);
+    all_modes(
+        "fma 1*1-1", [](u32 rm) { return fmadd(10, 1, 2, 3, rm); }, one, one, 0xbf800000,
+        {pzero, pzero, nzero, pzero, pzero}, 0);
     EXPECT_EQ(exec(fmadd(10, 1, 2, 3, rmm), nzero, one, nzero).value, nzero);
     // Invalid: inf * 0 (even with a quiet NaN addend), inf - inf, sNaN.
     for (u32 rm : {rne, rmm}) {
@@ -221,11 +228,11 @@ TEST(Fpu, ConvertToIntegerRoundingAndSaturation) {
         u32 in, w_out, wu_out;
     };
     // Out of range and NaN: the RISC-V table, NV and no NX.
-    for (const sat& s : {sat{qnan, 0x7fffffff, 0xffffffff}, sat{snan, 0x7fffffff, 0xffffffff},
-                         sat{0xffc00000, 0x7fffffff, 0xffffffff}, sat{pinf, 0x7fffffff, 0xffffffff},
-                         sat{ninf, 0x80000000, 0}, sat{0x4f000000 /* 2^31 */, 0x7fffffff, 0x80000000},
-                         sat{0xcf000001 /* -2^31-256 */, 0x80000000, 0}, sat{0x4f800000 /* 2^32 */, 0x7fffffff, 0xffffffff},
-                         sat{0xbf800000 /* -1 */, 0xffffffff, 0}}) {
+    for (const sat& s :
+         {sat{qnan, 0x7fffffff, 0xffffffff}, sat{snan, 0x7fffffff, 0xffffffff}, sat{0xffc00000, 0x7fffffff, 0xffffffff},
+          sat{pinf, 0x7fffffff, 0xffffffff}, sat{ninf, 0x80000000, 0},
+          sat{0x4f000000 /* 2^31 */, 0x7fffffff, 0x80000000}, sat{0xcf000001 /* -2^31-256 */, 0x80000000, 0},
+          sat{0x4f800000 /* 2^32 */, 0x7fffffff, 0xffffffff}, sat{0xbf800000 /* -1 */, 0xffffffff, 0}}) {
         for (u32 rm : modes) {
             const result rw = exec(w(rm), s.in, 0, 0, 0, true);
             const result ru = exec(wu(rm), s.in, 0, 0, 0, true);
@@ -268,11 +275,11 @@ TEST(Fpu, MinMaxSignedZeroAndNaNs) {
     struct mm {
         u32 a, b, min, max, flags;
     };
-    for (const mm& c : {mm{nzero, pzero, nzero, pzero, 0}, mm{pzero, nzero, nzero, pzero, 0},
-                        mm{0xbf800000, two, 0xbf800000, two, 0}, mm{ninf, 0xbf800000, ninf, 0xbf800000, 0},
-                        mm{0x7fc00001, one, one, one, 0}, mm{one, qnan, one, one, 0},
-                        mm{snan, one, one, one, NV}, mm{one, 0xff800001, one, one, NV},
-                        mm{qnan, 0xffc12345, qnan, qnan, 0}, mm{snan, qnan, qnan, qnan, NV}}) {
+    for (const mm& c :
+         {mm{nzero, pzero, nzero, pzero, 0}, mm{pzero, nzero, nzero, pzero, 0}, mm{0xbf800000, two, 0xbf800000, two, 0},
+          mm{ninf, 0xbf800000, ninf, 0xbf800000, 0}, mm{0x7fc00001, one, one, one, 0}, mm{one, qnan, one, one, 0},
+          mm{snan, one, one, one, NV}, mm{one, 0xff800001, one, one, NV}, mm{qnan, 0xffc12345, qnan, qnan, 0},
+          mm{snan, qnan, qnan, qnan, NV}}) {
         const result lo = exec(fmin(10, 1, 2), c.a, c.b);
         const result hi = exec(fmax(10, 1, 2), c.a, c.b);
         EXPECT_EQ(lo.value, c.min) << std::hex << c.a << " " << c.b;
@@ -286,10 +293,10 @@ TEST(Fpu, ComparisonsQuietAndSignaling) {
     struct cmp {
         u32 a, b, eq, lt, le, eq_flags, order_flags;
     };
-    for (const cmp& c : {cmp{one, two, 0, 1, 1, 0, 0}, cmp{two, one, 0, 0, 0, 0, 0}, cmp{one, one, 1, 0, 1, 0, 0},
-                         cmp{nzero, pzero, 1, 0, 1, 0, 0}, cmp{ninf, pinf, 0, 1, 1, 0, 0},
-                         cmp{qnan, one, 0, 0, 0, 0, NV}, cmp{one, snan, 0, 0, 0, NV, NV},
-                         cmp{qnan, qnan, 0, 0, 0, 0, NV}}) {
+    for (const cmp& c :
+         {cmp{one, two, 0, 1, 1, 0, 0}, cmp{two, one, 0, 0, 0, 0, 0}, cmp{one, one, 1, 0, 1, 0, 0},
+          cmp{nzero, pzero, 1, 0, 1, 0, 0}, cmp{ninf, pinf, 0, 1, 1, 0, 0}, cmp{qnan, one, 0, 0, 0, 0, NV},
+          cmp{one, snan, 0, 0, 0, NV, NV}, cmp{qnan, qnan, 0, 0, 0, 0, NV}}) {
         const result e = exec(feq(10, 1, 2), c.a, c.b, 0, 0, true);
         const result l = exec(flt(10, 1, 2), c.a, c.b, 0, 0, true);
         const result le = exec(fle(10, 1, 2), c.a, c.b, 0, 0, true);
@@ -303,10 +310,10 @@ TEST(Fpu, ComparisonsQuietAndSignaling) {
 }
 
 TEST(Fpu, Classify) {
-    const std::pair<u32, u32> cases[] = {{ninf, 1u << 0}, {0xbf800000, 1u << 1}, {0x80000001, 1u << 2},
-                                         {nzero, 1u << 3}, {pzero, 1u << 4},      {0x007fffff, 1u << 5},
-                                         {one, 1u << 6},   {pinf, 1u << 7},       {snan, 1u << 8},
-                                         {0xff800001, 1u << 8}, {qnan, 1u << 9},  {0xffffffff, 1u << 9}};
+    const std::pair<u32, u32> cases[] = {{ninf, 1u << 0},       {0xbf800000, 1u << 1}, {0x80000001, 1u << 2},
+                                         {nzero, 1u << 3},      {pzero, 1u << 4},      {0x007fffff, 1u << 5},
+                                         {one, 1u << 6},        {pinf, 1u << 7},       {snan, 1u << 8},
+                                         {0xff800001, 1u << 8}, {qnan, 1u << 9},       {0xffffffff, 1u << 9}};
     for (const auto& c : cases) {
         const result r = exec(fclass(10, 1), c.first, 0, 0, 0, true);
         EXPECT_EQ(r.value, c.second) << std::hex << c.first;
@@ -352,9 +359,9 @@ TEST(Fpu, FsOffMakesFpIllegalAndWritesSetDirty) {
 
 TEST(Fpu, FlagsAccrueAndFcsrLayout) {
     iss_machine m;
-    m.program({addi(5, 0, 3), csrw(frm, 5), fadd(10, 1, 2, rne), fdiv(11, 1, 3, rne), csrr(12, fcsr),
-               csrr(13, fflags), csrrwi(14, fflags, 0), csrr(15, fflags), addi(6, 0, 0x7f), csrw(fcsr, 6),
-               csrr(16, frm), csrr(17, fflags), csrr(18, fcsr), ebreak()});
+    m.program({addi(5, 0, 3), csrw(frm, 5), fadd(10, 1, 2, rne), fdiv(11, 1, 3, rne), csrr(12, fcsr), csrr(13, fflags),
+               csrrwi(14, fflags, 0), csrr(15, fflags), addi(6, 0, 0x7f), csrw(fcsr, 6), csrr(16, frm),
+               csrr(17, fflags), csrr(18, fcsr), ebreak()});
     m.h.f[1] = one;
     m.h.f[2] = 0x33800000;
     m.h.f[3] = pzero;

@@ -28,8 +28,8 @@ iss_machine run_prog(std::vector<u32> p, u32 x1 = 0, u32 x2 = 0, u32 x3 = 0) {
 
 TEST(Rv32i, Alu) {
     auto m = run_prog({add(10, 1, 2), sub(11, 1, 2), slt(12, 1, 2), sltu(13, 1, 2), xor_(14, 1, 2), or_(15, 1, 2),
-                       and_(16, 1, 2), sll(17, 2, 3), srl(18, 1, 3), sra(19, 1, 3), slti(20, 1, -1),
-                       sltiu(21, 2, -1), xori(22, 2, -1), andi(23, 1, 0x7f0), ori(24, 0, -2048)},
+                       and_(16, 1, 2), sll(17, 2, 3), srl(18, 1, 3), sra(19, 1, 3), slti(20, 1, -1), sltiu(21, 2, -1),
+                       xori(22, 2, -1), andi(23, 1, 0x7f0), ori(24, 0, -2048)},
                       0x80000010u, 5, 36);
     const auto& x = m.h.x;
     EXPECT_EQ(x[10], 0x80000015u);
@@ -50,8 +50,8 @@ TEST(Rv32i, Alu) {
 }
 
 TEST(Rv32i, ShiftImmediatesLuiAuipcAndX0) {
-    auto m = run_prog({slli(10, 1, 31), srli(11, 1, 1), srai(12, 1, 1), lui(13, 0xfffff), auipc(14, 1),
-                       addi(0, 0, 5), add(15, 0, 0), lui(0, 1)},
+    auto m = run_prog({slli(10, 1, 31), srli(11, 1, 1), srai(12, 1, 1), lui(13, 0xfffff), auipc(14, 1), addi(0, 0, 5),
+                       add(15, 0, 0), lui(0, 1)},
                       0x80000003u);
     EXPECT_EQ(m.h.x[10], 0x80000000u);
     EXPECT_EQ(m.h.x[11], 0x40000001u);
@@ -131,8 +131,8 @@ TEST(Rv32i, LoadsAndStores) {
     std::vector<u32> p;
     li(p, 1, d);
     li(p, 2, 0x8081f2f3u);
-    p.insert(p.end(), {sw(2, 1, 0), lb(10, 1, 0), lbu(11, 1, 0), lh(12, 1, 2), lhu(13, 1, 2), lw(14, 1, 0),
-                       sb(2, 1, 5), sh(2, 1, 6), lw(15, 1, 4), lb(16, 1, -1)});
+    p.insert(p.end(), {sw(2, 1, 0), lb(10, 1, 0), lbu(11, 1, 0), lh(12, 1, 2), lhu(13, 1, 2), lw(14, 1, 0), sb(2, 1, 5),
+                       sh(2, 1, 6), lw(15, 1, 4), lb(16, 1, -1)});
     iss_machine m;
     m.mem.set_word(d - 4, 0x7f000000u);
     p.push_back(ebreak());
@@ -148,8 +148,8 @@ TEST(Rv32i, LoadsAndStores) {
 }
 
 TEST(Rv32m, MultiplyDivide) {
-    auto m = run_prog({mul(10, 1, 2), mulh(11, 1, 2), mulhsu(12, 1, 2), mulhu(13, 1, 2), div(14, 1, 3),
-                       divu(15, 1, 3), rem(16, 1, 3), remu(17, 1, 3)},
+    auto m = run_prog({mul(10, 1, 2), mulh(11, 1, 2), mulhsu(12, 1, 2), mulhu(13, 1, 2), div(14, 1, 3), divu(15, 1, 3),
+                       rem(16, 1, 3), remu(17, 1, 3)},
                       0xfffffff9u /* -7 */, 0x00000003u, 2);
     EXPECT_EQ(m.h.x[10], static_cast<u32>(-21));
     EXPECT_EQ(m.h.x[11], 0xffffffffu);      // high of -21
@@ -207,8 +207,8 @@ TEST(Rv32a, LrScSucceedsOnceAndFailsWithoutReservation) {
     m.h.reservations = &rs;
     std::vector<u32> p;
     li(p, 1, d);
-    p.insert(p.end(), {addi(2, 0, 42), lr_w(10, 1), sc_w(11, 1, 2), sc_w(12, 1, 2), lw(13, 1, 0),
-                       addi(2, 0, 7), lr_w(14, 1), sw(0, 1, 0), sc_w(15, 1, 2), lw(16, 1, 0), ebreak()});
+    p.insert(p.end(), {addi(2, 0, 42), lr_w(10, 1), sc_w(11, 1, 2), sc_w(12, 1, 2), lw(13, 1, 0), addi(2, 0, 7),
+                       lr_w(14, 1), sw(0, 1, 0), sc_w(15, 1, 2), lw(16, 1, 0), ebreak()});
     m.program(p);
     m.mem.set_word(d, 99);
     ASSERT_EQ(m.run(), brk_cause);

@@ -20,8 +20,8 @@ TEST(Zicsr, ReadWriteSetClearAndImmediateForms) {
     std::vector<u32> p;
     li(p, 1, 0xf0f0f0f0u);
     p.insert(p.end(), {csrrw(10, mscratch, 1), addi(2, 0, 0x0f), csrrs(11, mscratch, 2), csrrc(12, mscratch, 1),
-                       csrrwi(13, mscratch, 21), csrrsi(14, mscratch, 8), csrrci(15, mscratch, 1),
-                       csrr(16, mscratch), ebreak()});
+                       csrrwi(13, mscratch, 21), csrrsi(14, mscratch, 8), csrrci(15, mscratch, 1), csrr(16, mscratch),
+                       ebreak()});
     m.program(p);
     m.h.mscratch = 0x1234;
     ASSERT_EQ(m.run(), brk_cause);
@@ -60,13 +60,12 @@ TEST(Zicsr, IllegalAccesses) {
         u32 insn;
         const char* what;
     };
-    for (const bad_case& c : {bad_case{csrr(10, 0x7c0), "unimplemented custom CSR"},
-                              bad_case{csrr(10, 0x180), "satp (no S-mode)"},
-                              bad_case{csrr(10, 0x302), "medeleg (no S-mode)"},
-                              bad_case{csrw(mhartid, 1), "write to read-only mhartid"},
-                              bad_case{csrrsi(10, mvendorid, 1), "set bits of read-only CSR"},
-                              bad_case{csrw(cycle, 1), "write to read-only user counter"},
-                              bad_case{i_type(0x300, 0, 4, 10, 0x73), "SYSTEM funct3 = 4"}}) {
+    for (const bad_case& c :
+         {bad_case{csrr(10, 0x7c0), "unimplemented custom CSR"}, bad_case{csrr(10, 0x180), "satp (no S-mode)"},
+          bad_case{csrr(10, 0x302), "medeleg (no S-mode)"}, bad_case{csrw(mhartid, 1), "write to read-only mhartid"},
+          bad_case{csrrsi(10, mvendorid, 1), "set bits of read-only CSR"},
+          bad_case{csrw(cycle, 1), "write to read-only user counter"},
+          bad_case{i_type(0x300, 0, 4, 10, 0x73), "SYSTEM funct3 = 4"}}) {
         iss_machine m;
         m.program({c.insn});
         m.h.x[10] = 0x77;
@@ -104,8 +103,9 @@ TEST(Traps, UserModeEcallAndPrivilegeChecks) {
     // M: mepc = user code, MPP = U, mret. U: try mstatus (illegal), then ecall.
     iss_machine m;
     const u32 user = iss_machine::ram_base + 0x200;
-    m.load(handler, {csrr(21, mcause), csrr(22, mtval), csrr(23, mstatus), addi(20, 20, 1), csrr(24, mepc),
-                     addi(24, 24, 4), csrw(mepc, 24), addi(25, 0, 2), bne(21, 25, 8), mret(), csrw(mtvec, 0), ebreak()});
+    m.load(handler,
+           {csrr(21, mcause), csrr(22, mtval), csrr(23, mstatus), addi(20, 20, 1), csrr(24, mepc), addi(24, 24, 4),
+            csrw(mepc, 24), addi(25, 0, 2), bne(21, 25, 8), mret(), csrw(mtvec, 0), ebreak()});
     m.load(user, {csrr(10, mstatus), ecall()});
     std::vector<u32> p;
     li(p, 1, handler);

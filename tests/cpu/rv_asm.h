@@ -145,10 +145,27 @@ inline void li(std::vector<u32>& p, u32 rd, u32 v) {
 
 // CSR numbers used by the tests.
 enum csr : u32 {
-    fflags = 0x001, frm = 0x002, fcsr = 0x003, cycle = 0xc00, utime = 0xc01, instret = 0xc02, cycleh = 0xc80,
-    mstatus = 0x300, misa = 0x301, mie = 0x304, mtvec = 0x305, mcounteren = 0x306, mscratch = 0x340,
-    mepc = 0x341, mcause = 0x342, mtval = 0x343, mip = 0x344, mcycle = 0xb00, minstret = 0xb02,
-    mvendorid = 0xf11, mhartid = 0xf14,
+    fflags = 0x001,
+    frm = 0x002,
+    fcsr = 0x003,
+    cycle = 0xc00,
+    utime = 0xc01,
+    instret = 0xc02,
+    cycleh = 0xc80,
+    mstatus = 0x300,
+    misa = 0x301,
+    mie = 0x304,
+    mtvec = 0x305,
+    mcounteren = 0x306,
+    mscratch = 0x340,
+    mepc = 0x341,
+    mcause = 0x342,
+    mtval = 0x343,
+    mip = 0x344,
+    mcycle = 0xb00,
+    minstret = 0xb02,
+    mvendorid = 0xf11,
+    mhartid = 0xf14,
 };
 
 }  // namespace npu::test::rv

@@ -21,10 +21,12 @@
 namespace npu::test {
 
 inline std::vector<std::string> dma_test_config(std::vector<std::string> extra) {
-    std::vector<std::string> o = {"soc.cluster_clock=1GHz", "interconnect.hop_latency=0", "dma_ctrl.latency=0",
-                                  "l1.latency=1",           "l1.bandwidth=8B",            "l2.latency=1",
-                                  "l2.bandwidth=8B",        "l3.latency=1",               "l3.bandwidth=4B",
-                                  "dma.burst_size=64B",     "dma.burst_latency=2",        "dma.channels=4",
+    std::vector<std::string> o = {"soc.cluster_clock=1GHz", "interconnect.hop_latency=0",
+                                  "dma_ctrl.latency=0",     "l1.latency=1",
+                                  "l1.bandwidth=8B",        "l2.latency=1",
+                                  "l2.bandwidth=8B",        "l3.latency=1",
+                                  "l3.bandwidth=4B",        "dma.burst_size=64B",
+                                  "dma.burst_latency=2",    "dma.channels=4",
                                   "soc.memcheck=warn"};
     o.insert(o.end(), extra.begin(), extra.end());
     return o;
@@ -34,8 +36,9 @@ struct dma_env {
     cfg::config cfg;
     cfg::memory_map map;
     test_context ctx{"ctx", cfg};
-    harness h{"h", {{"cc", static_cast<int>(cfg::initiator_class::core), 8},
-                    {"loader", static_cast<int>(cfg::initiator_class::loader)}}};
+    harness h{"h",
+              {{"cc", static_cast<int>(cfg::initiator_class::core), 8},
+               {"loader", static_cast<int>(cfg::initiator_class::loader)}}};
     std::unique_ptr<interconnect::router> router;
     std::unique_ptr<memory::memory> l1, l2, l3;
     std::unique_ptr<dma::dma> engine;
@@ -44,8 +47,10 @@ struct dma_env {
     std::vector<base::bus_error_info> bus_errors;
     std::uint32_t base = 0;
     // The DMA's event lines, recorded with the time each pulse lands.
-    line_probe done_line{"done_line", [this](unsigned id, bool, const sc_core::sc_time& at) { done.emplace_back(id, at); }};
-    line_probe error_line{"error_line", [this](unsigned id, bool, const sc_core::sc_time& at) { errors.emplace_back(id, at); }};
+    line_probe done_line{"done_line",
+                         [this](unsigned id, bool, const sc_core::sc_time& at) { done.emplace_back(id, at); }};
+    line_probe error_line{"error_line",
+                          [this](unsigned id, bool, const sc_core::sc_time& at) { errors.emplace_back(id, at); }};
 
     explicit dma_env(const std::vector<std::string>& extra)
         : cfg(cfg::config::load("", dma_test_config(extra))), map(cfg::memory_map::build(cfg)) {

@@ -72,7 +72,8 @@ TEST(DmaStop, L3ToL1IsRefusedAtPush) {
     ASSERT_EQ(E->bus_errors.size(), 1u);
     const auto& e = E->bus_errors[0];
     EXPECT_EQ(e.who->name, "dma") << "refused before any channel took it";
-    EXPECT_TRUE(contains(e.context, "l3 -> l1 direct transfers are not allowed (dma.allow_l3_l1 = false)")) << e.context;
+    EXPECT_TRUE(contains(e.context, "l3 -> l1 direct transfers are not allowed (dma.allow_l3_l1 = false)"))
+        << e.context;
     EXPECT_TRUE(contains(e.context, "stage through l2")) << e.context;
     EXPECT_TRUE(contains(e.context, "hart 8")) << e.context;
     EXPECT_EQ(E->stat("transfers"), 0u);

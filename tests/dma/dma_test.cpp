@@ -6,8 +6,8 @@
 #include "dma_env.h"
 
 using namespace npu;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 test::dma_env* E;
@@ -18,7 +18,8 @@ void expect_bytes(const std::vector<unsigned char>& got, const std::vector<unsig
     ASSERT_EQ(got.size(), want.size());
     std::size_t bad = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
-        if (got[i] != want[i] && bad++ < 5) ADD_FAILURE() << what << ": byte " << i << " is " << int(got[i]) << ", want " << int(want[i]);
+        if (got[i] != want[i] && bad++ < 5)
+            ADD_FAILURE() << what << ": byte " << i << " is " << int(got[i]) << ", want " << int(want[i]);
     EXPECT_EQ(bad, 0u) << what;
 }
 }  // namespace
@@ -109,7 +110,8 @@ TEST(Dma, SeveralOutstandingTransfersWithPerIdWait) {
             src[k] = test::pattern(len[k], 10 + k);
             E->fill(E->l2_base() + 0x40000 + k * 0x2000, src[k]);
         }
-        for (unsigned k = 0; k < 4; ++k) id[k] = E->copy_1d(E->l1_base() + 0x8000 + k * 0x2000, E->l2_base() + 0x40000 + k * 0x2000, len[k]);
+        for (unsigned k = 0; k < 4; ++k)
+            id[k] = E->copy_1d(E->l1_base() + 0x8000 + k * 0x2000, E->l2_base() + 0x40000 + k * 0x2000, len[k]);
         for (unsigned k = 0; k < 4; ++k)
             for (unsigned j = 0; j < k; ++j) EXPECT_NE(id[k], id[j]) << "ids must be distinct while in flight";
         EXPECT_EQ(E->rd(NPU_DMA_STATUS), (1u << id[0]) | (1u << id[1]) | (1u << id[2]) | (1u << id[3]));
@@ -127,7 +129,8 @@ TEST(Dma, SeveralOutstandingTransfersWithPerIdWait) {
         for (unsigned k = 0; k < 4; ++k) E->wr(NPU_DMA_WAIT, id[k]);
         E->wr(NPU_DMA_WAIT, id5);
         EXPECT_EQ(E->rd(NPU_DMA_STATUS), 0u);
-        for (unsigned k = 0; k < 4; ++k) expect_bytes(E->peek(E->l1_base() + 0x8000 + k * 0x2000, len[k]), src[k], "outstanding transfer");
+        for (unsigned k = 0; k < 4; ++k)
+            expect_bytes(E->peek(E->l1_base() + 0x8000 + k * 0x2000, len[k]), src[k], "outstanding transfer");
         expect_bytes(E->peek(E->l1_base() + 0x10000, 128), extra, "fifth transfer");
         EXPECT_EQ(E->done.size(), 5u);
     });

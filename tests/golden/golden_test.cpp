@@ -71,8 +71,14 @@ TEST(GoldenCompare, IntegersExactlyEveryType) {
 
 TEST(GoldenCompare, Int8PrintsNumbersNotCharacters) {
     std::vector<std::string> first;
-    auto r = run<std::int8_t>(element_type::i8, {4, 10}, std::vector<std::int8_t>(40, 65),
-                              [] { std::vector<std::int8_t> v(40, 65); v[37] = -66; return v; }(), {}, first);
+    auto r = run<std::int8_t>(
+        element_type::i8, {4, 10}, std::vector<std::int8_t>(40, 65),
+        [] {
+            std::vector<std::int8_t> v(40, 65);
+            v[37] = -66;
+            return v;
+        }(),
+        {}, first);
     EXPECT_EQ(r.mismatches, 1u);
     EXPECT_EQ(r.max_abs_err, 131.0);
     ASSERT_EQ(first.size(), 1u);
@@ -145,15 +151,16 @@ const char* one_output = R"([{"name": "output0", "shape": [4, 10], "element_type
 std::string error_of(const std::string& text) {
     try {
         manifest::parse(text, "out/manifest.json");
-    } catch (const manifest_error& e) {
-        return e.what();
-    }
+    } catch (const manifest_error& e) { return e.what(); }
     return "(no error)";
 }
 
 TEST(GoldenManifest, ParsesEveryField) {
-    auto m = manifest::parse(manifest_text(one_output, R"("inputs": [{"name": "input0", "shape": [4], "element_type": "f32", "address": "0x1c000100", "bytes": 16}], )"),
-                             "out/dir/manifest.json");
+    auto m = manifest::parse(
+        manifest_text(
+            one_output,
+            R"("inputs": [{"name": "input0", "shape": [4], "element_type": "f32", "address": "0x1c000100", "bytes": 16}], )"),
+        "out/dir/manifest.json");
     EXPECT_EQ(m.network, "net");
     EXPECT_EQ(m.config, "/cfg/gap9.cfg");
     EXPECT_EQ(m.config_path, "/cfg/gap9.cfg");
@@ -183,7 +190,8 @@ TEST(GoldenManifest, ErrorsNameFileAndProblem) {
     EXPECT_EQ(error_of(R"({"format": "npuc-manifest/2"})"),
               "out/manifest.json: format: 'npuc-manifest/2' is not a manifest format this npusim reads "
               "(npuc-manifest/1)");
-    EXPECT_EQ(error_of(manifest_text(R"({"name": "x"})")), "out/manifest.json: outputs: expected an array, got an object");
+    EXPECT_EQ(error_of(manifest_text(R"({"name": "x"})")),
+              "out/manifest.json: outputs: expected an array, got an object");
     std::string bad_type = one_output;
     bad_type.replace(bad_type.find("\"i8\""), 4, "\"bf16\"");
     EXPECT_EQ(error_of(manifest_text(bad_type)),
@@ -244,9 +252,7 @@ TEST(GoldenCompareOutputs, CountsVerdictsAndText) {
     std::vector<unsigned char> golden(8, 0xee);
     auto b = bytes_of(dev);
     golden.insert(golden.end(), b.begin(), b.end());
-    {
-        std::ofstream(dir / "golden.bin", std::ios::binary).write(reinterpret_cast<const char*>(golden.data()), 47);
-    }
+    { std::ofstream(dir / "golden.bin", std::ios::binary).write(reinterpret_cast<const char*>(golden.data()), 47); }
     try {
         load_golden(m);
         FAIL() << "short golden.bin accepted";
@@ -302,15 +308,15 @@ TEST(GoldenCheckpoints, SnapshotAtTheNthRegionEndAndCompare) {
     // Two layer results in one reused buffer at 0x1c000000: layer1.matmul's
     // (read at its region's end) and layer2.matmul's (the 2nd end of a
     // region named the same way in this test), then the output.
-    auto m = manifest::parse(
-        manifest_text(R"([{"name": "output0", "shape": [2], "element_type": "i32", "address": 469762304,
+    auto m =
+        manifest::parse(manifest_text(R"([{"name": "output0", "shape": [2], "element_type": "i32", "address": 469762304,
                            "bytes": 8, "golden_offset": 0}])",
-                      R"("checkpoints": [
+                                      R"("checkpoints": [
                            {"name": "layer1.matmul", "region": "mm", "occurrence": 1, "shape": [2],
                             "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 16},
                            {"name": "layer2.matmul", "region": "mm", "occurrence": 2, "shape": [2],
                             "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 32}], )"),
-        "out/manifest.json");
+                        "out/manifest.json");
     ASSERT_EQ(m.checkpoints.size(), 2u);
     EXPECT_EQ(m.checkpoints[1].region, "mm");
     EXPECT_EQ(m.checkpoints[1].occurrence, 2u);
@@ -367,13 +373,13 @@ TEST(GoldenCheckpoints, SnapshotAtTheNthRegionEndAndCompare) {
 TEST(GoldenNeverWritten, OutputsAndLayersNoInitiatorWroteFailWhateverTheirValue) {
     // One i32 output of 4 and a checkpoint of 2; golden all zeros, memory all
     // zeros: the values match, but what the written mask says decides.
-    auto m = manifest::parse(
-        manifest_text(R"([{"name": "output0", "shape": [4], "element_type": "i32", "address": 469762304,
+    auto m =
+        manifest::parse(manifest_text(R"([{"name": "output0", "shape": [4], "element_type": "i32", "address": 469762304,
                            "bytes": 16, "golden_offset": 0}])",
-                      R"("checkpoints": [
+                                      R"("checkpoints": [
                            {"name": "layer1.matmul", "region": "mm", "occurrence": 1, "shape": [2],
                             "element_type": "i32", "address": 469762048, "bytes": 8, "golden_offset": 16}], )"),
-        "out/manifest.json");
+                        "out/manifest.json");
     const std::vector<unsigned char> golden(24, 0);
     auto reader = [](std::uint64_t, void* d, std::uint64_t n) {
         std::memset(d, 0, n);

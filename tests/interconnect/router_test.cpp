@@ -13,8 +13,8 @@
 
 using namespace npu;
 using cfg::initiator_class;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 #ifdef NPU_TEST_ALIAS
@@ -28,9 +28,9 @@ namespace {
 enum { CORE, DMA, SA, LOADER };
 
 struct env {
-    cfg::config cfg = cfg::config::load(
-        "", {"soc.cluster_clock=1GHz", "interconnect.hop_latency=2", "l1.latency=1", "l2.latency=6",
-             std::string("alias.enable=") + (alias_on ? "true" : "false")});
+    cfg::config cfg =
+        cfg::config::load("", {"soc.cluster_clock=1GHz", "interconnect.hop_latency=2", "l1.latency=1", "l2.latency=6",
+                               std::string("alias.enable=") + (alias_on ? "true" : "false")});
     cfg::memory_map map = cfg::memory_map::build(cfg);
     test::test_context ctx{"ctx", cfg};  // soc.memcheck=warn (the default)
     test::harness h{"h", {{"core", 0, 3}, {"dma", 1}, {"sa", 2}, {"loader", 3}}};

@@ -105,7 +105,8 @@ TEST(ElfImage, SectionPastTheEndOfTheFile) {
     const std::uint32_t huge = 0x6000040;
     std::memcpy(&b[shoff + 2 * 40 + 20], &huge, 4);  // section 2 (.symtab): sh_size
     std::string p = tmp("symtab_huge.elf");
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
     expect_error(p, "section 2 [offset");
 }
 
@@ -116,10 +117,12 @@ TEST(ElfImage, SegmentEndsExactlyAtFileEnd) {
     w.syms.clear();
     auto b = w.bytes();
     std::string p = tmp("exact.elf");
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
     EXPECT_NO_THROW(elf_image::load(p));
     std::string p1 = tmp("short1.elf");
-    std::ofstream(p1, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size() - 1));
+    std::ofstream(p1, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size() - 1));
     expect_error(p1, "past the end of the file");
 }
 
@@ -140,8 +143,7 @@ TEST(ElfImage, Truncated) {
     try {
         elf_image::load(p2);
         ADD_FAILURE() << "30-byte ELF accepted";
-    } catch (const elf_error&) {
-    }
+    } catch (const elf_error&) {}
 }
 
 TEST(ElfImage, WrongMachine) {

@@ -68,7 +68,8 @@ struct elf_writer {
     std::string write(const std::string& name) const {
         std::string path = name;
         auto b = bytes();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
         return path;
     }
 
@@ -93,7 +94,9 @@ private:
             symtab.insert(symtab.end(), e.begin(), e.end());
         }
         const std::string shstr = std::string("\0.text\0.symtab\0.strtab\0.shstrtab\0", 33);
-        auto align4 = [&] { while (out.size() % 4) out.push_back(0); };
+        auto align4 = [&] {
+            while (out.size() % 4) out.push_back(0);
+        };
         align4();
         const auto symoff = static_cast<std::uint32_t>(out.size());
         out.insert(out.end(), symtab.begin(), symtab.end());
@@ -108,8 +111,16 @@ private:
                       std::uint32_t off, std::uint32_t size, std::uint32_t link, std::uint32_t info,
                       std::uint32_t entsize) {
             const std::size_t p = shoff + 40 * static_cast<std::size_t>(i);
-            put32(p, name); put32(p + 4, type); put32(p + 8, flags); put32(p + 12, addr); put32(p + 16, off);
-            put32(p + 20, size); put32(p + 24, link); put32(p + 28, info); put32(p + 32, 4); put32(p + 36, entsize);
+            put32(p, name);
+            put32(p + 4, type);
+            put32(p + 8, flags);
+            put32(p + 12, addr);
+            put32(p + 16, off);
+            put32(p + 20, size);
+            put32(p + 24, link);
+            put32(p + 28, info);
+            put32(p + 32, 4);
+            put32(p + 36, entsize);
         };
         const seg& s0 = segs.at(0);
         sh(1, 1, 1 /*PROGBITS*/, 6 /*AX*/, s0.addr, 52 + 32 * static_cast<std::uint32_t>(segs.size()),

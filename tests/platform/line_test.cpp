@@ -64,7 +64,8 @@ TEST(LineAdapter, SignalDrivesTheLineAtItsTime) {
     sc_core::sc_signal<bool> pin{"pin"};
     base::signal_to_line adapter{"adapter", 3};
     std::vector<std::tuple<unsigned, bool, sc_core::sc_time>> seen;
-    test::line_probe probe{"probe", [&](unsigned i, bool l, const sc_core::sc_time& at) { seen.emplace_back(i, l, at); }};
+    test::line_probe probe{"probe",
+                           [&](unsigned i, bool l, const sc_core::sc_time& at) { seen.emplace_back(i, l, at); }};
     adapter.in(pin);
     adapter.out.bind(probe.in);
     const sc_core::sc_time ns(1, sc_core::SC_NS);

@@ -8,8 +8,8 @@
 #include <cstring>
 
 using namespace npu;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -61,8 +61,9 @@ TEST(SaCompare, FaultsMustAgree) {
     accel::sa_run other = bad;
     other.failed.row = 1;
     other.failed.addr = 0x1c000008;
-    EXPECT_EQ(rtl::sa_compare_engine::difference(job(false), bad, other, c, c, sc_time(), period),
-              "faulting access: tlm operand 1 row 0 read 4 B at 0x1c000000, rtl operand 1 row 1 read 4 B at 0x1c000008");
+    EXPECT_EQ(
+        rtl::sa_compare_engine::difference(job(false), bad, other, c, c, sc_time(), period),
+        "faulting access: tlm operand 1 row 0 read 4 B at 0x1c000000, rtl operand 1 row 1 read 4 B at 0x1c000008");
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 using namespace npu;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 

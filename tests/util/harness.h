@@ -83,7 +83,8 @@ public:
     base::line_in in;
     line_probe(sc_core::sc_module_name nm, handler h)
         : sc_core::sc_module(nm),
-          in("in", [this](unsigned i, bool l, const sc_core::sc_time& d) { on_drive_(i, l, sc_core::sc_time_stamp() + d); }),
+          in("in",
+             [this](unsigned i, bool l, const sc_core::sc_time& d) { on_drive_(i, l, sc_core::sc_time_stamp() + d); }),
           on_drive_(std::move(h)) {}
 
 private:

@@ -76,12 +76,15 @@ constexpr double kF32Atol = 1e-4, kF32Rtol = 1e-4;
 
 // MLIR's own --mlir-print-ir-after(-all), --mlir-timing, ... apply to every
 // pass manager npuc runs.
-bool configure(PassManager &pm) { return succeeded(applyPassManagerCLOptions(pm)); }
+bool configure(PassManager &pm) {
+  return succeeded(applyPassManagerCLOptions(pm));
+}
 
 int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
   std::vector<llvm::StringRef> refs(argv.begin(), argv.end());
   std::string error;
-  int rc = llvm::sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &error);
+  int rc =
+      llvm::sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &error);
   if (!error.empty())
     llvm::errs() << "npuc: " << program << ": " << error << "\n";
   return rc;
@@ -95,13 +98,15 @@ std::string joinPath(llvm::StringRef dir, llvm::StringRef name) {
 
 } // namespace
 
-std::unique_ptr<llvm::TargetMachine> mlir::npu::makeTargetMachine(std::string &error) {
+std::unique_ptr<llvm::TargetMachine>
+mlir::npu::makeTargetMachine(std::string &error) {
   LLVMInitializeRISCVTargetInfo();
   LLVMInitializeRISCVTarget();
   LLVMInitializeRISCVTargetMC();
   LLVMInitializeRISCVAsmPrinter();
   const std::string triple = "riscv32-unknown-elf";
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   llvm::TargetOptions options;
@@ -109,27 +114,31 @@ std::unique_ptr<llvm::TargetMachine> mlir::npu::makeTargetMachine(std::string &e
   options.FunctionSections = true;
   options.DataSections = true;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, "generic-rv32", "+m,+a,+f", options, llvm::Reloc::Static, llvm::CodeModel::Small,
-      llvm::CodeGenOptLevel::Default));
+      triple, "generic-rv32", "+m,+a,+f", options, llvm::Reloc::Static,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Default));
 }
 
-std::unique_ptr<llvm::Module> mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMContext &context,
-                                                    llvm::TargetMachine &tm,
-                                                    const ScheduledPlan &plan, unsigned optLevel,
-                                                    llvm::StringRef name, std::string &error) {
-  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, context, name);
+std::unique_ptr<llvm::Module>
+mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMContext &context,
+                      llvm::TargetMachine &tm, const ScheduledPlan &plan,
+                      unsigned optLevel, llvm::StringRef name,
+                      std::string &error) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, name);
   if (!llvmModule) {
     error = "translation to LLVM IR failed";
     return nullptr;
   }
   llvmModule->setTargetTriple(tm.getTargetTriple().str());
   llvmModule->setDataLayout(tm.createDataLayout());
-  llvmModule->addModuleFlag(llvm::Module::Error, "target-abi", llvm::MDString::get(context, "ilp32f"));
+  llvmModule->addModuleFlag(llvm::Module::Error, "target-abi",
+                            llvm::MDString::get(context, "ilp32f"));
   std::vector<llvm::GlobalValue *> used;
   for (const PlannedData &d : plan.data) {
     llvm::GlobalVariable *g = llvmModule->getNamedGlobal(d.symbol);
     if (!g) {
-      error = "internal error: planned global " + d.symbol + " vanished in the lowering";
+      error = "internal error: planned global " + d.symbol +
+              " vanished in the lowering";
       return nullptr;
     }
     g->setSection(d.section);
@@ -143,8 +152,8 @@ std::unique_ptr<llvm::Module> mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMC
   llvm::appendToUsed(*llvmModule, used);
   if (optLevel > 0) {
     static const llvm::OptimizationLevel levels[] = {
-        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
-        llvm::OptimizationLevel::O3};
+        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+        llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -155,14 +164,17 @@ std::unique_ptr<llvm::Module> mlir::npu::emitLLVMIR(ModuleOp module, llvm::LLVMC
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(levels[std::min(optLevel, 3u)]);
+    llvm::ModulePassManager mpm =
+        pb.buildPerModuleDefaultPipeline(levels[std::min(optLevel, 3u)]);
     mpm.run(*llvmModule, mam);
   }
   return llvmModule;
 }
 
-LogicalResult mlir::npu::emitObject(llvm::Module &module, llvm::TargetMachine &tm,
-                                    const std::string &path, std::string &error) {
+LogicalResult mlir::npu::emitObject(llvm::Module &module,
+                                    llvm::TargetMachine &tm,
+                                    const std::string &path,
+                                    std::string &error) {
   std::error_code ec;
   llvm::ToolOutputFile obj(path, ec, llvm::sys::fs::OF_None);
   if (ec) {
@@ -170,7 +182,8 @@ LogicalResult mlir::npu::emitObject(llvm::Module &module, llvm::TargetMachine &t
     return failure();
   }
   llvm::legacy::PassManager codegen;
-  if (tm.addPassesToEmitFile(codegen, obj.os(), nullptr, llvm::CodeGenFileType::ObjectFile)) {
+  if (tm.addPassesToEmitFile(codegen, obj.os(), nullptr,
+                             llvm::CodeGenFileType::ObjectFile)) {
     error = "the riscv32 target cannot emit an object file";
     return failure();
   }
@@ -179,14 +192,15 @@ LogicalResult mlir::npu::emitObject(llvm::Module &module, llvm::TargetMachine &t
   return success();
 }
 
-LogicalResult mlir::npu::linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
-                                      uint64_t l2PlanStart, const std::string &objPath,
-                                      const std::string &noloadSymbol, std::string &error) {
+LogicalResult
+mlir::npu::linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
+                        uint64_t l2PlanStart, const std::string &objPath,
+                        const std::string &noloadSymbol, std::string &error) {
   const std::string ldScript = joinPath(options.outDir, "npu.ld");
   const std::string header = joinPath(options.outDir, "npu_platform.h");
-  std::vector<std::string> fwgenArgs = {options.fwgen, "--config", options.configFile,
-                                        "--ld",        ldScript,    "--header",
-                                        header};
+  std::vector<std::string> fwgenArgs = {
+      options.fwgen, "--config", options.configFile, "--ld", ldScript,
+      "--header",    header};
   for (const std::string &o : options.configOverrides) {
     fwgenArgs.push_back("--set");
     fwgenArgs.push_back(o);
@@ -205,42 +219,49 @@ LogicalResult mlir::npu::linkFirmware(const DriverOptions &options, const Schedu
       error = "cannot write " + planScript + ": " + ec.message();
       return failure();
     }
-    os << "/* Generated by npuc: the memory plan's data at its planned addresses. */\nSECTIONS\n{\n";
+    os << "/* Generated by npuc: the memory plan's data at its planned "
+          "addresses. */\nSECTIONS\n{\n";
     // In address order, each in its level's memory region (lld would
     // otherwise pick the first region with matching attributes).
     std::vector<PlannedData> sorted = plan.data;
     std::sort(sorted.begin(), sorted.end(),
-              [](const PlannedData &a, const PlannedData &b) { return a.address < b.address; });
+              [](const PlannedData &a, const PlannedData &b) {
+                return a.address < b.address;
+              });
     for (PlannedData &d : sorted) {
       bool skipped = d.symbol == noloadSymbol;
       std::string out = skipped ? ".npu.noinit." + d.symbol : d.section;
-      os << llvm::formatv("  {0} {1:x8} {2}: AT({1:x8}) {{ KEEP(*({3})) } >{4}\n", out,
-                          llvm::format_hex(d.address, 10), skipped ? "(NOLOAD) " : "", d.section,
-                          d.level == MemLevel::L3 ? "L3" : "CODE");
+      os << llvm::formatv(
+          "  {0} {1:x8} {2}: AT({1:x8}) {{ KEEP(*({3})) } >{4}\n", out,
+          llvm::format_hex(d.address, 10), skipped ? "(NOLOAD) " : "",
+          d.section, d.level == MemLevel::L3 ? "L3" : "CODE");
     }
     os << "}\nINSERT AFTER .l3.data;\n";
   }
-  auto hex = [](uint64_t v) { return llvm::formatv("{0:x8}", llvm::format_hex(v, 10)).str(); };
+  auto hex = [](uint64_t v) {
+    return llvm::formatv("{0:x8}", llvm::format_hex(v, 10)).str();
+  };
   const std::string elfPath = joinPath(options.outDir, "firmware.elf");
-  std::vector<std::string> ldArgs = {options.lld,
-                                     "-T",
-                                     ldScript,
-                                     "-T",
-                                     planScript,
-                                     "--gc-sections",
-                                     "--discard-locals",
-                                     "-Map=" + joinPath(options.outDir, "firmware.map"),
-                                     "-o",
-                                     elfPath,
-                                     options.crt0,
-                                     options.mainObj,
-                                     objPath,
-                                     options.npurtLib,
-                                     options.runtimeLib,
-                                     "--start-group",
-                                     options.libc,
-                                     options.libgcc,
-                                     "--end-group"};
+  std::vector<std::string> ldArgs = {
+      options.lld,
+      "-T",
+      ldScript,
+      "-T",
+      planScript,
+      "--gc-sections",
+      "--discard-locals",
+      "-Map=" + joinPath(options.outDir, "firmware.map"),
+      "-o",
+      elfPath,
+      options.crt0,
+      options.mainObj,
+      objPath,
+      options.npurtLib,
+      options.runtimeLib,
+      "--start-group",
+      options.libc,
+      options.libgcc,
+      "--end-group"};
   if (l2PlanStart)
     ldArgs.push_back("--defsym=__npu_plan_l2_start=" + hex(l2PlanStart));
   for (const auto &[symbol, address] : plan.symbols)
@@ -252,8 +273,9 @@ LogicalResult mlir::npu::linkFirmware(const DriverOptions &options, const Schedu
   return success();
 }
 
-LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
-                                   std::string &error, llvm::StringRef inputData) {
+LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes,
+                                   const std::string &path, std::string &error,
+                                   llvm::StringRef inputData) {
   PassManager pm(original.getContext());
   if (!configure(pm)) {
     error = "bad pass manager options";
@@ -272,7 +294,8 @@ LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std:
   engineOptions.sharedLibPaths = runtimeLibs;
   auto engine = ExecutionEngine::create(original, engineOptions);
   if (!engine) {
-    error = "cannot create the ExecutionEngine: " + llvm::toString(engine.takeError());
+    error = "cannot create the ExecutionEngine: " +
+            llvm::toString(engine.takeError());
     return failure();
   }
   if (llvm::Error e = (*engine)->invokePacked("npu_network_run")) {
@@ -294,17 +317,20 @@ LogicalResult mlir::npu::runGolden(ModuleOp original, uint64_t bytes, const std:
   return success();
 }
 
-LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInfo &info,
-                                       const std::string &path, std::string &error) {
+LogicalResult mlir::npu::writeManifest(const DriverOptions &options,
+                                       ManifestInfo &info,
+                                       const std::string &path,
+                                       std::string &error) {
   auto tensorJson = [](const TensorInfo &t, uint64_t address) {
     llvm::json::Array shape;
     for (int64_t d : t.type.getShape())
       shape.push_back(d);
-    return llvm::json::Object{{"name", t.name},
-                              {"shape", std::move(shape)},
-                              {"element_type", typeString(t.type.getElementType())},
-                              {"address", static_cast<int64_t>(address)},
-                              {"bytes", static_cast<int64_t>(t.bytes)}};
+    return llvm::json::Object{
+        {"name", t.name},
+        {"shape", std::move(shape)},
+        {"element_type", typeString(t.type.getElementType())},
+        {"address", static_cast<int64_t>(address)},
+        {"bytes", static_cast<int64_t>(t.bytes)}};
   };
   llvm::json::Array inJson, outJson;
   for (auto [i, t] : llvm::enumerate(info.inputs)) {
@@ -323,7 +349,8 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
     if (region.empty() || !info.plan.checkpointAddress[i])
       continue; // its op was scheduled without a region (none today)
     llvm::json::Object o = tensorJson(t, info.plan.checkpointAddress[i]);
-    o["name"] = occurrence > 1 ? region + "#" + std::to_string(occurrence) : region;
+    o["name"] =
+        occurrence > 1 ? region + "#" + std::to_string(occurrence) : region;
     o["region"] = region;
     o["occurrence"] = occurrence;
     o["golden_offset"] = static_cast<int64_t>(t.offset);
@@ -337,7 +364,8 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
   for (const std::string &o : options.configOverrides)
     overridesJson.push_back(o);
   char fp[32];
-  std::snprintf(fp, sizeof fp, "0x%016llx", static_cast<unsigned long long>(info.configFingerprint));
+  std::snprintf(fp, sizeof fp, "0x%016llx",
+                static_cast<unsigned long long>(info.configFingerprint));
   llvm::SmallString<256> absConfig(options.configFile);
   llvm::sys::fs::make_absolute(absConfig);
   llvm::json::Object manifest{
@@ -349,20 +377,26 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
       {"config_fingerprint", fp},
       {"default_mem_level", options.defaultMemLevel},
       {"activation_mem_level", options.activationMemLevel},
-      {"inject_fault", options.injectFault.empty() ? llvm::json::Value(nullptr)
-                                                   : llvm::json::Value(options.injectFault)},
+      {"inject_fault", options.injectFault.empty()
+                           ? llvm::json::Value(nullptr)
+                           : llvm::json::Value(options.injectFault)},
       {"firmware", "firmware.elf"},
       {"input_file", "input.bin"},
-      {"golden_file", options.golden ? llvm::json::Value("golden.bin") : llvm::json::Value(nullptr)},
-      {"tolerance", llvm::json::Object{{"f32", llvm::json::Object{{"atol", kF32Atol}, {"rtol", kF32Rtol}}}}},
-      {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
+      {"golden_file", options.golden ? llvm::json::Value("golden.bin")
+                                     : llvm::json::Value(nullptr)},
+      {"tolerance",
+       llvm::json::Object{{"f32", llvm::json::Object{{"atol", kF32Atol},
+                                                     {"rtol", kF32Rtol}}}}},
+      {"input_pattern", "element i of input k: integers ((37*i + 11*k + 13) "
+                        "mod 256) - 128; f32 ((7*i + 3*k + 3) mod 17 - 8) / 8"},
       {"inputs", std::move(inJson)},
       {"outputs", std::move(outJson)},
       {"checkpoints", std::move(checkpointJson)},
       {"layers", std::move(layerJson)},
-      {"memory_plan", llvm::json::Object{{"enforced_by_codegen", true},
-                                         {"peak_bytes", std::move(info.plan.peakBytes)},
-                                         {"tensors", std::move(info.plan.tensors)}}}};
+      {"memory_plan",
+       llvm::json::Object{{"enforced_by_codegen", true},
+                          {"peak_bytes", std::move(info.plan.peakBytes)},
+                          {"tensors", std::move(info.plan.tensors)}}}};
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
@@ -376,14 +410,16 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options, ManifestInf
 int mlir::npu::compileNetwork(const DriverOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   DialectRegistry registry;
-  registry.insert<affine::AffineDialect, arith::ArithDialect, bufferization::BufferizationDialect,
-                  cf::ControlFlowDialect, func::FuncDialect, linalg::LinalgDialect,
-                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
                   tensor::TensorDialect, NpuDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
-  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
   registerNpuBufferizationModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -418,7 +454,8 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   ManifestInfo info;
   info.network = net->getSymName().str();
   uint64_t inBytes = 0, outBytes = 0;
-  if (failed(collectInterface(*net, info.inputs, info.outputs, inBytes, outBytes)))
+  if (failed(
+          collectInterface(*net, info.inputs, info.outputs, inBytes, outBytes)))
     return 1;
   if (info.outputs.empty())
     return fail("the network function has no result");
@@ -469,11 +506,13 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
         // NOLOAD (and `noinit`, which npusim's loader leaves unwritten), so
         // the first read of it is a memcheck finding.
         for (PlannedData &d : info.scheduled.data)
-          if (d.level == MemLevel::L2 && llvm::StringRef(d.symbol).starts_with("npu_weight_")) {
+          if (d.level == MemLevel::L2 &&
+              llvm::StringRef(d.symbol).starts_with("npu_weight_")) {
             noloadSymbol = d.symbol;
             return success();
           }
-        fail("--inject-fault=skip-weight-load needs a weight in L2 (use --default-mem-level=L2)");
+        fail("--inject-fault=skip-weight-load needs a weight in L2 (use "
+             "--default-mem-level=L2)");
         return failure();
       }));
       break;
@@ -500,7 +539,8 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     return fail("cannot create the riscv32 target machine: " + error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      emitLLVMIR(*module, llvmContext, *tm, info.scheduled, options.optLevel, info.network, error);
+      emitLLVMIR(*module, llvmContext, *tm, info.scheduled, options.optLevel,
+                 info.network, error);
   if (!llvmModule)
     return fail(error);
   if (options.to == Phase::LLVMIR) {
@@ -518,19 +558,21 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     return 0;
 
   // --- elf: link, golden reference, manifest ---------------------------------------------
-  if (failed(linkFirmware(options, info.scheduled, info.plan.l2PlanStart, objPath, noloadSymbol,
-                          error)))
+  if (failed(linkFirmware(options, info.scheduled, info.plan.l2PlanStart,
+                          objPath, noloadSymbol, error)))
     return fail(error);
-  if (options.golden &&
-      failed(runGolden(*original, goldenBytes, joinPath(options.outDir, "golden.bin"), error,
-                       options.inputData)))
+  if (options.golden && failed(runGolden(*original, goldenBytes,
+                                         joinPath(options.outDir, "golden.bin"),
+                                         error, options.inputData)))
     return fail("golden reference: " + error);
-  if (failed(writeManifest(options, info, joinPath(options.outDir, "manifest.json"), error)))
+  if (failed(writeManifest(options, info,
+                           joinPath(options.outDir, "manifest.json"), error)))
     return fail(error);
   std::vector<uint8_t> inData;
   for (auto [k, t] : llvm::enumerate(info.inputs)) {
     inData.resize(t.offset, 0);
-    FailureOr<std::vector<uint8_t>> bytes = networkInput(t.type, k, options.inputData, error);
+    FailureOr<std::vector<uint8_t>> bytes =
+        networkInput(t.type, k, options.inputData, error);
     if (failed(bytes))
       return fail(error);
     inData.insert(inData.end(), bytes->begin(), bytes->end());
@@ -543,8 +585,10 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     in.write(reinterpret_cast<const char *>(inData.data()), inData.size());
   }
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  llvm::outs() << "npuc: " << info.network << " -> " << joinPath(options.outDir, "firmware.elf")
-               << " (" << llvm::format("%.2f", seconds) << " s)\n";
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  llvm::outs() << "npuc: " << info.network << " -> "
+               << joinPath(options.outDir, "firmware.elf") << " ("
+               << llvm::format("%.2f", seconds) << " s)\n";
   return 0;
 }

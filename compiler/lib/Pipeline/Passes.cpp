@@ -26,13 +26,16 @@ using namespace mlir::npu;
 
 namespace {
 
-constexpr llvm::StringLiteral kCheckpointAttrName = NpuDialect::CheckpointAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kCheckpointAttrName =
+    NpuDialect::CheckpointAttrHelper::getNameStr();
 
-struct AttachTargetPass : public mlir::npu::impl::NpuAttachTargetBase<AttachTargetPass> {
+struct AttachTargetPass
+    : public mlir::npu::impl::NpuAttachTargetBase<AttachTargetPass> {
   using NpuAttachTargetBase::NpuAttachTargetBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::vector<std::string> overrides(configOverrides.begin(), configOverrides.end());
+    std::vector<std::string> overrides(configOverrides.begin(),
+                                       configOverrides.end());
     try {
       auto config = ::npu::cfg::config::load(configPath, overrides);
       auto map = ::npu::cfg::memory_map::build(config);
@@ -47,13 +50,14 @@ struct AttachTargetPass : public mlir::npu::impl::NpuAttachTargetBase<AttachTarg
       SmallVector<Attribute> overrideAttrs;
       for (const std::string &o : overrides)
         overrideAttrs.push_back(b.getStringAttr(o));
-      module->setAttr(TargetAttr::kAttrName,
-                      TargetAttr::get(&getContext(), configPath, b.getArrayAttr(overrideAttrs),
-                                      config.fingerprint(), l1->base, config.size("l1.size"),
-                                      l2->base, l2->size, l3->base, l3->size,
-                                      config.count("sa.rows"), config.count("sa.cols"),
-                                      config.count("cluster.workers"),
-                                      config.size("firmware.stack_size")));
+      module->setAttr(
+          TargetAttr::kAttrName,
+          TargetAttr::get(
+              &getContext(), configPath, b.getArrayAttr(overrideAttrs),
+              config.fingerprint(), l1->base, config.size("l1.size"), l2->base,
+              l2->size, l3->base, l3->size, config.count("sa.rows"),
+              config.count("sa.cols"), config.count("cluster.workers"),
+              config.size("firmware.stack_size")));
     } catch (const std::exception &error) {
       module.emitError("cannot read the platform config: ") << error.what();
       return signalPassFailure();
@@ -61,7 +65,8 @@ struct AttachTargetPass : public mlir::npu::impl::NpuAttachTargetBase<AttachTarg
   }
 };
 
-struct TagCheckpointsPass : public mlir::npu::impl::NpuTagCheckpointsBase<TagCheckpointsPass> {
+struct TagCheckpointsPass
+    : public mlir::npu::impl::NpuTagCheckpointsBase<TagCheckpointsPass> {
   void runOnOperation() override {
     Builder b(&getContext());
     int64_t next = 0;
@@ -87,7 +92,8 @@ struct TagCheckpointsPass : public mlir::npu::impl::NpuTagCheckpointsBase<TagChe
   }
 };
 
-struct ReturnCheckpointsPass : public mlir::npu::impl::NpuReturnCheckpointsBase<ReturnCheckpointsPass> {
+struct ReturnCheckpointsPass
+    : public mlir::npu::impl::NpuReturnCheckpointsBase<ReturnCheckpointsPass> {
   void runOnOperation() override {
     for (auto net : getOperation().getOps<func::FuncOp>()) {
       if (net.isExternal())
@@ -99,7 +105,9 @@ struct ReturnCheckpointsPass : public mlir::npu::impl::NpuReturnCheckpointsBase<
       });
       if (tagged.empty())
         continue;
-      llvm::sort(tagged, [](const auto &a, const auto &b) { return a.first < b.first; });
+      llvm::sort(tagged, [](const auto &a, const auto &b) {
+        return a.first < b.first;
+      });
       auto ret = cast<func::ReturnOp>(net.getBody().front().getTerminator());
       SmallVector<Value> values(ret.getOperands());
       for (auto &[id, value] : tagged)
@@ -113,11 +121,13 @@ struct ReturnCheckpointsPass : public mlir::npu::impl::NpuReturnCheckpointsBase<
   }
 };
 
-struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGlobalsPass> {
+struct InputGlobalsPass
+    : public mlir::npu::impl::NpuInputGlobalsBase<InputGlobalsPass> {
   using NpuInputGlobalsBase::NpuInputGlobalsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto inputs = module->getAttrOfType<ArrayAttr>(NpuDialect::InputsAttrHelper::getNameStr());
+    auto inputs = module->getAttrOfType<ArrayAttr>(
+        NpuDialect::InputsAttrHelper::getNameStr());
     if (!inputs) {
       module.emitError("no npu.inputs: run -npu-materialize-plan first");
       return signalPassFailure();
@@ -144,9 +154,11 @@ struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGloba
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     auto i8 = b.getI8Type();
     for (auto [k, placement] : llvm::enumerate(inputs)) {
-      auto tensor = RankedTensorType::get(types[k].getShape(), types[k].getElementType());
+      auto tensor =
+          RankedTensorType::get(types[k].getShape(), types[k].getElementType());
       std::string error;
-      FailureOr<std::vector<uint8_t>> input = networkInput(tensor, k, inputFile, error);
+      FailureOr<std::vector<uint8_t>> input =
+          networkInput(tensor, k, inputFile, error);
       if (failed(input)) {
         module.emitError(error);
         return signalPassFailure();
@@ -160,18 +172,21 @@ struct InputGlobalsPass : public mlir::npu::impl::NpuInputGlobalsBase<InputGloba
           DenseElementsAttr::get(RankedTensorType::get(type.getShape(), i8),
                                  llvm::ArrayRef<int8_t>(values)),
           /*constant=*/true, b.getI64IntegerAttr(64));
-      NpuDialect::SectionAttrHelper(b.getContext()).setAttr(global, b.getStringAttr(".npu.plan." + name));
+      NpuDialect::SectionAttrHelper(b.getContext())
+          .setAttr(global, b.getStringAttr(".npu.plan." + name));
       global->setAttr(kPlacementAttrName, placement);
     }
   }
 };
 
-struct CheckNoAllocPass : public mlir::npu::impl::NpuCheckNoAllocBase<CheckNoAllocPass> {
+struct CheckNoAllocPass
+    : public mlir::npu::impl::NpuCheckNoAllocBase<CheckNoAllocPass> {
   void runOnOperation() override {
     bool alloc = false;
     getOperation().walk([&](memref::AllocOp op) {
-      op.emitError("bufferization needed a buffer the memory plan does not hold "
-                   "(npuc: internal limitation, please report)");
+      op.emitError(
+          "bufferization needed a buffer the memory plan does not hold "
+          "(npuc: internal limitation, please report)");
       alloc = true;
     });
     if (alloc)
@@ -179,7 +194,8 @@ struct CheckNoAllocPass : public mlir::npu::impl::NpuCheckNoAllocBase<CheckNoAll
   }
 };
 
-struct StripAttributesPass : public mlir::npu::impl::NpuStripAttributesBase<StripAttributesPass> {
+struct StripAttributesPass
+    : public mlir::npu::impl::NpuStripAttributesBase<StripAttributesPass> {
   void runOnOperation() override {
     const std::string prefix = (NpuDialect::getDialectNamespace() + ".").str();
     getOperation()->walk([&](Operation *op) {
@@ -209,23 +225,28 @@ struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
       SmallVector<Type> out;
       for (Type t : types)
         if (auto m = dyn_cast<MemRefType>(t))
-          out.push_back(RankedTensorType::get(m.getShape(), m.getElementType()));
+          out.push_back(
+              RankedTensorType::get(m.getShape(), m.getElementType()));
         else
           out.push_back(t);
       return out;
     };
     std::vector<TensorInfo> inputs, outputs;
     uint64_t inBytes = 0, outBytes = 0;
-    auto tensorNet = FunctionType::get(&getContext(), asTensors(net.getArgumentTypes()),
-                                       asTensors(net.getResultTypes()));
-    if (failed(layoutTensors(net, tensorNet.getInputs(), "input", inputs, inBytes)) ||
-        failed(layoutTensors(net, tensorNet.getResults(), "output", outputs, outBytes)))
+    auto tensorNet =
+        FunctionType::get(&getContext(), asTensors(net.getArgumentTypes()),
+                          asTensors(net.getResultTypes()));
+    if (failed(layoutTensors(net, tensorNet.getInputs(), "input", inputs,
+                             inBytes)) ||
+        failed(layoutTensors(net, tensorNet.getResults(), "output", outputs,
+                             outBytes)))
       return signalPassFailure();
     std::vector<uint8_t> inData;
     for (auto [k, t] : llvm::enumerate(inputs)) {
       inData.resize(t.offset, 0);
       std::string error;
-      FailureOr<std::vector<uint8_t>> bytes = networkInput(t.type, k, inputFile, error);
+      FailureOr<std::vector<uint8_t>> bytes =
+          networkInput(t.type, k, inputFile, error);
       if (failed(bytes)) {
         net.emitError(error);
         return signalPassFailure();
@@ -238,28 +259,37 @@ struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
     b.setInsertionPointToStart(module.getBody());
     auto i8 = b.getI8Type();
     auto i32 = b.getI32Type();
-    auto inType = MemRefType::get({static_cast<int64_t>(std::max<uint64_t>(inBytes, 1))}, i8);
-    auto outType = MemRefType::get({static_cast<int64_t>(std::max<uint64_t>(outBytes, 1))}, i8);
+    auto inType = MemRefType::get(
+        {static_cast<int64_t>(std::max<uint64_t>(inBytes, 1))}, i8);
+    auto outType = MemRefType::get(
+        {static_cast<int64_t>(std::max<uint64_t>(outBytes, 1))}, i8);
     auto scalarType = MemRefType::get({}, i32);
     std::vector<int8_t> inValues(inData.begin(), inData.end());
     inValues.resize(inType.getNumElements(), 0);
-    auto inInit = DenseElementsAttr::get(RankedTensorType::get(inType.getShape(), i8),
-                                         llvm::ArrayRef<int8_t>(inValues));
-    b.create<memref::GlobalOp>(loc, "npu_input", b.getStringAttr("public"), inType, inInit,
+    auto inInit =
+        DenseElementsAttr::get(RankedTensorType::get(inType.getShape(), i8),
+                               llvm::ArrayRef<int8_t>(inValues));
+    b.create<memref::GlobalOp>(loc, "npu_input", b.getStringAttr("public"),
+                               inType, inInit,
                                /*constant=*/false, b.getI64IntegerAttr(64));
-    b.create<memref::GlobalOp>(loc, "npu_output", b.getStringAttr("public"), outType,
-                               b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(64));
+    b.create<memref::GlobalOp>(loc, "npu_output", b.getStringAttr("public"),
+                               outType, b.getUnitAttr(), /*constant=*/false,
+                               b.getI64IntegerAttr(64));
     auto sizeInit = [&](uint64_t v) {
-      return DenseElementsAttr::get(RankedTensorType::get({}, i32),
-                                    llvm::ArrayRef<int32_t>(static_cast<int32_t>(v)));
+      return DenseElementsAttr::get(
+          RankedTensorType::get({}, i32),
+          llvm::ArrayRef<int32_t>(static_cast<int32_t>(v)));
     };
-    b.create<memref::GlobalOp>(loc, "npu_output_size", b.getStringAttr("public"), scalarType,
-                               sizeInit(outBytes), /*constant=*/true, IntegerAttr());
-    b.create<memref::GlobalOp>(loc, "npu_input_size", b.getStringAttr("public"), scalarType,
-                               sizeInit(inBytes), /*constant=*/true, IntegerAttr());
+    b.create<memref::GlobalOp>(
+        loc, "npu_output_size", b.getStringAttr("public"), scalarType,
+        sizeInit(outBytes), /*constant=*/true, IntegerAttr());
+    b.create<memref::GlobalOp>(loc, "npu_input_size", b.getStringAttr("public"),
+                               scalarType, sizeInit(inBytes), /*constant=*/true,
+                               IntegerAttr());
 
     b.setInsertionPointToEnd(module.getBody());
-    auto run = b.create<func::FuncOp>(loc, "npu_network_run", b.getFunctionType({}, {}));
+    auto run = b.create<func::FuncOp>(loc, "npu_network_run",
+                                      b.getFunctionType({}, {}));
     Block *body = run.addEntryBlock();
     b.setInsertionPointToStart(body);
     Value inBuf = b.create<memref::GetGlobalOp>(loc, inType, "npu_input");
@@ -268,13 +298,15 @@ struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
     for (const TensorInfo &t : inputs) {
       Value off = b.create<arith::ConstantIndexOp>(loc, t.offset);
       auto type = MemRefType::get(t.type.getShape(), t.type.getElementType());
-      args.push_back(b.create<memref::ViewOp>(loc, type, inBuf, off, ValueRange{}));
+      args.push_back(
+          b.create<memref::ViewOp>(loc, type, inBuf, off, ValueRange{}));
     }
     auto call = b.create<func::CallOp>(loc, net, args);
     for (auto [t, result] : llvm::zip(outputs, call.getResults())) {
       Value off = b.create<arith::ConstantIndexOp>(loc, t.offset);
       auto type = MemRefType::get(t.type.getShape(), t.type.getElementType());
-      Value view = b.create<memref::ViewOp>(loc, type, outBuf, off, ValueRange{});
+      Value view =
+          b.create<memref::ViewOp>(loc, type, outBuf, off, ValueRange{});
       b.create<memref::CopyOp>(loc, result, view);
     }
     b.create<func::ReturnOp>(loc);

@@ -32,21 +32,27 @@ using namespace mlir::npu;
 namespace {
 
 constexpr std::pair<Phase, llvm::StringLiteral> kPhaseNames[] = {
-    {Phase::Verify, "verify"},     {Phase::Plan, "plan"},
-    {Phase::Bufferize, "bufferized"}, {Phase::Tile, "tiled"},
-    {Phase::Schedule, "schedule"}, {Phase::LLVMDialect, "llvm-dialect"},
-    {Phase::LLVMIR, "llvm-ir"},    {Phase::Object, "obj"},
+    {Phase::Verify, "verify"},
+    {Phase::Plan, "plan"},
+    {Phase::Bufferize, "bufferized"},
+    {Phase::Tile, "tiled"},
+    {Phase::Schedule, "schedule"},
+    {Phase::LLVMDialect, "llvm-dialect"},
+    {Phase::LLVMIR, "llvm-ir"},
+    {Phase::Object, "obj"},
     {Phase::Elf, "elf"}};
 
-const char *kBufferize = "empty-tensor-to-alloc-tensor,one-shot-bufferize{"
-                         "bufferize-function-boundaries "
-                         "function-boundary-type-conversion=identity-layout-map}";
+const char *kBufferize =
+    "empty-tensor-to-alloc-tensor,one-shot-bufferize{"
+    "bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map}";
 
 std::string lowerToLLVM(unsigned indexBits) {
   const std::string ib = "{index-bitwidth=" + std::to_string(indexBits) + "}";
   return "func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,"
          "expand-strided-metadata,lower-affine,finalize-memref-to-llvm" +
-         ib + ",convert-arith-to-llvm" + ib + ",convert-math-to-llvm,convert-func-to-llvm" + ib +
+         ib + ",convert-arith-to-llvm" + ib +
+         ",convert-math-to-llvm,convert-func-to-llvm" + ib +
          ",convert-cf-to-llvm" + ib + ",reconcile-unrealized-casts";
 }
 
@@ -57,9 +63,11 @@ void addTextual(OpPassManager &pm, llvm::StringRef pipeline) {
     llvm::report_fatal_error("npu pipeline: cannot parse " + pipeline);
 }
 
-struct CallbackPass : public PassWrapper<CallbackPass, OperationPass<ModuleOp>> {
+struct CallbackPass
+    : public PassWrapper<CallbackPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CallbackPass)
-  explicit CallbackPass(std::function<LogicalResult(ModuleOp)> fn) : fn(std::move(fn)) {}
+  explicit CallbackPass(std::function<LogicalResult(ModuleOp)> fn)
+      : fn(std::move(fn)) {}
   llvm::StringRef getArgument() const override { return "npu-callback"; }
   void runOnOperation() override {
     if (failed(fn(getOperation())))
@@ -93,11 +101,13 @@ std::string mlir::npu::phaseList() {
   return out;
 }
 
-std::unique_ptr<Pass> mlir::npu::createCallbackPass(std::function<LogicalResult(ModuleOp)> fn) {
+std::unique_ptr<Pass>
+mlir::npu::createCallbackPass(std::function<LogicalResult(ModuleOp)> fn) {
   return std::make_unique<CallbackPass>(std::move(fn));
 }
 
-void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &options, Phase from,
+void mlir::npu::buildNpuPipeline(OpPassManager &pm,
+                                 const NpuPipelineOptions &options, Phase from,
                                  Phase to, const PipelineHooks &hooks) {
   std::vector<std::string> overrides(options.configOverrides.begin(),
                                      options.configOverrides.end());
@@ -165,7 +175,8 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &op
   }
 }
 
-void mlir::npu::buildHostPipeline(OpPassManager &pm, llvm::StringRef inputFile) {
+void mlir::npu::buildHostPipeline(OpPassManager &pm,
+                                  llvm::StringRef inputFile) {
   pm.addPass(createNpuReturnCheckpoints());
   addTextual(pm, kBufferize);
   NpuHostEntryOptions entry;
@@ -194,8 +205,10 @@ void mlir::npu::registerNpuPipeline() {
           // The builder cannot fail: the run does, before any pass.
           std::string name = options.to;
           pm.addPass(createCallbackPass([name](ModuleOp m) {
-            return m.emitError("npu-pipeline: to=") << name << " is not an MLIR phase (verify, "
-                                                       "plan, bufferized, tiled, schedule, llvm-dialect)";
+            return m.emitError("npu-pipeline: to=")
+                   << name
+                   << " is not an MLIR phase (verify, "
+                      "plan, bufferized, tiled, schedule, llvm-dialect)";
           }));
           return;
         }
@@ -226,7 +239,8 @@ FailureOr<func::FuncOp> mlir::npu::findNetwork(ModuleOp module) {
     if (f.isExternal())
       continue;
     if (net) {
-      f.emitError("npuc compiles one network function per module; found a second one");
+      f.emitError(
+          "npuc compiles one network function per module; found a second one");
       return failure();
     }
     net = f;
@@ -234,12 +248,16 @@ FailureOr<func::FuncOp> mlir::npu::findNetwork(ModuleOp module) {
   return net;
 }
 
-LogicalResult mlir::npu::layoutTensors(func::FuncOp net, TypeRange types, llvm::StringRef prefix,
-                                       std::vector<TensorInfo> &into, uint64_t &total) {
+LogicalResult mlir::npu::layoutTensors(func::FuncOp net, TypeRange types,
+                                       llvm::StringRef prefix,
+                                       std::vector<TensorInfo> &into,
+                                       uint64_t &total) {
   for (auto [i, t] : llvm::enumerate(types)) {
     auto rt = dyn_cast<RankedTensorType>(t);
     if (!rt || !rt.hasStaticShape() || !rt.getElementType().isIntOrFloat())
-      return net.emitError("npuc needs statically shaped tensor arguments and results, got ") << t;
+      return net.emitError("npuc needs statically shaped tensor arguments and "
+                           "results, got ")
+             << t;
     TensorInfo info{(prefix + llvm::Twine(i)).str(), rt, 0, 0};
     info.bytes = rt.getNumElements() * elementBytes(rt.getElementType());
     total = llvm::alignTo(total, 16);
@@ -250,24 +268,31 @@ LogicalResult mlir::npu::layoutTensors(func::FuncOp net, TypeRange types, llvm::
   return success();
 }
 
-LogicalResult mlir::npu::collectInterface(func::FuncOp net, std::vector<TensorInfo> &inputs,
-                                          std::vector<TensorInfo> &outputs, uint64_t &inBytes,
+LogicalResult mlir::npu::collectInterface(func::FuncOp net,
+                                          std::vector<TensorInfo> &inputs,
+                                          std::vector<TensorInfo> &outputs,
+                                          uint64_t &inBytes,
                                           uint64_t &outBytes) {
-  if (failed(layoutTensors(net, net.getArgumentTypes(), "input", inputs, inBytes)) ||
-      failed(layoutTensors(net, net.getResultTypes(), "output", outputs, outBytes)))
+  if (failed(layoutTensors(net, net.getArgumentTypes(), "input", inputs,
+                           inBytes)) ||
+      failed(layoutTensors(net, net.getResultTypes(), "output", outputs,
+                           outBytes)))
     return failure();
   return success();
 }
 
-std::vector<TensorInfo> mlir::npu::collectCheckpoints(func::FuncOp net, uint64_t &goldenBytes) {
+std::vector<TensorInfo> mlir::npu::collectCheckpoints(func::FuncOp net,
+                                                      uint64_t &goldenBytes) {
   std::map<int64_t, RankedTensorType> tagged;
   net.walk([&](Operation *op) {
-    if (auto id = op->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr()))
+    if (auto id = op->getAttrOfType<IntegerAttr>(
+            NpuDialect::CheckpointAttrHelper::getNameStr()))
       tagged[id.getInt()] = cast<RankedTensorType>(op->getResult(0).getType());
   });
   std::vector<TensorInfo> checkpoints;
   for (auto &[id, rt] : tagged) {
-    TensorInfo t{"", rt, 0, rt.getNumElements() * elementBytes(rt.getElementType())};
+    TensorInfo t{"", rt, 0,
+                 rt.getNumElements() * elementBytes(rt.getElementType())};
     goldenBytes = llvm::alignTo(goldenBytes, 16);
     t.offset = goldenBytes;
     goldenBytes += t.bytes;
@@ -278,7 +303,8 @@ std::vector<TensorInfo> mlir::npu::collectCheckpoints(func::FuncOp net, uint64_t
 
 // Element i of input k is ((37*i + 11*k + 13) mod 256) - 128 for integers
 // (the whole int8 range), ((7*i + 3*k + 3) mod 17 - 8) / 8 for f32.
-std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type, unsigned k) {
+std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
+                                             unsigned k) {
   std::vector<uint8_t> out;
   Type et = type.getElementType();
   int64_t n = type.getNumElements();
@@ -299,8 +325,10 @@ std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type, unsigned k) 
   return out;
 }
 
-FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type, unsigned k,
-                                                       llvm::StringRef file, std::string &error) {
+FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type,
+                                                        unsigned k,
+                                                        llvm::StringRef file,
+                                                        std::string &error) {
   if (file.empty())
     return inputPattern(type, k);
   if (k != 0) {
@@ -309,7 +337,8 @@ FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type, u
   }
   auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
   if (!buffer) {
-    error = "cannot read --input " + file.str() + ": " + buffer.getError().message();
+    error = "cannot read --input " + file.str() + ": " +
+            buffer.getError().message();
     return failure();
   }
   llvm::StringRef data = (*buffer)->getBuffer();
@@ -323,15 +352,27 @@ FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type, u
       return failure();
     }
     unsigned major = static_cast<uint8_t>(data[6]);
-    size_t headerLen = major == 1 ? static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9]) << 8
-                                  : llvm::support::endian::read32le(data.data() + 8);
+    size_t headerLen =
+        major == 1
+            ? static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9]) << 8
+            : llvm::support::endian::read32le(data.data() + 8);
     size_t start = (major == 1 ? 10 : 12) + headerLen;
     llvm::StringRef header = data.substr(major == 1 ? 10 : 12, headerLen);
-    std::string want = et.isF32() ? "'<f4'" : et.isInteger(8) ? "'|i1'" : et.isInteger(32) ? "'<i4'" : "";
-    if (want.empty() || !header.contains(want) || header.contains("'fortran_order': True")) {
-      error = "--input " + file.str() + ": header " + header.rtrim().str() + " is not a C-order " +
-              want + " array (the input is " +
-              [&] { std::string t; llvm::raw_string_ostream os(t); os << type; return t; }() + ")";
+    std::string want = et.isF32()         ? "'<f4'"
+                       : et.isInteger(8)  ? "'|i1'"
+                       : et.isInteger(32) ? "'<i4'"
+                                          : "";
+    if (want.empty() || !header.contains(want) ||
+        header.contains("'fortran_order': True")) {
+      error = "--input " + file.str() + ": header " + header.rtrim().str() +
+              " is not a C-order " + want + " array (the input is " +
+              [&] {
+                std::string t;
+                llvm::raw_string_ostream os(t);
+                os << type;
+                return t;
+              }() +
+              ")";
       return failure();
     }
     data = data.substr(start);
@@ -344,26 +385,29 @@ FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type, u
   return std::vector<uint8_t>(data.begin(), data.end());
 }
 
-PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t numCheckpoints) {
+PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module,
+                                   size_t numCheckpoints) {
   PlanSummary plan;
-  auto record = [&](Attribute attr, llvm::StringRef kind, llvm::StringRef producer, Type type,
-                    Location loc) {
+  auto record = [&](Attribute attr, llvm::StringRef kind,
+                    llvm::StringRef producer, Type type, Location loc) {
     auto p = dyn_cast_or_null<PlacementAttr>(attr);
     if (!p)
       return;
-    if (p.getLevel() == MemLevel::L2 && (!plan.l2PlanStart || p.getAddress() < plan.l2PlanStart))
+    if (p.getLevel() == MemLevel::L2 &&
+        (!plan.l2PlanStart || p.getAddress() < plan.l2PlanStart))
       plan.l2PlanStart = p.getAddress();
-    plan.tensors.push_back(llvm::json::Object{{"level", stringifyMemLevel(p.getLevel()).str()},
-                                              {"address", static_cast<int64_t>(p.getAddress())},
-                                              {"bytes", static_cast<int64_t>(p.getSize())},
-                                              {"kind", kind.str()},
-                                              {"type", typeString(type)},
-                                              {"produced_by", producer.str()},
-                                              {"location", locString(loc)}});
+    plan.tensors.push_back(
+        llvm::json::Object{{"level", stringifyMemLevel(p.getLevel()).str()},
+                           {"address", static_cast<int64_t>(p.getAddress())},
+                           {"bytes", static_cast<int64_t>(p.getSize())},
+                           {"kind", kind.str()},
+                           {"type", typeString(type)},
+                           {"produced_by", producer.str()},
+                           {"location", locString(loc)}});
   };
   for (unsigned i = 0; i < net.getNumArguments(); ++i)
-    record(net.getArgAttr(i, kPlacementAttrName), "input", "argument", net.getArgumentTypes()[i],
-           net.getArgument(i).getLoc());
+    record(net.getArgAttr(i, kPlacementAttrName), "input", "argument",
+           net.getArgumentTypes()[i], net.getArgument(i).getLoc());
   net.walk([&](Operation *op) {
     if (op->getNumResults() != 1 || isa<tensor::EmptyOp>(op))
       return;
@@ -378,7 +422,8 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t num
   plan.checkpointAddress.assign(numCheckpoints, 0);
   plan.checkpointLocation.assign(numCheckpoints, "");
   net.walk([&](Operation *op) {
-    auto id = op->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr());
+    auto id = op->getAttrOfType<IntegerAttr>(
+        NpuDialect::CheckpointAttrHelper::getNameStr());
     auto p = op->getAttrOfType<PlacementAttr>(kPlacementAttrName);
     if (id && p) {
       plan.checkpointAddress[id.getInt()] = p.getAddress();
@@ -392,13 +437,16 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module, size_t num
   return plan;
 }
 
-ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpoints) {
+ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
+                                              size_t numCheckpoints) {
   ScheduledPlan s;
   for (auto g : module.getOps<memref::GlobalOp>()) {
-    auto section = g->getAttrOfType<StringAttr>(NpuDialect::SectionAttrHelper::getNameStr());
+    auto section = g->getAttrOfType<StringAttr>(
+        NpuDialect::SectionAttrHelper::getNameStr());
     auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName);
     if (section && p)
-      s.data.push_back({g.getSymName().str(), section.str(), p.getAddress(), p.getSize(), p.getLevel()});
+      s.data.push_back({g.getSymName().str(), section.str(), p.getAddress(),
+                        p.getSize(), p.getLevel()});
     else if (p && g.isExternal())
       s.symbols.push_back({g.getSymName().str(), p.getAddress()});
     else if (section)
@@ -407,19 +455,22 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
   for (auto g : module.getOps<memref::GlobalOp>())
     if (g.getSymName() == "npu_l2_stage")
       if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName)) {
-        s.staging = llvm::json::Object{{"level", "L2"},
-                                       {"address", static_cast<int64_t>(p.getAddress())},
-                                       {"bytes", static_cast<int64_t>(p.getSize())},
-                                       {"kind", "staging"},
-                                       {"type", typeString(g.getType())},
-                                       {"produced_by", "npu-schedule (SA panels of L3 weights)"},
-                                       {"location", ""}};
+        s.staging = llvm::json::Object{
+            {"level", "L2"},
+            {"address", static_cast<int64_t>(p.getAddress())},
+            {"bytes", static_cast<int64_t>(p.getSize())},
+            {"kind", "staging"},
+            {"type", typeString(g.getType())},
+            {"produced_by", "npu-schedule (SA panels of L3 weights)"},
+            {"location", ""}};
         s.stagingAddress = p.getAddress();
       }
-  if (auto a = module->getAttrOfType<ArrayAttr>(NpuDialect::InputsAttrHelper::getNameStr()))
+  if (auto a = module->getAttrOfType<ArrayAttr>(
+          NpuDialect::InputsAttrHelper::getNameStr()))
     for (Attribute p : a)
       s.inputAddress.push_back(cast<PlacementAttr>(p).getAddress());
-  if (auto a = module->getAttrOfType<ArrayAttr>(NpuDialect::OutputsAttrHelper::getNameStr()))
+  if (auto a = module->getAttrOfType<ArrayAttr>(
+          NpuDialect::OutputsAttrHelper::getNameStr()))
     for (Attribute p : a)
       s.outputAddress.push_back(cast<PlacementAttr>(p).getAddress());
   // Which region end reads each checkpoint: the n-th end of region R.
@@ -427,18 +478,23 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module, size_t numCheckpo
   std::map<std::string, int64_t> ends;
   if (auto run = module.lookupSymbol<func::FuncOp>("npu_network_run"))
     run.walk([&](func::CallOp call) {
-      auto region = call->getAttrOfType<StringAttr>(NpuDialect::RegionAttrHelper::getNameStr());
+      auto region = call->getAttrOfType<StringAttr>(
+          NpuDialect::RegionAttrHelper::getNameStr());
       if (!region)
         return;
       int64_t n = ++ends[region.str()];
-      if (auto macs = call->getAttrOfType<IntegerAttr>(NpuDialect::MacsAttrHelper::getNameStr())) {
-        auto it = llvm::find_if(s.regionMacs, [&](const auto &r) { return r.first == region.str(); });
+      if (auto macs = call->getAttrOfType<IntegerAttr>(
+              NpuDialect::MacsAttrHelper::getNameStr())) {
+        auto it = llvm::find_if(s.regionMacs, [&](const auto &r) {
+          return r.first == region.str();
+        });
         if (it == s.regionMacs.end())
           s.regionMacs.push_back({region.str(), macs.getInt()});
         else
           it->second += macs.getInt();
       }
-      if (auto id = call->getAttrOfType<IntegerAttr>(NpuDialect::CheckpointAttrHelper::getNameStr()))
+      if (auto id = call->getAttrOfType<IntegerAttr>(
+              NpuDialect::CheckpointAttrHelper::getNameStr()))
         s.checkpointRegion[id.getInt()] = {region.str(), n};
     });
   return s;

@@ -67,9 +67,9 @@ bool sequenceIs(ArrayRef<StringRef> got, ArrayRef<const char *> want) {
 }
 
 // The int8 epilogues of gen_mlperf.py (npurt_conv.h's requantisation).
-constexpr const char *kRequant[] = {
-    "arith.extsi", "arith.muli", "arith.shli", "arith.shrsi",
-    "arith.addi",  "arith.shrsi", "arith.trunci", "arith.extsi"};
+constexpr const char *kRequant[] = {"arith.extsi",  "arith.muli", "arith.shli",
+                                    "arith.shrsi",  "arith.addi", "arith.shrsi",
+                                    "arith.trunci", "arith.extsi"};
 constexpr const char *kClamp[] = {"arith.maxsi", "arith.minsi", "arith.trunci",
                                   "linalg.yield"};
 
@@ -130,7 +130,8 @@ private:
   // Bias, multipliers, shifts: [c] vectors over the last loop; the residual
   // has the output's shape.
   LogicalResult classifyInputs() {
-    auto outType = cast<RankedTensorType>(generic.getDpsInitOperand(0)->get().getType());
+    auto outType =
+        cast<RankedTensorType>(generic.getDpsInitOperand(0)->get().getType());
     unsigned rank = outType.getRank();
     for (OpOperand *in : generic.getDpsInputOperands()) {
       if (in->getOperandNumber() == 0)
@@ -161,7 +162,8 @@ private:
         e.residual = in->get();
         continue;
       }
-      return fail("an input that is neither a per-channel vector nor a residual");
+      return fail(
+          "an input that is neither a per-channel vector nor a residual");
     }
     return success();
   }
@@ -198,7 +200,9 @@ private:
     auto ops = generic.getBody()->without_terminator();
     for (Operation &op : ops) {
       if (auto add = dyn_cast<arith::AddFOp>(op)) {
-        BlockArgument other = argBias && v == generic.getBody()->getArgument(0) ? argBias : argResidual;
+        BlockArgument other = argBias && v == generic.getBody()->getArgument(0)
+                                  ? argBias
+                                  : argResidual;
         if (add.getLhs() != v || add.getRhs() != other)
           return fail("an addf that is not acc + bias or + residual");
         v = add;
@@ -235,7 +239,8 @@ private:
     unsigned i = 0;
     if (!pool) {
       auto add = cast<arith::AddIOp>(ops[i++]);
-      if (!argBias || add.getLhs() != body->getArgument(0) || add.getRhs() != argBias)
+      if (!argBias || add.getLhs() != body->getArgument(0) ||
+          add.getRhs() != argBias)
         return fail("the first addi must be acc + bias");
     }
     // extsi x; muli x, m; shli 1, s; shrsi h, 1; addi p, h; shrsi q, s
@@ -244,8 +249,8 @@ private:
     auto shr = cast<arith::ShRSIOp>(ops[i + 5]);
     if (pool) {
       auto m = constInt(mul.getRhs()), s = constInt(shl.getRhs());
-      if (!m || !s || shr.getRhs() != shl.getRhs() || *m < INT32_MIN || *m > INT32_MAX ||
-          *s < 0 || *s > 62)
+      if (!m || !s || shr.getRhs() != shl.getRhs() || *m < INT32_MIN ||
+          *m > INT32_MAX || *s < 0 || *s > 62)
         return fail("the average's multiplier and shift must be constants "
                     "(an i32 multiplier, a shift of 0..62)");
       e.poolMult = *m;
@@ -262,8 +267,9 @@ private:
       auto rshl = cast<arith::ShLIOp>(ops[i + 2]);
       auto rshr = cast<arith::ShRSIOp>(ops[i + 5]);
       auto rm = constInt(rmul.getRhs()), rs = constInt(rshl.getRhs());
-      if (ext.getIn() != argResidual || !rm || !rs || rshr.getRhs() != rshl.getRhs() ||
-          *rm < INT32_MIN || *rm > INT32_MAX || *rs < 0 || *rs > 62)
+      if (ext.getIn() != argResidual || !rm || !rs ||
+          rshr.getRhs() != rshl.getRhs() || *rm < INT32_MIN ||
+          *rm > INT32_MAX || *rs < 0 || *rs > 62)
         return fail("the residual's rescale must be rq(residual, m, s) with "
                     "constants (an i32 m, s in 0..62)");
       e.resMult = *rm;
@@ -294,15 +300,17 @@ Value narrowToI32(OpBuilder &b, Location loc, Value v, int64_t lo, int64_t hi,
   for (APInt x : values.getValues<APInt>()) {
     int64_t y = x.getSExtValue();
     if (y < lo || y > hi) {
-      at->emitOpError("per-channel ") << what << " " << y << " is outside "
-                                      << lo << ".." << hi;
+      at->emitOpError("per-channel ")
+          << what << " " << y << " is outside " << lo << ".." << hi;
       ok = false;
       return {};
     }
     narrow.push_back(static_cast<int32_t>(y));
   }
-  auto type = RankedTensorType::get({static_cast<int64_t>(narrow.size())}, b.getI32Type());
-  return b.create<arith::ConstantOp>(loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(narrow)));
+  auto type = RankedTensorType::get({static_cast<int64_t>(narrow.size())},
+                                    b.getI32Type());
+  return b.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(narrow)));
 }
 
 LogicalResult fuse(Operation *layer) {
@@ -340,7 +348,8 @@ LogicalResult fuse(Operation *layer) {
   bool ok = true;
   Value mult, shift;
   if (!f.f32 && !f.pool) {
-    mult = narrowToI32(b, loc, f.e.mult, 0, INT32_MAX, f.generic, "multiplier", ok);
+    mult = narrowToI32(b, loc, f.e.mult, 0, INT32_MAX, f.generic, "multiplier",
+                       ok);
     if (ok)
       shift = narrowToI32(b, loc, f.e.shift, 0, 62, f.generic, "shift", ok);
     if (!ok)
@@ -358,8 +367,9 @@ LogicalResult fuse(Operation *layer) {
       operands.push_back(v);
     return v ? 1 : 0;
   };
-  SmallVector<int32_t> segments = {1, opt(weights), opt(f.e.bias), opt(mult),
-                                   opt(shift), opt(f.e.residual), 1};
+  SmallVector<int32_t> segments = {1,         opt(weights), opt(f.e.bias),
+                                   opt(mult), opt(shift),   opt(f.e.residual),
+                                   1};
   operands.push_back(init);
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr(segments)),
@@ -377,8 +387,8 @@ LogicalResult fuse(Operation *layer) {
       b.getNamedAttr("divisor", b.getF32FloatAttr(f.e.divisor))};
   if (f.e.relu)
     attrs.push_back(b.getNamedAttr("relu", b.getUnitAttr()));
-  auto fused = b.create<ConvKernelOp>(loc, TypeRange{f.generic->getResult(0).getType()},
-                                      operands, attrs);
+  auto fused = b.create<ConvKernelOp>(
+      loc, TypeRange{f.generic->getResult(0).getType()}, operands, attrs);
   // The layer's result npusim compares is the epilogue's.
   NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
   if (IntegerAttr id = checkpoint.getAttr(f.generic))
@@ -395,7 +405,8 @@ LogicalResult fuse(Operation *layer) {
   return success();
 }
 
-struct NpuFuseConvPass : public mlir::npu::impl::NpuFuseConvBase<NpuFuseConvPass> {
+struct NpuFuseConvPass
+    : public mlir::npu::impl::NpuFuseConvBase<NpuFuseConvPass> {
   void runOnOperation() override {
     SmallVector<Operation *> layers;
     getOperation().walk([&](Operation *op) {
@@ -414,16 +425,17 @@ struct NpuFuseConvPass : public mlir::npu::impl::NpuFuseConvBase<NpuFuseConvPass
 // One-shot bufferization of npu.conv_kernel: the same op on the operands'
 // buffers, writing its init's buffer in place.
 struct ConvKernelBufferization
-    : public bufferization::DstBufferizableOpInterfaceExternalModel<ConvKernelBufferization,
-                                                                    ConvKernelOp> {
+    : public bufferization::DstBufferizableOpInterfaceExternalModel<
+          ConvKernelBufferization, ConvKernelOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const bufferization::AnalysisState &) const {
     // The output is overwritten, never read.
     return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
   }
 
-  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
-                          const bufferization::BufferizationOptions &options) const {
+  LogicalResult
+  bufferize(Operation *op, RewriterBase &rewriter,
+            const bufferization::BufferizationOptions &options) const {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(op);
     SmallVector<Value> operands;
@@ -433,9 +445,10 @@ struct ConvKernelBufferization
         return failure();
       operands.push_back(*buffer);
     }
-    Operation *memOp = Operation::create(op->getLoc(), op->getName(), TypeRange{}, operands,
-                                         NamedAttrList(op->getDiscardableAttrDictionary()),
-                                         op->getPropertiesStorage(), BlockRange{}, 0);
+    Operation *memOp =
+        Operation::create(op->getLoc(), op->getName(), TypeRange{}, operands,
+                          NamedAttrList(op->getDiscardableAttrDictionary()),
+                          op->getPropertiesStorage(), BlockRange{}, 0);
     rewriter.insert(memOp);
     bufferization::replaceOpWithBufferizedValues(rewriter, op, operands.back());
     return success();

@@ -41,7 +41,8 @@ struct NpuMaterializePlanPass
       if (candidate.isExternal())
         continue;
       if (func) {
-        candidate.emitError("npu-materialize-plan handles one function per module");
+        candidate.emitError(
+            "npu-materialize-plan handles one function per module");
         return signalPassFailure();
       }
       func = candidate;
@@ -74,8 +75,9 @@ struct NpuMaterializePlanPass
       if (sym.empty()) {
         sym = "npu_buf_" + std::to_string(symbolIndex++);
         mb.setInsertionPointToEnd(module.getBody());
-        auto global = mb.create<memref::GlobalOp>(loc, sym, mb.getStringAttr("public"), memType,
-                                                  Attribute(), /*constant=*/false, IntegerAttr());
+        auto global = mb.create<memref::GlobalOp>(
+            loc, sym, mb.getStringAttr("public"), memType, Attribute(),
+            /*constant=*/false, IntegerAttr());
         global->setAttr(kPlacementAttrName, p);
       }
       return builder.create<memref::GetGlobalOp>(loc, memType, sym);
@@ -144,11 +146,14 @@ struct NpuMaterializePlanPass
             op.getLoc(), name, mb.getStringAttr("public"),
             MemRefType::get(type.getShape(), type.getElementType()), value,
             /*constant=*/true, mb.getI64IntegerAttr(64));
-        NpuDialect::SectionAttrHelper(ctx).setAttr(global, mb.getStringAttr(".npu.plan." + name));
+        NpuDialect::SectionAttrHelper(ctx).setAttr(
+            global, mb.getStringAttr(".npu.plan." + name));
         global->setAttr(kPlacementAttrName, p);
-        Value mem = b.create<memref::GetGlobalOp>(op.getLoc(), global.getType(), name);
-        Value tensor = b.create<bufferization::ToTensorOp>(op.getLoc(), type, mem,
-                                                           /*restrict=*/true, /*writable=*/false);
+        Value mem =
+            b.create<memref::GetGlobalOp>(op.getLoc(), global.getType(), name);
+        Value tensor = b.create<bufferization::ToTensorOp>(
+            op.getLoc(), type, mem,
+            /*restrict=*/true, /*writable=*/false);
         placementOf[tensor] = p;
         constant.getResult().replaceAllUsesWith(tensor);
         toErase.push_back(&op);
@@ -191,8 +196,9 @@ struct NpuMaterializePlanPass
     for (Value v : ret.getOperands()) {
       PlacementAttr p = placementOf.lookup(v);
       if (!p) {
-        ret.emitOpError("returns a value with no planned buffer of its own "
-                        "(an input or a weight returned as is is not supported)");
+        ret.emitOpError(
+            "returns a value with no planned buffer of its own "
+            "(an input or a weight returned as is is not supported)");
         failedAny = true;
         continue;
       }
@@ -208,9 +214,10 @@ struct NpuMaterializePlanPass
     b.setInsertionPoint(ret);
     for (auto [v, attr] : llvm::zip(ret.getOperands(), outputs)) {
       auto p = cast<PlacementAttr>(attr);
-      Value dest = bufferOf(b, ret.getLoc(), p, cast<RankedTensorType>(v.getType()));
-      auto materialize =
-          b.create<bufferization::MaterializeInDestinationOp>(ret.getLoc(), v, dest);
+      Value dest =
+          bufferOf(b, ret.getLoc(), p, cast<RankedTensorType>(v.getType()));
+      auto materialize = b.create<bufferization::MaterializeInDestinationOp>(
+          ret.getLoc(), v, dest);
       materialize.setRestrict(true);
       materialize.setWritable(true);
     }

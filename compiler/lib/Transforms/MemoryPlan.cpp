@@ -13,7 +13,6 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -92,14 +91,14 @@ uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
       if (other->firstUse <= buffer->lastUse &&
           buffer->firstUse <= other->lastUse)
         live.push_back(other);
-    llvm::sort(live, [](Buffer *a, Buffer *b) { return a->offset < b->offset; });
+    llvm::sort(live,
+               [](Buffer *a, Buffer *b) { return a->offset < b->offset; });
     uint64_t candidate = start;
     for (Buffer *other : live) {
       if (candidate + buffer->size <= other->offset)
         break;
-      candidate =
-          std::max(candidate, llvm::alignTo(other->offset + other->size,
-                                            alignment));
+      candidate = std::max(
+          candidate, llvm::alignTo(other->offset + other->size, alignment));
     }
     buffer->offset = candidate;
     peak = std::max(peak, candidate + buffer->size);
@@ -124,7 +123,8 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
   auto mem = [&](MemLevel level) { return MemLevelAttr::get(context, level); };
   auto staging = [&](OpBuilder &b, Location loc, Value from, MemLevel to) {
     auto type = cast<RankedTensorType>(from.getType());
-    auto empty = b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
+    auto empty =
+        b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
     empty->setAttr(kMemAttrName, mem(to));
     auto copy = b.create<linalg::CopyOp>(loc, from, empty.getResult());
     markStagingCopy(copy);
@@ -135,7 +135,8 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
   SmallVector<Value> inL3;
   for (BlockArgument arg : body.getArguments()) {
     MemLevel level = activationLevel;
-    if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(), kMemAttrName))
+    if (auto attr = func.getArgAttrOfType<MemLevelAttr>(arg.getArgNumber(),
+                                                        kMemAttrName))
       level = attr.getValue();
     if (level == MemLevel::L3 && isa<RankedTensorType>(arg.getType()))
       inL3.push_back(arg);
@@ -165,14 +166,17 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
         break;
     Operation *owner = root.getDefiningOp<tensor::EmptyOp>();
     if (!owner)
-      owner = &op; // the result gets a buffer of its own (its init is a weight or an input)
-    auto [it, inserted] = rootLevel.try_emplace(owner, requestedLevel(owner, activationLevel));
+      owner =
+          &op; // the result gets a buffer of its own (its init is a weight or an input)
+    auto [it, inserted] =
+        rootLevel.try_emplace(owner, requestedLevel(owner, activationLevel));
     if (it->second != MemLevel::L3)
       continue;
     owner->setAttr(kMemAttrName, mem(MemLevel::L2));
     Value result = op.getResult(0);
     if (result.hasOneUse())
-      if (auto next = dyn_cast<DestinationStyleOpInterface>(result.use_begin()->getOwner()))
+      if (auto next = dyn_cast<DestinationStyleOpInterface>(
+              result.use_begin()->getOwner()))
         if (next.isDpsInit(&*result.use_begin()) && !isStagingCopy(next))
           continue; // not the chain's last op
     OpBuilder b(context);
@@ -186,7 +190,8 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     SmallVector<OpOperand *> readers;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      bool saStagesIt = isa<linalg::MatmulOp>(user) && use.getOperandNumber() == 1;
+      bool saStagesIt =
+          isa<linalg::MatmulOp>(user) && use.getOperandNumber() == 1;
       if (!saStagesIt && !isa<func::ReturnOp>(user) && !isStagingCopy(user))
         readers.push_back(&use);
     }
@@ -336,8 +341,8 @@ struct NpuMemoryPlanPass
           Buffer &initBuffer = buffers[it->second];
           if (initBuffer.kind != BufferKind::Weight &&
               initBuffer.kind != BufferKind::Input &&
-              initBuffer.size == byteSize(cast<RankedTensorType>(
-                                     result.getType()))) {
+              initBuffer.size ==
+                  byteSize(cast<RankedTensorType>(result.getType()))) {
             initBuffer.values.push_back(result);
             bufferOf[result] = it->second;
             continue;
@@ -408,13 +413,12 @@ struct NpuMemoryPlanPass
                         builder.getNamedAttr("l2", region(l2Base, l2Size)),
                         builder.getNamedAttr("l3", region(l3Base, l3Size)),
                     }));
-    module->setAttr(kMemoryUsageAttrName,
-                    builder.getDictionaryAttr({
-                        builder.getNamedAttr("l2",
-                                             builder.getI64IntegerAttr(l2Peak)),
-                        builder.getNamedAttr("l3",
-                                             builder.getI64IntegerAttr(l3Peak)),
-                    }));
+    module->setAttr(
+        kMemoryUsageAttrName,
+        builder.getDictionaryAttr({
+            builder.getNamedAttr("l2", builder.getI64IntegerAttr(l2Peak)),
+            builder.getNamedAttr("l3", builder.getI64IntegerAttr(l3Peak)),
+        }));
   }
 };
 

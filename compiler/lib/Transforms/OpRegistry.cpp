@@ -15,10 +15,7 @@ using namespace mlir::npu;
 
 namespace {
 
-template <typename... Ops>
-bool is(Operation *op) {
-  return isa<Ops...>(op);
-}
+template <typename... Ops> bool is(Operation *op) { return isa<Ops...>(op); }
 
 const OpEntry kOps[] = {
     {"func.func", is<func::FuncOp>, verifyFunction, nullptr},
@@ -29,17 +26,22 @@ const OpEntry kOps[] = {
     // into one npu.conv_kernel, which npu-schedule lowers to one runtime
     // call (npurt_conv2d on the SA, npurt_dwconv2d / npurt_pool2d on the
     // workers).
-    {"linalg.conv_2d_nhwc_hwcf", is<linalg::Conv2DNhwcHwcfOp>, verifyConvLike, nullptr},
+    {"linalg.conv_2d_nhwc_hwcf", is<linalg::Conv2DNhwcHwcfOp>, verifyConvLike,
+     nullptr},
     {"linalg.depthwise_conv_2d_nhwc_hwc", is<linalg::DepthwiseConv2DNhwcHwcOp>,
      verifyConvLike, nullptr},
-    {"linalg.pooling_nhwc_sum", is<linalg::PoolingNhwcSumOp>, verifyConvLike, nullptr},
-    {"tensor.pad (zero, into a convolution)", is<tensor::PadOp>, verifyPad, nullptr},
+    {"linalg.pooling_nhwc_sum", is<linalg::PoolingNhwcSumOp>, verifyConvLike,
+     nullptr},
+    {"tensor.pad (zero, into a convolution)", is<tensor::PadOp>, verifyPad,
+     nullptr},
     {"npu.conv_kernel", is<ConvKernelOp>, nullptr, lowerConvKernel,
      /*startsLayer=*/true},
     // Views: the same buffer under another shape (flattening before the
     // fully connected layer).
-    {"tensor.collapse_shape", is<tensor::CollapseShapeOp>, verifyValueTypes, nullptr},
-    {"tensor.expand_shape", is<tensor::ExpandShapeOp>, verifyValueTypes, nullptr},
+    {"tensor.collapse_shape", is<tensor::CollapseShapeOp>, verifyValueTypes,
+     nullptr},
+    {"tensor.expand_shape", is<tensor::ExpandShapeOp>, verifyValueTypes,
+     nullptr},
     {"linalg.fill", is<linalg::FillOp>, verifyValueTypes, lowerToWorkers},
     {"elementwise linalg.generic", is<linalg::GenericOp>, verifyElementwise,
      lowerToWorkers},

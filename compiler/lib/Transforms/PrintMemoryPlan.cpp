@@ -68,12 +68,12 @@ struct NpuPrintMemoryPlanPass
           complete = false;
           continue;
         }
-        rows.push_back({placement, static_cast<unsigned>(rows.size()),
-                        isReturned(arg) ? "input+output" : "input",
-                        typeText(arg.getType()),
-                        llvm::formatv("argument #{0} at {1}",
-                                      arg.getArgNumber(),
-                                      describeLocation(func.getLoc()))});
+        rows.push_back(
+            {placement, static_cast<unsigned>(rows.size()),
+             isReturned(arg) ? "input+output" : "input",
+             typeText(arg.getType()),
+             llvm::formatv("argument #{0} at {1}", arg.getArgNumber(),
+                           describeLocation(func.getLoc()))});
       }
       func.walk([&](Operation *op) {
         if (op->getNumResults() != 1 ||
@@ -90,7 +90,8 @@ struct NpuPrintMemoryPlanPass
         BufferKind kind = classifyBuffer(result);
         // The table shows a staging copy as the value it carries.
         if (kind == BufferKind::Staging)
-          kind = isReturned(result) ? BufferKind::Output : BufferKind::Activation;
+          kind =
+              isReturned(result) ? BufferKind::Output : BufferKind::Activation;
         rows.push_back({placement, static_cast<unsigned>(rows.size()),
                         stringifyBufferKind(kind).str(),
                         typeText(result.getType()),
@@ -102,23 +103,23 @@ struct NpuPrintMemoryPlanPass
         return signalPassFailure();
       }
       llvm::stable_sort(rows, [](const Row &a, const Row &b) {
-        return std::make_tuple(a.placement.getLevel(),
-                               a.placement.getAddress(), a.order) <
-               std::make_tuple(b.placement.getLevel(),
-                               b.placement.getAddress(), b.order);
+        return std::make_tuple(a.placement.getLevel(), a.placement.getAddress(),
+                               a.order) <
+               std::make_tuple(b.placement.getLevel(), b.placement.getAddress(),
+                               b.order);
       });
       os << "memory plan of @" << func.getSymName() << "\n";
       os << llvm::formatv("  {0,-5} {1,-10} {2,8}  {3,-12} {4,-20} {5}\n",
                           "level", "address", "bytes", "kind", "type",
                           "produced by");
       for (const Row &row : rows)
-        os << llvm::formatv(
-            "  {0,-5} 0x{1:X-8} {2,8}  {3,-12} {4,-20} {5}\n",
-            stringifyMemLevel(row.placement.getLevel()),
-            row.placement.getAddress(), row.placement.getSize(), row.kind,
-            row.type, row.producer);
+        os << llvm::formatv("  {0,-5} 0x{1:X-8} {2,8}  {3,-12} {4,-20} {5}\n",
+                            stringifyMemLevel(row.placement.getLevel()),
+                            row.placement.getAddress(), row.placement.getSize(),
+                            row.kind, row.type, row.producer);
     }
-    if (auto usage = module->getAttrOfType<DictionaryAttr>(kMemoryUsageAttrName))
+    if (auto usage =
+            module->getAttrOfType<DictionaryAttr>(kMemoryUsageAttrName))
       for (StringRef level : {"l2", "l3"})
         if (auto bytes = usage.getAs<IntegerAttr>(level))
           os << "  " << level << " peak: " << bytes.getInt() << " bytes\n";

@@ -11,7 +11,6 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -60,7 +59,8 @@ Origin originOf(Value v) {
   bool whole = true;
   while (Operation *def = v.getDefiningOp()) {
     if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(def, get.getNameAttr());
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          def, get.getNameAttr());
       if (!global)
         return o;
       if (auto p = global->getAttrOfType<PlacementAttr>(kPlacementAttrName)) {
@@ -130,8 +130,9 @@ public:
       for (linalg::CopyOp copy : copies) {
         Value src = copy.getDpsInputOperand(0)->get();
         Origin dst = originOf(copy.getDpsInitOperand(0)->get());
-        if (originOf(src).level == MemLevel::L3 && dst.level == w.level && dst.offset &&
-            dst.offset == w.offset && src.getType() == k.getWeights().getType()) {
+        if (originOf(src).level == MemLevel::L3 && dst.level == w.level &&
+            dst.offset && dst.offset == w.offset &&
+            src.getType() == k.getWeights().getType()) {
           k.getWeightsMutable().assign(src);
           copy.erase();
           faultedWeights = k;
@@ -166,16 +167,18 @@ public:
     auto type = cast<MemRefType>(memref.getType());
     Value base = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
     auto md = b.create<memref::ExtractStridedMetadataOp>(loc, memref);
-    Value bytes = b.create<arith::MulIOp>(
-        loc, md.getOffset(),
-        b.create<arith::ConstantIndexOp>(loc, elementBytes(type.getElementType())));
+    Value bytes =
+        b.create<arith::MulIOp>(loc, md.getOffset(),
+                                b.create<arith::ConstantIndexOp>(
+                                    loc, elementBytes(type.getElementType())));
     Value addr = b.create<arith::AddIOp>(loc, base, bytes);
     return b.create<arith::IndexCastOp>(loc, b.getI32Type(), addr);
   }
 
   // A NUL-terminated name in a private constant global, for the region markers.
   Value name(OpBuilder &b, Location loc, StringRef text) {
-    auto type = MemRefType::get({static_cast<int64_t>(text.size() + 1)}, b.getI8Type());
+    auto type =
+        MemRefType::get({static_cast<int64_t>(text.size() + 1)}, b.getI8Type());
     std::string &sym = nameSymbols[text.str()];
     if (sym.empty()) {
       SmallVector<int8_t> bytes(text.begin(), text.end());
@@ -184,8 +187,9 @@ public:
       OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
       mb.create<memref::GlobalOp>(
           loc, sym, mb.getStringAttr("private"), type,
-          DenseElementsAttr::get(RankedTensorType::get(type.getShape(), mb.getI8Type()),
-                                 ArrayRef<int8_t>(bytes)),
+          DenseElementsAttr::get(
+              RankedTensorType::get(type.getShape(), mb.getI8Type()),
+              ArrayRef<int8_t>(bytes)),
           /*constant=*/true, IntegerAttr());
     }
     Value g = b.create<memref::GetGlobalOp>(loc, type, sym);
@@ -196,7 +200,9 @@ public:
   // report's MAC/cycle per layer. A pooling window's sums count as MACs (a
   // sum pool is a convolution with ones); elementwise layers have none.
   static int64_t layerMacs(Operation *op) {
-    auto shape = [](Value v) { return cast<ShapedType>(v.getType()).getShape(); };
+    auto shape = [](Value v) {
+      return cast<ShapedType>(v.getType()).getShape();
+    };
     if (auto mm = dyn_cast<linalg::MatmulOp>(op)) {
       ArrayRef<int64_t> a = shape(mm.getDpsInputOperand(0)->get()),
                         c = shape(mm.getDpsInitOperand(0)->get());
@@ -221,9 +227,11 @@ public:
     Type i32Type = b.getI32Type();
     StringRef fn = begin ? "npurt_region_begin" : "npurt_region_end";
     declare(fn, {i32Type}, {});
-    auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{name(b, loc, text)});
+    auto call = b.create<func::CallOp>(loc, fn, TypeRange{},
+                                       ValueRange{name(b, loc, text)});
     if (!begin) {
-      NpuDialect::RegionAttrHelper(b.getContext()).setAttr(call, b.getStringAttr(text));
+      NpuDialect::RegionAttrHelper(b.getContext())
+          .setAttr(call, b.getStringAttr(text));
       if (of)
         NpuDialect::MacsAttrHelper(b.getContext())
             .setAttr(call, b.getI64IntegerAttr(layerMacs(of)));
@@ -294,16 +302,27 @@ public:
     std::string regionName = layer + ".matmul";
     region(b, loc, regionName, true);
     SmallVector<Value> operands = {
-        address(b, loc, a), address(b, loc, bm), address(b, loc, c),
-        i32(b, loc, m), i32(b, loc, n), i32(b, loc, k),
-        i32(b, loc, tm), i32(b, loc, tn), i32(b, loc, tk),
-        i32(b, loc, flags), i32(b, loc, static_cast<int64_t>(l1Bytes)),
+        address(b, loc, a),
+        address(b, loc, bm),
+        address(b, loc, c),
+        i32(b, loc, m),
+        i32(b, loc, n),
+        i32(b, loc, k),
+        i32(b, loc, tm),
+        i32(b, loc, tn),
+        i32(b, loc, tk),
+        i32(b, loc, flags),
+        i32(b, loc, static_cast<int64_t>(l1Bytes)),
         (flags & kBInL3) && !stageSymbol.empty()
-            ? address(b, loc, b.create<memref::GetGlobalOp>(
-                                  loc, module.lookupSymbol<memref::GlobalOp>(stageSymbol).getType(),
-                                  stageSymbol))
+            ? address(b, loc,
+                      b.create<memref::GetGlobalOp>(
+                          loc,
+                          module.lookupSymbol<memref::GlobalOp>(stageSymbol)
+                              .getType(),
+                          stageSymbol))
             : i32(b, loc, 0)};
-    auto call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
+    auto call =
+        b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
     // The tiling decision stays readable in --emit=schedule.
     for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
                             NpuDialect::L1BytesAttrHelper(ctx).getName(),
@@ -321,22 +340,27 @@ public:
   // filled right before the call.
   LogicalResult scheduleConvKernel(ConvKernelOp k, const std::string &layer) {
     MLIRContext *ctx = k.getContext();
-    auto memrefOf = [](Value v) { return v ? dyn_cast<MemRefType>(v.getType()) : MemRefType(); };
+    auto memrefOf = [](Value v) {
+      return v ? dyn_cast<MemRefType>(v.getType()) : MemRefType();
+    };
     auto ti = memrefOf(k.getInput()), to = memrefOf(k.getInit());
     if (!ti || !to)
       return k.emitOpError("npu-schedule runs on bufferized IR (memrefs)");
     for (Value v : k->getOperands()) {
       auto t = memrefOf(v);
       if (!t || !t.hasStaticShape() || !t.getLayout().isIdentity())
-        return k.emitOpError("the conv kernels need dense, statically shaped operands, got ")
+        return k.emitOpError("the conv kernels need dense, statically shaped "
+                             "operands, got ")
                << v.getType();
       Origin o = originOf(v);
       if (!o.level)
         return k.emitOpError("operand is not a planned buffer (run "
                              "-npu-materialize-plan before bufferization)");
-      if (*o.level != MemLevel::L2 && !(faultedWeights == k && v == k.getWeights()))
-        return k.emitOpError("the conv kernels read and write L2 (npu-memory-plan "
-                             "stages L3 tensors into L2 before the call)");
+      if (*o.level != MemLevel::L2 &&
+          !(faultedWeights == k && v == k.getWeights()))
+        return k.emitOpError(
+            "the conv kernels read and write L2 (npu-memory-plan "
+            "stages L3 tensors into L2 before the call)");
     }
     DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(k);
     IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(k);
@@ -367,18 +391,19 @@ public:
         word(0);
     };
     ArrayRef<int64_t> in = ti.getShape(); // [1, h, w, c]
-    ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(), dil = k.getDilations(),
-                      pad = k.getPadding();
+    ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(),
+                      dil = k.getDilations(), pad = k.getPadding();
     std::string fn;
     if (kernel == "conv2d") {
       fn = "npurt_conv2d";
-      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
-          ptr(k.getShift()), ptr(k.getResidual()), ptr(k.getInit());
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
+          ptr(k.getMult()), ptr(k.getShift()), ptr(k.getResidual()),
+          ptr(k.getInit());
       word(in[1]), word(in[2]), word(in[3]), word(to.getDimSize(3));
     } else if (kernel == "dwconv2d") {
       fn = "npurt_dwconv2d";
-      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()), ptr(k.getMult()),
-          ptr(k.getShift()), ptr(k.getInit());
+      ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
+          ptr(k.getMult()), ptr(k.getShift()), ptr(k.getInit());
       word(in[1]), word(in[2]), word(in[3]);
     } else {
       fn = "npurt_pool2d";
@@ -415,22 +440,26 @@ public:
     // workers' reads of it in the epilogue loops cost ~10 % of the cycles.
     constexpr int64_t kArgsWords = 32;
     if (static_cast<int64_t>(words.size()) > kArgsWords)
-      return k.emitOpError("internal error: ") << words.size() << " argument words";
+      return k.emitOpError("internal error: ")
+             << words.size() << " argument words";
     auto argsType = MemRefType::get({kArgsWords}, b.getI32Type());
     StringRef argsSymbol = "npu_conv_args";
     if (!module.lookupSymbol(argsSymbol)) {
       OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-      auto global = mb.create<memref::GlobalOp>(loc, argsSymbol, mb.getStringAttr("private"), argsType,
-                                                mb.getUnitAttr(), /*constant=*/false, mb.getI64IntegerAttr(4));
-      NpuDialect::SectionAttrHelper(ctx).setAttr(global, mb.getStringAttr(".l1.bss"));
+      auto global = mb.create<memref::GlobalOp>(
+          loc, argsSymbol, mb.getStringAttr("private"), argsType,
+          mb.getUnitAttr(), /*constant=*/false, mb.getI64IntegerAttr(4));
+      NpuDialect::SectionAttrHelper(ctx).setAttr(global,
+                                                 mb.getStringAttr(".l1.bss"));
     }
     Value block = b.create<memref::GetGlobalOp>(loc, argsType, argsSymbol);
     for (auto [i, w] : llvm::enumerate(words))
-      b.create<memref::StoreOp>(loc, w, block,
-                                ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
+      b.create<memref::StoreOp>(
+          loc, w, block, ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
     Type i32Type = b.getI32Type();
     declare(fn, {i32Type}, {});
-    auto call = b.create<func::CallOp>(loc, fn, TypeRange{}, ValueRange{address(b, loc, block)});
+    auto call = b.create<func::CallOp>(loc, fn, TypeRange{},
+                                       ValueRange{address(b, loc, block)});
     for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
                             NpuDialect::L1BytesAttrHelper(ctx).getName(),
                             NpuDialect::L1BudgetAttrHelper(ctx).getName()})
@@ -450,7 +479,8 @@ public:
     if (!ts.hasStaticShape() || !ts.getLayout().isIdentity() ||
         !td.getLayout().isIdentity() || ts.getShape() != td.getShape() ||
         ts.getElementType() != td.getElementType())
-      return copy.emitOpError("a DMA copy needs two dense buffers of the same type");
+      return copy.emitOpError(
+          "a DMA copy needs two dense buffers of the same type");
     OpBuilder b(copy);
     Location loc = copy.getLoc();
     Type i32Type = b.getI32Type();
@@ -458,7 +488,8 @@ public:
     int64_t bytes = ts.getNumElements() * elementBytes(ts.getElementType());
     region(b, loc, layer + ".stage", true);
     b.create<func::CallOp>(loc, "npurt_copy", TypeRange{},
-                           ValueRange{address(b, loc, dst), address(b, loc, src),
+                           ValueRange{address(b, loc, dst),
+                                      address(b, loc, src),
                                       i32(b, loc, bytes)});
     region(b, loc, layer + ".stage", false, copy);
     copy.erase();
@@ -467,7 +498,8 @@ public:
 
   // Outlines an elementwise op into @npu_worker_<i>() and runs it on every
   // worker; each takes a contiguous slice of the largest parallel loop.
-  LogicalResult scheduleElementwise(linalg::LinalgOp op, const std::string &layer) {
+  LogicalResult scheduleElementwise(linalg::LinalgOp op,
+                                    const std::string &layer) {
     if (op.getNumReductionLoops() != 0)
       return op->emitOpError("has reduction loops: only linalg.matmul may "
                              "reduce (it runs on the SA)");
@@ -476,7 +508,8 @@ public:
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     NpuDialect::SplitDimAttrHelper splitDim(op->getContext());
     IntegerAttr split = splitDim.getAttr(op);
-    if (!split || split.getInt() < 0 || split.getInt() >= static_cast<int64_t>(ranges.size()) ||
+    if (!split || split.getInt() < 0 ||
+        split.getInt() >= static_cast<int64_t>(ranges.size()) ||
         ShapedType::isDynamic(ranges[split.getInt()]))
       return op->emitOpError("has no worker split: run -npu-tile first");
     unsigned dim = split.getInt();
@@ -485,7 +518,8 @@ public:
     MLIRContext *ctx = module.getContext();
     std::string fnName = "npu_worker_" + std::to_string(workerIndex++);
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    auto fn = mb.create<func::FuncOp>(loc, fnName, FunctionType::get(ctx, {}, {}));
+    auto fn =
+        mb.create<func::FuncOp>(loc, fnName, FunctionType::get(ctx, {}, {}));
     fn.setPrivate();
     Block *entry = fn.addEntryBlock();
     OpBuilder wb = OpBuilder::atBlockBegin(entry);
@@ -493,7 +527,8 @@ public:
     // The worker rebuilds its operands from the (static) plan views and the
     // constants the op's body captures.
     IRMapping map;
-    std::function<LogicalResult(Value)> cloneChain = [&](Value v) -> LogicalResult {
+    std::function<LogicalResult(Value)> cloneChain =
+        [&](Value v) -> LogicalResult {
       if (map.contains(v))
         return success();
       Operation *def = v.getDefiningOp();
@@ -519,17 +554,28 @@ public:
     declare("npurt_worker_id", {}, {i32Type});
     declare("npurt_num_workers", {}, {i32Type});
     auto toIndex = [&](Value v) {
-      return wb.create<arith::IndexCastUIOp>(loc, wb.getIndexType(), v).getResult();
+      return wb.create<arith::IndexCastUIOp>(loc, wb.getIndexType(), v)
+          .getResult();
     };
-    Value id = toIndex(wb.create<func::CallOp>(loc, "npurt_worker_id", TypeRange{i32Type}, ValueRange{}).getResult(0));
-    Value count = toIndex(wb.create<func::CallOp>(loc, "npurt_num_workers", TypeRange{i32Type}, ValueRange{}).getResult(0));
+    Value id = toIndex(wb.create<func::CallOp>(loc, "npurt_worker_id",
+                                               TypeRange{i32Type}, ValueRange{})
+                           .getResult(0));
+    Value count =
+        toIndex(wb.create<func::CallOp>(loc, "npurt_num_workers",
+                                        TypeRange{i32Type}, ValueRange{})
+                    .getResult(0));
     Value range = wb.create<arith::ConstantIndexOp>(loc, ranges[dim]);
     // ceil(range / count), spelled out: arith.ceildivui needs arith-expand.
     Value one = wb.create<arith::ConstantIndexOp>(loc, 1);
     Value chunk = wb.create<arith::DivUIOp>(
-        loc, wb.create<arith::SubIOp>(loc, wb.create<arith::AddIOp>(loc, range, count), one), count);
-    Value lo = wb.create<arith::MinUIOp>(loc, wb.create<arith::MulIOp>(loc, id, chunk), range);
-    Value hi = wb.create<arith::MinUIOp>(loc, wb.create<arith::AddIOp>(loc, lo, chunk), range);
+        loc,
+        wb.create<arith::SubIOp>(
+            loc, wb.create<arith::AddIOp>(loc, range, count), one),
+        count);
+    Value lo = wb.create<arith::MinUIOp>(
+        loc, wb.create<arith::MulIOp>(loc, id, chunk), range);
+    Value hi = wb.create<arith::MinUIOp>(
+        loc, wb.create<arith::AddIOp>(loc, lo, chunk), range);
     Value size = wb.create<arith::SubIOp>(loc, hi, lo);
 
     SmallVector<Value> sliced;
@@ -553,10 +599,12 @@ public:
       SmallVector<OpFoldResult> offsets, sizes, strides;
       for (unsigned r = 0; r < type.getRank(); ++r) {
         offsets.push_back(r == *pos ? OpFoldResult(lo) : wb.getIndexAttr(0));
-        sizes.push_back(r == *pos ? OpFoldResult(size) : wb.getIndexAttr(type.getDimSize(r)));
+        sizes.push_back(r == *pos ? OpFoldResult(size)
+                                  : wb.getIndexAttr(type.getDimSize(r)));
         strides.push_back(wb.getIndexAttr(1));
       }
-      sliced.push_back(wb.create<memref::SubViewOp>(loc, v, offsets, sizes, strides));
+      sliced.push_back(
+          wb.create<memref::SubViewOp>(loc, v, offsets, sizes, strides));
     }
     Operation *clone = wb.clone(*op.getOperation(), map);
     for (auto [i, v] : llvm::enumerate(sliced))
@@ -570,8 +618,10 @@ public:
     declare("npurt_parallel", {fnType}, {});
     std::string regionName = layer + "." + op->getName().stripDialect().str();
     region(b, loc, regionName, true);
-    Value fnRef = b.create<func::ConstantOp>(loc, fnType, SymbolRefAttr::get(fn));
-    auto call = b.create<func::CallOp>(loc, "npurt_parallel", TypeRange{}, ValueRange{fnRef});
+    Value fnRef =
+        b.create<func::ConstantOp>(loc, fnType, SymbolRefAttr::get(fn));
+    auto call = b.create<func::CallOp>(loc, "npurt_parallel", TypeRange{},
+                                       ValueRange{fnRef});
     splitDim.setAttr(call, b.getI64IntegerAttr(dim));
     region(b, loc, regionName, false, op);
     op->erase();
@@ -587,7 +637,8 @@ public:
     module.walk([&](linalg::MatmulOp mm) {
       Value bm = mm.getDpsInputOperand(1)->get();
       auto tb = dyn_cast<MemRefType>(bm.getType());
-      DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(mm.getContext()).getAttr(mm);
+      DenseI64ArrayAttr tiles =
+          NpuDialect::TilesAttrHelper(mm.getContext()).getAttr(mm);
       if (!tb || !tb.hasStaticShape() || !tiles || tiles.size() != 3 ||
           originOf(bm).level != MemLevel::L3)
         return;
@@ -603,11 +654,13 @@ public:
         l2Base = l2[0];
     for (auto g : module.getOps<memref::GlobalOp>())
       if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
-        if (p.getLevel() == MemLevel::L2 && (!lowest || p.getAddress() < *lowest))
+        if (p.getLevel() == MemLevel::L2 &&
+            (!lowest || p.getAddress() < *lowest))
           lowest = p.getAddress();
     if (!lowest || !l2Base)
-      return module.emitError("npu-schedule: no L2 memory plan to place the L3 staging buffer "
-                              "below (run -npu-memory-plan / -npu-materialize-plan first)");
+      return module.emitError(
+          "npu-schedule: no L2 memory plan to place the L3 staging buffer "
+          "below (run -npu-memory-plan / -npu-materialize-plan first)");
     uint64_t address = llvm::alignDown(*lowest - need, 64);
     if (*lowest < need || address < l2Base)
       return module.emitError("the L2 staging buffer for L3 weights (")
@@ -616,15 +669,18 @@ public:
     stageSymbol = "npu_l2_stage";
     auto global = mb.create<memref::GlobalOp>(
         module.getLoc(), stageSymbol, mb.getStringAttr("public"),
-        MemRefType::get({static_cast<int64_t>(need)}, mb.getI8Type()), Attribute(),
+        MemRefType::get({static_cast<int64_t>(need)}, mb.getI8Type()),
+        Attribute(),
         /*constant=*/false, IntegerAttr());
-    global->setAttr(kPlacementAttrName,
-                    PlacementAttr::get(module.getContext(), MemLevel::L2, address, need));
+    global->setAttr(
+        kPlacementAttrName,
+        PlacementAttr::get(module.getContext(), MemLevel::L2, address, need));
     return success();
   }
 };
 
-LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler, Operation *op,
+LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler,
+                                              Operation *op,
                                               const std::string &layer) {
   return scheduler.scheduleMatmul(cast<linalg::MatmulOp>(op), layer);
 }
@@ -688,8 +744,9 @@ struct NpuSchedulePass
         Operation *prev = mm->getPrevNode();
         while (prev && !isa<linalg::FillOp>(prev)) {
           auto copy = dyn_cast<linalg::CopyOp>(prev);
-          bool other = copy && originOf(copy.getDpsInitOperand(0)->get()).offset !=
-                                   originOf(c).offset;
+          bool other =
+              copy && originOf(copy.getDpsInitOperand(0)->get()).offset !=
+                          originOf(c).offset;
           if (!other && !isPure(prev))
             break;
           prev = prev->getPrevNode();
@@ -702,19 +759,23 @@ struct NpuSchedulePass
         Value v = fill.getDpsInputOperand(0)->get();
         auto ivalue = getConstantIntValue(v);
         auto fvalue = v.getDefiningOp<arith::ConstantFloatOp>();
-        bool zero = (ivalue && *ivalue == 0) ||
-                    (fvalue && fvalue.value().isZero() && !fvalue.value().isNegative());
+        bool zero =
+            (ivalue && *ivalue == 0) ||
+            (fvalue && fvalue.value().isZero() && !fvalue.value().isNegative());
         if (zero && of.level && of.level == oc.level && of.offset &&
             of.offset == oc.offset && init.getType() == c.getType()) {
           fill.erase();
-          NpuDialect::ZeroInitAttrHelper(mm.getContext()).setAttr(mm, UnitAttr::get(mm.getContext()));
+          NpuDialect::ZeroInitAttrHelper(mm.getContext())
+              .setAttr(mm, UnitAttr::get(mm.getContext()));
         }
       });
       // Materializing an output that already lives in its buffer leaves a
       // copy of a buffer onto itself.
       f.walk([&](memref::CopyOp copy) {
-        Origin src = originOf(copy.getSource()), dst = originOf(copy.getTarget());
-        if (src.level && src.offset && src.level == dst.level && src.offset == dst.offset &&
+        Origin src = originOf(copy.getSource()),
+               dst = originOf(copy.getTarget());
+        if (src.level && src.offset && src.level == dst.level &&
+            src.offset == dst.offset &&
             copy.getSource().getType() == copy.getTarget().getType())
           copy.erase();
       });
@@ -738,7 +799,8 @@ struct NpuSchedulePass
           ++layerIndex;
           seenLayerStart = true;
         }
-        std::string layer = "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
+        std::string layer =
+            "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
         ok &= succeeded(entry->lower(scheduler, op, layer));
       }
     }

@@ -97,15 +97,18 @@ uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
   int64_t toh = std::min(tileOh, s.oh);
   int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
   if (s.kernel == "avgpool2d")
-    return 2 * align4(inRows * s.w * s.c * s.e) + 2 * align4(toh * s.ow * s.c * s.eo);
+    return 2 * align4(inRows * s.w * s.c * s.e) +
+           2 * align4(toh * s.ow * s.c * s.eo);
   uint64_t params = 4 * (s.kernel == "conv2d" ? s.cout : s.c) *
                     ((s.bias ? 1 : 0) + (!s.f32 && s.perChannel ? 2 : 0));
   if (s.kernel == "dwconv2d")
-    return align4(s.kh * s.kw * s.c * s.e) + params + 2 * align4(inRows * s.w * s.c * s.e) +
+    return align4(s.kh * s.kw * s.c * s.e) + params +
+           2 * align4(inRows * s.w * s.c * s.e) +
            2 * align4(toh * s.ow * s.c * s.eo);
-  int64_t tn = std::min(tileCout, s.cout), m = toh * s.ow, k = s.kh * s.kw * s.c;
-  bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] && !s.pad[2] &&
-                !s.pad[3] && s.ow == s.w;
+  int64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
+          k = s.kh * s.kw * s.c;
+  bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] &&
+                !s.pad[2] && !s.pad[3] && s.ow == s.w;
   uint64_t need = 2 * align4(m * tn * 4) + 2 * align4(m * tn * s.e);
   if (s.residual)
     need += 2 * align4(m * tn * s.e);
@@ -131,7 +134,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
         !tc.hasStaticShape())
       return mm.emitOpError("tiling needs statically shaped operands");
-    Type ea = ta.getElementType(), eb = tb.getElementType(), ec = tc.getElementType();
+    Type ea = ta.getElementType(), eb = tb.getElementType(),
+         ec = tc.getElementType();
     bool f32 = ea.isF32() && eb.isF32() && ec.isF32();
     bool i8 = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
     if (!f32 && !i8)
@@ -146,16 +150,21 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(mm)) {
       if (given.size() != 3 || given[0] < 1 || given[0] > m || given[1] < 1 ||
           given[1] > n || given[2] < 1 || given[2] > k)
-        return mm.emitOpError(tileSource(mm)) << " must be [tm, tn, tk] with 1 <= tm <= "
-               << m << ", 1 <= tn <= " << n << ", 1 <= tk <= " << k;
-      if ((given[1] % cols && given[1] != n) || (given[2] % rows && given[2] != k))
-        return mm.emitOpError(tileSource(mm)) << ": tn must be a multiple of the SA's "
-               << cols << " columns (or N), tk of its " << rows << " rows (or K)";
-      uint64_t bytes = workingSet(given[0], given[1], given[2], elementBytes(ea),
-                                  elementBytes(eb), elementBytes(ec));
+        return mm.emitOpError(tileSource(mm))
+               << " must be [tm, tn, tk] with 1 <= tm <= " << m
+               << ", 1 <= tn <= " << n << ", 1 <= tk <= " << k;
+      if ((given[1] % cols && given[1] != n) ||
+          (given[2] % rows && given[2] != k))
+        return mm.emitOpError(tileSource(mm))
+               << ": tn must be a multiple of the SA's " << cols
+               << " columns (or N), tk of its " << rows << " rows (or K)";
+      uint64_t bytes =
+          workingSet(given[0], given[1], given[2], elementBytes(ea),
+                     elementBytes(eb), elementBytes(ec));
       if (bytes > budget)
-        return mm.emitOpError(tileSource(mm)) << " ["
-               << given[0] << ", " << given[1] << ", " << given[2] << "] need " << bytes
+        return mm.emitOpError(tileSource(mm))
+               << " [" << given[0] << ", " << given[1] << ", " << given[2]
+               << "] need " << bytes
                << " bytes of L1 (double-buffered), the budget is " << budget;
       tiles = Tiles{given[0], given[1], given[2], bytes};
     } else {
@@ -165,16 +174,20 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (!tiles)
       return mm.emitOpError("the L1 budget of ")
              << budget << " bytes cannot hold the smallest double-buffered "
-             << "tile (" << workingSet(1, std::min(n, cols), std::min(k, rows),
-                                       elementBytes(ea), elementBytes(eb),
-                                       elementBytes(ec))
+             << "tile ("
+             << workingSet(1, std::min(n, cols), std::min(k, rows),
+                           elementBytes(ea), elementBytes(eb), elementBytes(ec))
              << " bytes): raise l1.size or lower firmware.stack_size";
     Builder b(mm.getContext());
     MLIRContext *ctx = mm.getContext();
-    tilesAttr.setAttr(mm, b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
-    NpuDialect::L1BytesAttrHelper(ctx).setAttr(mm, b.getI64IntegerAttr(tiles->l1Bytes));
-    NpuDialect::L1BudgetAttrHelper(ctx).setAttr(mm, b.getI64IntegerAttr(budget));
-    NpuDialect::SaAttrHelper(ctx).setAttr(mm, b.getDenseI64ArrayAttr({rows, cols}));
+    tilesAttr.setAttr(
+        mm, b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
+    NpuDialect::L1BytesAttrHelper(ctx).setAttr(
+        mm, b.getI64IntegerAttr(tiles->l1Bytes));
+    NpuDialect::L1BudgetAttrHelper(ctx).setAttr(mm,
+                                                b.getI64IntegerAttr(budget));
+    NpuDialect::SaAttrHelper(ctx).setAttr(mm,
+                                          b.getDenseI64ArrayAttr({rows, cols}));
     return success();
   }
 
@@ -224,7 +237,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
         ++layerIndex;
         seenLayerStart = true;
       }
-      std::string layer = "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
+      std::string layer =
+          "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
       if (auto k = dyn_cast<ConvKernelOp>(op))
         layer += "." + k.getKernel().str();
       else if (isa<linalg::MatmulOp>(op))
@@ -241,7 +255,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       auto it = named.find(name);
       if (it == named.end()) {
         InFlightDiagnostic d = module.emitError("--tile ")
-                               << pin << ": no conv or matmul layer '" << name << "' (the layers:";
+                               << pin << ": no conv or matmul layer '" << name
+                               << "' (the layers:";
         for (const std::string &n : names)
           d << " " << n;
         return d << ")";
@@ -252,8 +267,9 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       for (StringRef p : parts) {
         int64_t v;
         if (p.trim().getAsInteger(10, v))
-          return module.emitError("--tile ") << pin << ": '" << p << "' is not a number "
-                                             << "(sizes are written like 4x16)";
+          return module.emitError("--tile ")
+                 << pin << ": '" << p << "' is not a number "
+                 << "(sizes are written like 4x16)";
         sizes.push_back(v);
       }
       Operation *op = it->second.front();
@@ -261,9 +277,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       if (sizes.size() != want)
         return op->emitError("--tile ")
                << pin << ": " << name << " takes "
-               << (want == 2 ? "<output rows>x<output channels>" : "<tm>x<tn>x<tk>");
+               << (want == 2 ? "<output rows>x<output channels>"
+                             : "<tm>x<tn>x<tk>");
       for (Operation *o : it->second) {
-        NpuDialect::TilesAttrHelper(b.getContext()).setAttr(o, b.getDenseI64ArrayAttr(sizes));
+        NpuDialect::TilesAttrHelper(b.getContext())
+            .setAttr(o, b.getDenseI64ArrayAttr(sizes));
         pinnedBy[o] = pin;
       }
     }
@@ -280,7 +298,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     s.h = ti.getDimSize(1), s.w = ti.getDimSize(2), s.c = ti.getDimSize(3);
     s.oh = to.getDimSize(1), s.ow = to.getDimSize(2), s.cout = to.getDimSize(3);
     s.kh = k.getWindow()[0], s.kw = k.getWindow()[1];
-    s.sh = k.getStrides()[0], s.dh = s.kernel == "avgpool2d" ? 1 : k.getDilations()[0];
+    s.sh = k.getStrides()[0],
+    s.dh = s.kernel == "avgpool2d" ? 1 : k.getDilations()[0];
     for (int i = 0; i < 4; ++i)
       s.pad[i] = k.getPadding()[i];
     s.f32 = ti.getElementType().isF32();
@@ -296,12 +315,13 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(k)) {
       // A user's choice (npu.tiles = [rows, channels]), kept if it fits.
       if (given.size() != 2 || given[0] < 1 || given[1] < 1)
-        return k.emitOpError(tileSource(k)) << " must be [output rows, output channels], both >= 1";
+        return k.emitOpError(tileSource(k))
+               << " must be [output rows, output channels], both >= 1";
       bestOh = given[0], bestCout = given[1];
       if (bestOh > s.oh || bestCout > s.cout)
         return k.emitOpError(tileSource(k))
-               << " [" << bestOh << ", " << bestCout << "]: the layer has " << s.oh
-               << " output rows and " << s.cout << " output channels";
+               << " [" << bestOh << ", " << bestCout << "]: the layer has "
+               << s.oh << " output rows and " << s.cout << " output channels";
       // The channel tiles the kernels take (those the search below tries).
       SmallVector<int64_t> couts = channelTiles(s, cols);
       if (!llvm::is_contained(couts, bestCout)) {
@@ -314,8 +334,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       }
       bestBytes = convL1Bytes(s, bestOh, bestCout);
       if (bestBytes > budget)
-        return k.emitOpError(tileSource(k)) << " ["
-               << bestOh << ", " << bestCout << "] need " << bestBytes
+        return k.emitOpError(tileSource(k))
+               << " [" << bestOh << ", " << bestCout << "] need " << bestBytes
                << " bytes of L1, the budget is " << budget;
     } else {
       SmallVector<int64_t> couts = channelTiles(s, cols);
@@ -327,11 +347,14 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           uint64_t bytes = convL1Bytes(s, toh, tn);
           if (bytes > budget)
             break;
-          int64_t rowTiles = (s.oh + toh - 1) / toh, chTiles = (s.cout + tn - 1) / tn;
-          int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+          int64_t rowTiles = (s.oh + toh - 1) / toh,
+                  chTiles = (s.cout + tn - 1) / tn;
+          int64_t inRows =
+              std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
           double dma = double(rowTiles) * inRows * s.w * s.c * s.e;
           if (s.kernel == "conv2d")
-            dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c * s.cout * s.e;
+            dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c *
+                   s.cout * s.e;
           double cost = dma / 8.0 + 2000.0 * rowTiles * chTiles;
           if (!bestOh || cost < bestCost) {
             bestCost = cost, bestOh = toh, bestCout = tn, bestBytes = bytes;
@@ -340,13 +363,15 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       }
       if (!bestOh)
         return k.emitOpError("the L1 budget of ")
-               << budget << " bytes cannot hold the smallest tile of this layer ("
+               << budget
+               << " bytes cannot hold the smallest tile of this layer ("
                << convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout)
                << " bytes): raise l1.size or lower firmware.stack_size";
     }
     Builder b(ctx);
     tilesAttr.setAttr(k, b.getDenseI64ArrayAttr({bestOh, bestCout}));
-    NpuDialect::L1BytesAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(bestBytes));
+    NpuDialect::L1BytesAttrHelper(ctx).setAttr(k,
+                                               b.getI64IntegerAttr(bestBytes));
     NpuDialect::L1BudgetAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(budget));
     return success();
   }
@@ -358,7 +383,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       module.emitError("no platform: run -npu-attach-target first");
       return signalPassFailure();
     }
-    const uint64_t l1Size = target.getL1Size(), stacks = target.getStacksBytes();
+    const uint64_t l1Size = target.getL1Size(),
+                   stacks = target.getStacksBytes();
     const int64_t rows = static_cast<int64_t>(target.getSaRows());
     const int64_t cols = static_cast<int64_t>(target.getSaCols());
     if (stacks + l1Reserve >= l1Size) {
@@ -371,7 +397,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       });
       at->emitError("L1 (")
           << l1Size << " bytes) holds no tile buffers after the hart stacks ("
-          << stacks << " bytes) and l1-reserve (" << static_cast<uint64_t>(l1Reserve)
+          << stacks << " bytes) and l1-reserve ("
+          << static_cast<uint64_t>(l1Reserve)
           << " bytes): lower firmware.stack_size (npuc --set "
              "firmware.stack_size=...) or raise l1.size";
       return signalPassFailure();
@@ -387,7 +414,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     // have.
     constexpr uint64_t kConvStateBytes = 640;
     module.walk([&](ConvKernelOp k) {
-      ok &= succeeded(tileConvKernel(k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
+      ok &= succeeded(tileConvKernel(
+          k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
@@ -401,8 +429,10 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
         return;
-      int64_t dim = std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
-      NpuDialect::SplitDimAttrHelper(b.getContext()).setAttr(op, b.getI64IntegerAttr(dim));
+      int64_t dim =
+          std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+      NpuDialect::SplitDimAttrHelper(b.getContext())
+          .setAttr(op, b.getI64IntegerAttr(dim));
     });
     if (!ok)
       signalPassFailure();

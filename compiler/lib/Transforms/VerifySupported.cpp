@@ -45,10 +45,9 @@ bool isSupportedBodyOp(Operation *op) {
              arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::MaxSIOp,
              arith::MinSIOp, arith::MaximumFOp, arith::MinimumFOp,
              arith::MaxNumFOp, arith::MinNumFOp, arith::ExtSIOp,
-             arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp,
-             arith::ShRSIOp, arith::ShLIOp, arith::AndIOp, arith::CmpIOp,
-             arith::CmpFOp, arith::SelectOp, arith::ConstantOp,
-             linalg::YieldOp>(op);
+             arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ShRSIOp,
+             arith::ShLIOp, arith::AndIOp, arith::CmpIOp, arith::CmpFOp,
+             arith::SelectOp, arith::ConstantOp, linalg::YieldOp>(op);
 }
 
 } // namespace
@@ -168,7 +167,8 @@ public:
       // Inputs may broadcast (bias over rows); outputs are written densely.
       if (isInit ? !map.isIdentity() : !map.isProjectedPermutation()) {
         generic.emitOpError("indexing map ")
-            << AffineMapAttr::get(map) << " of operand #" << operand.getOperandNumber()
+            << AffineMapAttr::get(map) << " of operand #"
+            << operand.getOperandNumber()
             << " is not supported (inputs: projected permutations, "
                "outputs: identity)";
         failed = true;
@@ -196,10 +196,12 @@ public:
     if (!checkValueTypes(op, /*insideBody=*/false))
       return;
     auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-    Type in = elementOf(op.getDpsInputs()[0]), out = elementOf(op.getDpsInits()[0]);
+    Type in = elementOf(op.getDpsInputs()[0]),
+         out = elementOf(op.getDpsInits()[0]);
     bool pool = isa<linalg::PoolingNhwcSumOp>(op);
     Type w = pool ? in : elementOf(op.getDpsInputs()[1]);
-    bool int8 = in.isSignlessInteger(8) && w.isSignlessInteger(8) && out.isSignlessInteger(32);
+    bool int8 = in.isSignlessInteger(8) && w.isSignlessInteger(8) &&
+                out.isSignlessInteger(32);
     bool fp32 = in.isF32() && w.isF32() && out.isF32();
     if (!int8 && !fp32) {
       op->emitOpError("operand types ")
@@ -210,8 +212,9 @@ public:
     }
     auto input = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
     if (input.getDimSize(0) != 1) {
-      op->emitOpError("batch ") << input.getDimSize(0)
-                                << " is not supported (the conv kernels run batch 1)";
+      op->emitOpError("batch ")
+          << input.getDimSize(0)
+          << " is not supported (the conv kernels run batch 1)";
       failed = true;
     }
     for (StringRef name : {"strides", "dilations"}) {
@@ -220,15 +223,17 @@ public:
         continue;
       for (APInt v : attr.getValues<APInt>())
         if (v.getSExtValue() < 1 || v.getSExtValue() > 255) {
-          op->emitOpError(name) << " " << v.getSExtValue()
-                                << " is not supported (1..255)";
+          op->emitOpError(name)
+              << " " << v.getSExtValue() << " is not supported (1..255)";
           failed = true;
         }
     }
     if (pool) {
       auto dil = op->getAttrOfType<DenseIntElementsAttr>("dilations");
-      if (dil && llvm::any_of(dil.getValues<APInt>(), [](APInt v) { return v != 1; })) {
-        op->emitOpError("dilated pooling is not supported (npurt_pool2d: dilation 1)");
+      if (dil && llvm::any_of(dil.getValues<APInt>(),
+                              [](APInt v) { return v != 1; })) {
+        op->emitOpError(
+            "dilated pooling is not supported (npurt_pool2d: dilation 1)");
         failed = true;
       }
     }
@@ -267,7 +272,8 @@ public:
       failed = true;
     }
     for (Operation *user : pad->getUsers())
-      if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(user)) {
+      if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(
+              user)) {
         pad.emitOpError("is read by '")
             << user->getName()
             << "': a tensor.pad is supported only as the input of a "

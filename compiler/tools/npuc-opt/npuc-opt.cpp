@@ -39,11 +39,12 @@ int main(int argc, char **argv) {
   mlir::arith::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::linalg::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::tensor::registerBufferizableOpInterfaceExternalModels(registry);
-  mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
   mlir::npu::registerNpuBufferizationModels(registry);
   // The npu passes, the pipeline's own and the upstream passes it names
   // (one-shot-bufferize, canonicalize, cse, the LLVM conversions).
   mlir::npu::registerNpuPipeline();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "npuc-opt: npuc's MLIR driver\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "npuc-opt: npuc's MLIR driver\n", registry));
 }

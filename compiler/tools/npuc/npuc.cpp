@@ -18,57 +18,74 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::OptionCategory cat("npuc options");
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<network.mlir>"), cl::Required,
-                               cl::cat(cat));
-cl::opt<std::string> outDir("o", cl::desc("output directory (firmware.elf, manifest.json, ...)"),
-                            cl::value_desc("dir"), cl::init("npuc-out"), cl::cat(cat));
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<network.mlir>"),
+                               cl::Required, cl::cat(cat));
+cl::opt<std::string>
+    outDir("o", cl::desc("output directory (firmware.elf, manifest.json, ...)"),
+           cl::value_desc("dir"), cl::init("npuc-out"), cl::cat(cat));
 cl::opt<std::string> configFile("config", cl::desc("platform config (INI)"),
                                 cl::init(NPUC_DEFAULT_CONFIG), cl::cat(cat));
-cl::opt<std::string> defaultMemLevel("default-mem-level",
-                                     cl::desc("L2 or L3: where weights go (memory plan)"),
-                                     cl::init("L2"), cl::cat(cat));
+cl::opt<std::string>
+    defaultMemLevel("default-mem-level",
+                    cl::desc("L2 or L3: where weights go (memory plan)"),
+                    cl::init("L2"), cl::cat(cat));
 cl::opt<std::string> activationMemLevel(
     "activation-mem-level",
     cl::desc("L2 or L3: inputs, activations, outputs (memory plan; L3 ones are "
              "computed in L2 and moved by DMA)"),
     cl::init("L2"), cl::cat(cat));
-cl::opt<std::string> emit("emit",
-                          cl::desc("last phase: verify | plan | bufferized | tiled | schedule | "
-                                   "llvm-dialect | llvm-ir | obj | elf (the MLIR/LLVM IR phases are "
-                                   "printed on stdout)"),
-                          cl::init("elf"), cl::cat(cat));
-cl::opt<unsigned> optLevel("opt",
-                           cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
-                           cl::init(2), cl::cat(cat));
+cl::opt<std::string> emit(
+    "emit",
+    cl::desc("last phase: verify | plan | bufferized | tiled | schedule | "
+             "llvm-dialect | llvm-ir | obj | elf (the MLIR/LLVM IR phases are "
+             "printed on stdout)"),
+    cl::init("elf"), cl::cat(cat));
+cl::opt<unsigned> optLevel(
+    "opt",
+    cl::desc("LLVM IR optimisation level 0-3 (default 2); codegen runs at -O2"),
+    cl::init(2), cl::cat(cat));
 cl::opt<bool> golden("golden",
-                     cl::desc("run the original network on the host (ExecutionEngine) and write golden.bin"),
+                     cl::desc("run the original network on the host "
+                              "(ExecutionEngine) and write golden.bin"),
                      cl::init(true), cl::cat(cat));
-cl::list<std::string> configSets("set",
-                                 cl::desc("config override key=value (as npusim --key=value); repeatable"),
-                                 cl::value_desc("key=value"), cl::cat(cat));
-cl::opt<std::string> injectFault("inject-fault",
-                                 cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
-                                          "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
-                                 cl::init(""), cl::cat(cat));
-cl::list<std::string> tilePins("tile",
-                               cl::desc("pin a layer's tiles: <region>=<sizes>, the region as the report "
-                                        "names it; a conv layer <output rows>x<output channels>, a matmul "
-                                        "<tm>x<tn>x<tk>; repeatable (docs/compiler.md)"),
-                               cl::value_desc("layer=sizes"), cl::cat(cat));
-cl::opt<std::string> inputData("input",
-                               cl::desc("the network's input 0 from a file (.npy of its dtype and size, or "
-                                        "raw .bin) instead of the fixed pattern"),
-                               cl::value_desc("file"), cl::init(""), cl::cat(cat));
-cl::opt<std::string> npurtLib("npurt-lib", cl::desc("libnpurt.a (runtime kernels)"),
+cl::list<std::string> configSets(
+    "set",
+    cl::desc("config override key=value (as npusim --key=value); repeatable"),
+    cl::value_desc("key=value"), cl::cat(cat));
+cl::opt<std::string> injectFault(
+    "inject-fault",
+    cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
+             "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
+    cl::init(""), cl::cat(cat));
+cl::list<std::string> tilePins(
+    "tile",
+    cl::desc("pin a layer's tiles: <region>=<sizes>, the region as the report "
+             "names it; a conv layer <output rows>x<output channels>, a matmul "
+             "<tm>x<tn>x<tk>; repeatable (docs/compiler.md)"),
+    cl::value_desc("layer=sizes"), cl::cat(cat));
+cl::opt<std::string> inputData(
+    "input",
+    cl::desc(
+        "the network's input 0 from a file (.npy of its dtype and size, or "
+        "raw .bin) instead of the fixed pattern"),
+    cl::value_desc("file"), cl::init(""), cl::cat(cat));
+cl::opt<std::string> npurtLib("npurt-lib",
+                              cl::desc("libnpurt.a (runtime kernels)"),
                               cl::init(NPUC_NPURT_LIB), cl::cat(cat));
-cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"), cl::init(NPUC_FWGEN), cl::cat(cat));
-cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD), cl::cat(cat));
-cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"), cl::init(NPUC_CRT0), cl::cat(cat));
+cl::opt<std::string> fwgenPath("fwgen", cl::desc("npu_fwgen tool"),
+                               cl::init(NPUC_FWGEN), cl::cat(cat));
+cl::opt<std::string> lldPath("ld", cl::desc("ld.lld"), cl::init(NPUC_LLD),
+                             cl::cat(cat));
+cl::opt<std::string> crt0Path("crt0", cl::desc("crt0 object"),
+                              cl::init(NPUC_CRT0), cl::cat(cat));
 cl::opt<std::string> runtimeLib("runtime-lib", cl::desc("libnpu_runtime.a"),
                                 cl::init(NPUC_RUNTIME_LIB), cl::cat(cat));
-cl::opt<std::string> mainObj("main-obj", cl::desc("npuc_main.o"), cl::init(NPUC_MAIN_OBJ), cl::cat(cat));
-cl::opt<std::string> libcPath("libc", cl::desc("picolibc libc.a"), cl::init(NPUC_LIBC), cl::cat(cat));
-cl::opt<std::string> libgccPath("libgcc", cl::desc("libgcc.a"), cl::init(NPUC_LIBGCC), cl::cat(cat));
+cl::opt<std::string> mainObj("main-obj", cl::desc("npuc_main.o"),
+                             cl::init(NPUC_MAIN_OBJ), cl::cat(cat));
+cl::opt<std::string> libcPath("libc", cl::desc("picolibc libc.a"),
+                              cl::init(NPUC_LIBC), cl::cat(cat));
+cl::opt<std::string> libgccPath("libgcc", cl::desc("libgcc.a"),
+                                cl::init(NPUC_LIBGCC), cl::cat(cat));
 
 int fail(const llvm::Twine &msg) {
   llvm::errs() << "npuc: error: " << msg << "\n";
@@ -83,17 +100,20 @@ int main(int argc, char **argv) {
   mlir::npu::registerNpuPipeline();
   mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(cat);
-  cl::ParseCommandLineOptions(argc, argv, "npuc: network (.mlir) -> npusim firmware\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "npuc: network (.mlir) -> npusim firmware\n");
 
   std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(emit);
   if (!to)
     return fail("unknown --emit=" + emit + " (" + mlir::npu::phaseList() + ")");
   if (injectFault.getNumOccurrences() && injectFault.empty())
-    return fail("--inject-fault needs a value (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
+    return fail("--inject-fault needs a value (skip-weight-load, l3-as-l2, "
+                "unchecked-l1-alloc)");
   if (optLevel > 3)
-    return fail("--opt=" + llvm::Twine(optLevel) + " is not an optimisation level (0-3)");
-  if (!injectFault.empty() && injectFault != "skip-weight-load" && injectFault != "l3-as-l2" &&
-      injectFault != "unchecked-l1-alloc")
+    return fail("--opt=" + llvm::Twine(optLevel) +
+                " is not an optimisation level (0-3)");
+  if (!injectFault.empty() && injectFault != "skip-weight-load" &&
+      injectFault != "l3-as-l2" && injectFault != "unchecked-l1-alloc")
     return fail("unknown --inject-fault=" + injectFault +
                 " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
   // A directory or /dev/zero as the network would be read without end.
@@ -103,9 +123,11 @@ int main(int argc, char **argv) {
         !why.empty())
       return fail(inputFile + ": " + why);
   if (defaultMemLevel != "L2" && defaultMemLevel != "L3")
-    return fail("--default-mem-level must be L2 or L3, not '" + defaultMemLevel + "'");
+    return fail("--default-mem-level must be L2 or L3, not '" +
+                defaultMemLevel + "'");
   if (activationMemLevel != "L2" && activationMemLevel != "L3")
-    return fail("--activation-mem-level must be L2 or L3, not '" + activationMemLevel + "'");
+    return fail("--activation-mem-level must be L2 or L3, not '" +
+                activationMemLevel + "'");
 
   mlir::npu::DriverOptions options;
   options.inputFile = inputFile;

@@ -45,26 +45,28 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error);
 // Phase llvm-ir: translates the LLVM-dialect module, puts every planned
 // global in its section (kept through the optimiser) and optimises at
 // `optLevel`. Null with `error` set on failure.
-std::unique_ptr<llvm::Module> emitLLVMIR(ModuleOp module, llvm::LLVMContext &context,
-                                         llvm::TargetMachine &tm, const ScheduledPlan &plan,
-                                         unsigned optLevel, llvm::StringRef name,
-                                         std::string &error);
+std::unique_ptr<llvm::Module>
+emitLLVMIR(ModuleOp module, llvm::LLVMContext &context, llvm::TargetMachine &tm,
+           const ScheduledPlan &plan, unsigned optLevel, llvm::StringRef name,
+           std::string &error);
 
 // Phase obj: writes `module` as an RV32 object file.
-LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm, const std::string &path,
-                         std::string &error);
+LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm,
+                         const std::string &path, std::string &error);
 
 // Phase elf: npu_fwgen's linker script, plan.ld (every planned data section
 // at its address; `noloadSymbol`'s NOLOAD) and ld.lld -> <outDir>/firmware.elf.
-LogicalResult linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
-                           uint64_t l2PlanStart, const std::string &objPath,
+LogicalResult linkFirmware(const DriverOptions &options,
+                           const ScheduledPlan &plan, uint64_t l2PlanStart,
+                           const std::string &objPath,
                            const std::string &noloadSymbol, std::string &error);
 
 // Runs `original` (the tagged input network) on the host through MLIR's
 // ExecutionEngine (buildHostPipeline) and writes the first `bytes` of
 // npu_output to `path`.
-LogicalResult runGolden(ModuleOp original, uint64_t bytes, const std::string &path,
-                        std::string &error, llvm::StringRef inputData = "");
+LogicalResult runGolden(ModuleOp original, uint64_t bytes,
+                        const std::string &path, std::string &error,
+                        llvm::StringRef inputData = "");
 
 // What the manifest describes.
 struct ManifestInfo {

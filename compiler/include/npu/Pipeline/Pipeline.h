@@ -49,16 +49,19 @@ std::string phaseList();
 struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
   Option<std::string> configPath{
       *this, "config",
-      llvm::cl::desc("Platform config file (INI); empty = the built-in defaults (gap9)"),
+      llvm::cl::desc(
+          "Platform config file (INI); empty = the built-in defaults (gap9)"),
       llvm::cl::init("")};
   ListOption<std::string> configOverrides{
-      *this, "set", llvm::cl::desc("Config overrides key=value (as npusim --key=value)")};
+      *this, "set",
+      llvm::cl::desc("Config overrides key=value (as npusim --key=value)")};
   Option<std::string> defaultMemLevel{
       *this, "default-mem-level", llvm::cl::desc("L2 or L3: where weights go"),
       llvm::cl::init("L2")};
   Option<std::string> activationMemLevel{
       *this, "activation-mem-level",
-      llvm::cl::desc("L2 or L3: inputs, activations, outputs"), llvm::cl::init("L2")};
+      llvm::cl::desc("L2 or L3: inputs, activations, outputs"),
+      llvm::cl::init("L2")};
   Option<std::string> injectFault{
       *this, "inject-fault",
       llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
@@ -66,16 +69,19 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::init("")};
   ListOption<std::string> tilePins{
       *this, "tile",
-      llvm::cl::desc("<region>=<sizes>: pin a conv layer's <rows>x<channels> or a "
-                     "matmul's <tm>x<tn>x<tk> tiles (npu-tile)")};
+      llvm::cl::desc(
+          "<region>=<sizes>: pin a conv layer's <rows>x<channels> or a "
+          "matmul's <tm>x<tn>x<tk> tiles (npu-tile)")};
   Option<std::string> inputFile{
       *this, "input-file",
-      llvm::cl::desc("Input 0's data (.npy or raw .bin) instead of the pattern"),
+      llvm::cl::desc(
+          "Input 0's data (.npy or raw .bin) instead of the pattern"),
       llvm::cl::init("")};
-  Option<std::string> to{*this, "to",
-                         llvm::cl::desc("Last phase: verify | plan | bufferized | tiled | "
-                                        "schedule | llvm-dialect"),
-                         llvm::cl::init("llvm-dialect")};
+  Option<std::string> to{
+      *this, "to",
+      llvm::cl::desc("Last phase: verify | plan | bufferized | tiled | "
+                     "schedule | llvm-dialect"),
+      llvm::cl::init("llvm-dialect")};
 };
 
 // Called with the pass manager at the start and end of every phase built;
@@ -88,11 +94,12 @@ struct PipelineHooks {
 
 // Appends the passes of phases [from, to] (MLIR phases only; `to` is clamped
 // to llvm-dialect) to `pm`, a ModuleOp pass manager.
-void buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &options, Phase from, Phase to,
-                      const PipelineHooks &hooks = {});
+void buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &options,
+                      Phase from, Phase to, const PipelineHooks &hooks = {});
 
 // A module pass that calls `fn`; its failure fails the pipeline.
-std::unique_ptr<Pass> createCallbackPass(std::function<LogicalResult(ModuleOp)> fn);
+std::unique_ptr<Pass>
+createCallbackPass(std::function<LogicalResult(ModuleOp)> fn);
 
 // The host's bufferization and lowering (golden reference), the same
 // upstream passes the device pipeline uses with 64-bit indices.
@@ -121,19 +128,22 @@ FailureOr<func::FuncOp> findNetwork(ModuleOp module);
 // Lays `types` out one after the other, each 16-byte aligned, named
 // <prefix><i>; `total` is the end. Fails (with an error at `net`) on a type
 // that is not a statically shaped int/float tensor.
-LogicalResult layoutTensors(func::FuncOp net, TypeRange types, llvm::StringRef prefix,
+LogicalResult layoutTensors(func::FuncOp net, TypeRange types,
+                            llvm::StringRef prefix,
                             std::vector<TensorInfo> &into, uint64_t &total);
 
 // The network's inputs and outputs, each 16-byte aligned in its file;
 // `inBytes`/`outBytes` are the totals. Fails (with an error at the
 // function) on a tensor that is not statically shaped.
-LogicalResult collectInterface(func::FuncOp net, std::vector<TensorInfo> &inputs,
-                               std::vector<TensorInfo> &outputs, uint64_t &inBytes,
-                               uint64_t &outBytes);
+LogicalResult collectInterface(func::FuncOp net,
+                               std::vector<TensorInfo> &inputs,
+                               std::vector<TensorInfo> &outputs,
+                               uint64_t &inBytes, uint64_t &outBytes);
 
 // The checkpoints tagged by -npu-tag-checkpoints, in order, laid out after
 // the outputs in golden.bin (`goldenBytes` grows to hold them).
-std::vector<TensorInfo> collectCheckpoints(func::FuncOp net, uint64_t &goldenBytes);
+std::vector<TensorInfo> collectCheckpoints(func::FuncOp net,
+                                           uint64_t &goldenBytes);
 
 // Input k's bytes: the deterministic pattern of docs/compiler.md.
 std::vector<uint8_t> inputPattern(RankedTensorType type, unsigned k);
@@ -141,17 +151,19 @@ std::vector<uint8_t> inputPattern(RankedTensorType type, unsigned k);
 // given (a .npy of the input's dtype and element count, or a raw .bin of
 // exactly the input's bytes). Fails with `error` saying what does not match.
 FailureOr<std::vector<uint8_t>> networkInput(RankedTensorType type, unsigned k,
-                                             llvm::StringRef file, std::string &error);
+                                             llvm::StringRef file,
+                                             std::string &error);
 
 // The plan as the manifest lists it, read after phase `plan`.
 struct PlanSummary {
-  llvm::json::Array tensors;  // one row per planned buffer
+  llvm::json::Array tensors; // one row per planned buffer
   llvm::json::Object peakBytes;
-  uint64_t l2PlanStart = 0;   // lowest L2 address of the plan (0: none)
+  uint64_t l2PlanStart = 0; // lowest L2 address of the plan (0: none)
   std::vector<uint64_t> checkpointAddress;
   std::vector<std::string> checkpointLocation;
 };
-PlanSummary collectPlan(func::FuncOp net, ModuleOp module, size_t numCheckpoints);
+PlanSummary collectPlan(func::FuncOp net, ModuleOp module,
+                        size_t numCheckpoints);
 
 // What the link and the manifest need from the scheduled module, read
 // after phase `schedule` (before -npu-strip-attributes).
@@ -161,8 +173,8 @@ struct PlannedData {
   MemLevel level;
 };
 struct ScheduledPlan {
-  std::vector<PlannedData> data;                            // initialised, in sections
-  std::vector<std::pair<std::string, uint64_t>> symbols;    // no data: --defsym
+  std::vector<PlannedData> data; // initialised, in sections
+  std::vector<std::pair<std::string, uint64_t>> symbols; // no data: --defsym
   // Unplanned globals the linker script places by section (e.g. .l1.bss).
   std::vector<std::pair<std::string, std::string>> sectioned;
   std::vector<uint64_t> inputAddress, outputAddress;

@@ -55,8 +55,7 @@ Attribute PlacementAttr::parse(AsmParser &parser, Type) {
   if (parser.parseComma() || parser.parseKeyword("address") ||
       parser.parseEqual() || parser.parseInteger(address) ||
       parser.parseComma() || parser.parseKeyword("size") ||
-      parser.parseEqual() || parser.parseInteger(size) ||
-      parser.parseGreater())
+      parser.parseEqual() || parser.parseInteger(size) || parser.parseGreater())
     return {};
   return PlacementAttr::get(parser.getContext(), *level, address, size);
 }
@@ -71,8 +70,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == kMemAttrName) {
     if (!isa<MemLevelAttr>(attr.getValue()))
-      return op->emitError() << "'" << kMemAttrName
-                             << "' must be #npu.mem<L2> or #npu.mem<L3>";
+      return op->emitError()
+             << "'" << kMemAttrName << "' must be #npu.mem<L2> or #npu.mem<L3>";
     return success();
   }
   if (name == kPlacementAttrName) {
@@ -83,8 +82,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kMemoryUsageAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
-      return op->emitError() << "'" << kMemoryUsageAttrName
-                             << "' must be a dictionary";
+      return op->emitError()
+             << "'" << kMemoryUsageAttrName << "' must be a dictionary";
     return success();
   }
   // What the later stages record (docs/compiler.md): checked for shape only.
