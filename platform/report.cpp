@@ -328,6 +328,22 @@ std::string report::json(const soc& s, const run_result& r) const {
         j.attribute("firmware_exit", r.firmware_code);
         j.attribute("cycles", r.cycles);
         j.attribute("cluster_clock_hz", cfg_.frequency_hz("soc.cluster_clock"));
+        // The effective config, so a result can be traced to every key that
+        // made it and where that value came from (default, file:line,
+        // command line): a sweep's rows stand on their own.
+        j.attributeObject("config", [&] {
+            for (const auto& d : cfg::platform_schema().keys()) {
+                j.attributeBegin(d.key);
+                j.rawValue(one_line([&](OStream& e) {
+                    e.object([&] {
+                        e.attribute("value", cfg_.raw(d.key));
+                        e.attribute("source", cfg_.where(d.key).str());
+                        e.attribute("fingerprinted", d.fingerprinted);
+                    });
+                }));
+                j.attributeEnd();
+            }
+        });
         // Microsecond resolution is all a host timing means.
         j.attributeBegin("host_seconds");
         j.rawValue(fmt::format("{:.6f}", r.host_seconds));

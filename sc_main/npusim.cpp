@@ -45,11 +45,12 @@ int bad_input(const std::string& msg) {
     return code(exit_code::bad_input);
 }
 
-// Keys that change how a run is watched, not what it runs on: the config
-// fingerprint ignores them, so they combine with a manifest's config.
+// Keys left out of the config fingerprint (run control, timing, host
+// storage, the simulating model: schema.cpp) combine with a manifest's
+// config instead of replacing it.
 bool watch_key(const std::string& override_text) {
-    const std::string key = override_text.substr(0, override_text.find('='));
-    return key == "soc.max_cycles" || key == "soc.memcheck" || key == "soc.on_bus_error" || key == "sa.rtl_trace";
+    const npu::cfg::key_decl* d = npu::cfg::platform_schema().find(override_text.substr(0, override_text.find('=')));
+    return d && !d->fingerprinted;
 }
 
 std::string with_overrides(const std::string& file, const std::vector<std::string>& overrides) {
@@ -87,6 +88,7 @@ int run(int argc, char** argv) {
         "when zero elements were compared")("print-map", "print the memory map per initiator and exit")(
         "config-doc", "print the configuration reference (Markdown) and exit")(
         "dump-config", "print every effective key = value and exit")(
+        "fingerprint", "print the effective config's fingerprint (what a compiled manifest must match) and exit")(
         "max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")(
         "on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")(
         "memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")(
@@ -178,6 +180,10 @@ int run(int argc, char** argv) {
     }
     if (vm.count("dump-config")) {
         std::cout << cfg->dump();
+        return 0;
+    }
+    if (vm.count("fingerprint")) {
+        std::cout << npu::platform::format_fingerprint(cfg->fingerprint()) << "\n";
         return 0;
     }
     std::vector<unsigned char> golden;

@@ -16,6 +16,8 @@ packages=(
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
   python3-torch python3-numpy         # MLPerf Tiny networks: generator and the PyTorch reference (tests/reference)
   verilator                           # RTL co-simulation of the systolic array (NPU_RTL, docs/cosim.md)
+  python3-matplotlib                  # ./npu sweep's plots (docs/architects.md)
+  slurm-wlm munge                     # ./npu sweep --backend slurm and its test's one-node Slurm
 )
 
 missing=()

@@ -44,6 +44,12 @@ key_decl& schema::add(key_decl d) {
     return keys_.back();
 }
 
+void schema::exclude_from_fingerprint(const std::string& key) {
+    auto it = index_.find(key);
+    if (it == index_.end()) throw std::logic_error("config key not in schema: " + key);
+    keys_[it->second].fingerprinted = false;
+}
+
 const key_decl* schema::find(const std::string& key) const {
     auto it = index_.find(key);
     return it == index_.end() ? nullptr : &keys_[it->second];
@@ -85,6 +91,7 @@ std::string schema::markdown() const {
         std::string desc = d.description;
         if (d.power_of_two) desc += " Must be a power of two.";
         if (d.max != UINT64_MAX) desc += " At most " + format_bound(d.kind, d.max) + ".";
+        if (!d.fingerprinted) desc += " Not in the config fingerprint: a compiled manifest runs with any value.";
         o << "| `" << d.key << "` | " << unit << " | `" << d.default_value << "` | " << desc << " |\n";
     }
     return o.str();
@@ -477,12 +484,10 @@ std::uint64_t config::fingerprint() const {
         }
     };
     for (const auto& [k, e] : values_) {
-        // How a run is watched does not change what it runs on; nor does
-        // which model (TLM, RTL) of a block simulates it (`<block>.model`):
-        // the register map and the layout are the same.
-        if (k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace") continue;
-        if (k.size() > 6 && k.compare(k.size() - 6, 6, ".model") == 0) continue;
+        // Timing, host storage, the simulating model and run control do not
+        // change what the firmware was compiled against (schema.cpp).
         const key_decl* d = schema_->find(k);
+        if (!d->fingerprinted) continue;
         mix(k);
         bool numeric = d->kind != value_kind::choice && d->kind != value_kind::name_list && d->kind != value_kind::text;
         mix(numeric ? std::to_string(e.number) : e.value);

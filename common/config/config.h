@@ -42,6 +42,11 @@ struct key_decl {
     std::uint64_t min = 0;
     std::uint64_t max = UINT64_MAX;
     std::vector<std::string> choices;  // for value_kind::choice
+    // false: the key changes how fast a run goes or how it is watched, never
+    // what the firmware was compiled against (addresses, sizes, counts), so it
+    // is left out of the config fingerprint: a compiled manifest runs with
+    // any value of it (`npusim --manifest m.json --l2.latency=20`).
+    bool fingerprinted = true;
 };
 
 // Where a value came from, for error messages.
@@ -63,6 +68,7 @@ public:
     key_decl& add(key_decl d);
     const key_decl* find(const std::string& key) const;
     const std::vector<key_decl>& keys() const { return keys_; }
+    void exclude_from_fingerprint(const std::string& key);
     // Markdown reference of every key (docs/config.md is this text).
     std::string markdown() const;
 

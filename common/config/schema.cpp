@@ -160,6 +160,10 @@ schema make_platform_schema() {
                "DMA overhead cycles before each burst's read is issued (on top of the memories' "
                "own latency, bandwidth and port contention)."))
         .max = 100000;
+    s.add(decl("dma.bandwidth", value_kind::size, "0",
+               "Bytes per cycle one DMA channel moves at most: each burst's read takes at least "
+               "ceil(bytes / this) cycles. 0: limited only by the memories' ports (`<region>.bandwidth`)."))
+        .max = 4096;
     s.add(decl("dma.allow_l3_l1", value_kind::boolean, "false",
                "Whether the DMA may copy between L3 and L1 directly. false (GAP9-like): such a "
                "transfer is refused at push time with an error; stage it through L2."));
@@ -231,6 +235,29 @@ schema make_platform_schema() {
     ss.nonzero = true;
     ss.max = 16ull << 20;
     s.add(decl("firmware.code_region", value_kind::text, "l2", "Region holding .text, .rodata, .data and .bss."));
+
+    // Keys a compiled firmware does not depend on: timing (latencies,
+    // bandwidths, costs per instruction, the clock and the decoupling
+    // quantum), host storage, which model simulates a block, and how a run is
+    // watched. The firmware's addresses, sizes and counts come from the
+    // others. npuc's tile choice may read timing keys for its cost model, but
+    // the firmware it makes is correct at any value of them, which is what
+    // lets an architect sweep timing on one compiled network.
+    auto ends_with = [](const std::string& k, const char* suffix) {
+        const std::size_t n = std::char_traits<char>::length(suffix);
+        return k.size() >= n && k.compare(k.size() - n, n, suffix) == 0;
+    };
+    for (const auto& d : s.keys()) {
+        const std::string& k = d.key;
+        // Every *latency and *bandwidth key (l2.latency, dma.burst_latency,
+        // sa.l1_bandwidth, ...), the instruction costs, and the rest by name.
+        const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
+                            k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
+                            k == "dma.burst_size";
+        const bool host = ends_with(k, ".storage") || ends_with(k, ".model");
+        const bool watch = k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace";
+        if (timing || host || watch) s.exclude_from_fingerprint(k);
+    }
     return s;
 }
 

@@ -14,6 +14,8 @@
 //     and completes when the destination's b_transport says;
 //   - reads run ahead of writes by at most two bursts (the engine's buffer),
 //     so a slow destination throttles the source;
+//   - with dma.bandwidth = B != 0, a read takes at least ceil(n / B) cycles
+//     (the engine's own datapath limit, whatever the memories allow);
 //   - the transfer ends when its last write completes.
 // So an uncontended transfer of n bursts takes
 //   n * (burst_latency + read) + write        (when write <= burst_latency + read)
@@ -68,6 +70,7 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
       map_(cfg::memory_map::build(cfg)),
       burst_size_(cfg.size("dma.burst_size")),
       burst_latency_(cfg.cycles("dma.burst_latency")),
+      bandwidth_(cfg.size("dma.bandwidth")),
       allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
       stop_on_error_(cfg.choice("dma.on_error") == "stop") {
     l1_ = map_.region_index("l1");
@@ -382,6 +385,8 @@ bool dma::run_transfer(channel& ch) {
                 return false;
             }
             read_free = sc_core::sc_time_stamp() + delay;
+            if (bandwidth_ != 0)
+                read_free = std::max(read_free, sc_core::sc_time_stamp() + cycles((n + bandwidth_ - 1) / bandwidth_));
             w.ready = read_free;
             writes.push_back(std::move(w));
             // Next burst: rest of the row, else next row, else next plane.

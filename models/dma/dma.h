@@ -64,6 +64,7 @@ private:
     cfg::memory_map map_;
     std::uint64_t burst_size_;
     std::uint64_t burst_latency_;
+    std::uint64_t bandwidth_;  // bytes per cycle per channel, 0 = no cap of its own
     bool allow_l3_l1_;
     bool stop_on_error_;
     int l1_ = -1, l3_ = -1;                    // region indices for the route permission

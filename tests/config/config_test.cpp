@@ -211,6 +211,24 @@ TEST(Config, FingerprintIgnoresSpelling) {
     EXPECT_NE(a.fingerprint(), c.fingerprint());
 }
 
+// Timing, host storage, the simulating model and run control are not what a
+// firmware is compiled against: a compiled manifest runs at any value of
+// them, so an architect sweeps them on one compile (npu sweep).
+TEST(Config, FingerprintLeavesOutTimingOnlyKeys) {
+    const auto base = config::load("", {}).fingerprint();
+    for (const char* o : {"l2.latency=20", "l3.bandwidth=1B", "dma.bandwidth=2B", "dma.burst_size=64B",
+                          "core.cpi_div=35", "soc.cluster_clock=240MHz", "soc.quantum=1us", "sa.l1_bandwidth=32B",
+                          "l2.storage=sparse", "sa.model=rtl", "soc.memcheck=off", "interconnect.hop_latency=3",
+                          "dma.burst_latency=9", "sa.setup_latency=2"})
+        EXPECT_EQ(config::load("", {o}).fingerprint(), base) << o;
+    for (const char* o : {"l1.size=64KiB", "sa.rows=8", "cluster.workers=4", "l2.base=0x1C100000",
+                          "firmware.stack_size=4KiB", "dma.channels=4", "visibility.sa=l1,l2"})
+        EXPECT_NE(config::load("", {o}).fingerprint(), base) << o;
+    // Every key says which it is, and docs/config.md says so too.
+    EXPECT_FALSE(platform_schema().find("l2.latency")->fingerprinted);
+    EXPECT_TRUE(platform_schema().find("l2.size")->fingerprinted);
+}
+
 // --- issue 14: every key bounded, cross-key errors blame the right key ----------
 
 TEST(ConfigLimits, UnboundedKeysHaveAMaximum) {

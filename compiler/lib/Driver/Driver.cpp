@@ -358,8 +358,13 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options,
     checkpointJson.push_back(std::move(o));
   }
   llvm::json::Array layerJson;
-  for (const auto &[region, macs] : info.scheduled.regionMacs)
-    layerJson.push_back(llvm::json::Object{{"region", region}, {"macs", macs}});
+  for (const auto &[region, macs] : info.scheduled.regionMacs) {
+    llvm::json::Object layer{{"region", region}, {"macs", macs}};
+    auto tiles = info.scheduled.regionTiles.find(region);
+    if (tiles != info.scheduled.regionTiles.end())
+      layer["tiles"] = tiles->second;
+    layerJson.push_back(std::move(layer));
+  }
   llvm::json::Array overridesJson;
   for (const std::string &o : options.configOverrides)
     overridesJson.push_back(o);

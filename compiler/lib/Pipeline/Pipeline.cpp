@@ -476,12 +476,24 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
   // Which region end reads each checkpoint: the n-th end of region R.
   s.checkpointRegion.assign(numCheckpoints, {"", 0});
   std::map<std::string, int64_t> ends;
+  // A layer's kernel call (with its tiles) sits between the region's start
+  // and end markers.
+  std::string tiles;
   if (auto run = module.lookupSymbol<func::FuncOp>("npu_network_run"))
     run.walk([&](func::CallOp call) {
+      if (auto t = NpuDialect::TilesAttrHelper(call.getContext())
+                       .getAttr(call)) {
+        tiles.clear();
+        for (int64_t v : t.asArrayRef())
+          tiles += (tiles.empty() ? "" : "x") + std::to_string(v);
+      }
       auto region = call->getAttrOfType<StringAttr>(
           NpuDialect::RegionAttrHelper::getNameStr());
       if (!region)
         return;
+      if (!tiles.empty())
+        s.regionTiles.emplace(region.str(), tiles);
+      tiles.clear();
       int64_t n = ++ends[region.str()];
       if (auto macs = call->getAttrOfType<IntegerAttr>(
               NpuDialect::MacsAttrHelper::getNameStr())) {

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -183,6 +184,11 @@ struct ScheduledPlan {
   // Multiply-accumulates per region name (summed over its instances), in
   // program order: the manifest's "layers", npusim's MAC/cycle per region.
   std::vector<std::pair<std::string, int64_t>> regionMacs;
+  // The tiles npu-tile chose (or a pin gave) per region, written as --tile
+  // takes them ("8x32", "1x16x64"): the manifest's layers carry them so a
+  // sweep can pin every point to one config's schedule (npu sweep
+  // --fix-tiles).
+  std::map<std::string, std::string> regionTiles;
   // The SA staging buffer, if any (a manifest row; lowers l2PlanStart).
   std::optional<llvm::json::Object> staging;
   uint64_t stagingAddress = 0;

@@ -1,0 +1,489 @@
+"""`npu sweep`: a design-space sweep — every point compiled (once per distinct
+compile-relevant config), simulated and verified, gathered into one CSV and
+plots.
+
+    ./npu sweep compiler/networks/mlp_int8.mlir --set l1.size=32KiB,64KiB,128KiB \\
+        --set sa.rows=8,16 -o out/sweep
+    ./npu sweep prog.elf --set l2.latency=6,20,50 -o out/lat     # a firmware: simulated only
+    ./npu sweep net.mlir --points points.csv -o out/s             # points from a CSV (header = keys)
+
+A point is a set of config overrides. Points whose effective config has the
+same fingerprint (`npusim --fingerprint`: timing-only keys are not part of it,
+docs/config.md) share one compiled firmware, so a latency or bandwidth sweep
+compiles once. Each finished point is kept as `DIR/points/NNNN.json`; a sweep
+started again with the same arguments skips them (resume after an interrupt),
+and one with other arguments in the same DIR is refused. `DIR/results.csv` has
+one row per point; `DIR/*.png` the plots (python3-matplotlib).
+
+`--backend slurm` simulates the points as a Slurm job array (one task per
+point, `sbatch --wait`), then gathers the same CSV; compilation stays on the
+submitting host. `--fix-tiles` compiles the reference config (no overrides)
+first and pins every layer's tiles to its choice at every point, so a sweep of
+hardware keys does not also measure the compiler's changing decisions.
+"""
+import argparse
+import concurrent.futures
+import csv
+import itertools
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+# README's exit-code table (also npusim's).
+EXIT_NAMES = {0: "verified", 1: "firmware_exit", 2: "bad_input", 3: "bus_error", 4: "memcheck", 5: "watchdog",
+              6: "golden_mismatch", 7: "trap", 8: "self_check_failed", 70: "internal_error"}
+BAD_INPUT = 2
+SPEC_VERSION = 1
+
+
+class SweepError(Exception):
+    pass
+
+
+def parse_sets(sets):
+    """--set key=v1,v2 ... -> [(key, [values])], in the order given."""
+    axes = []
+    for s in sets:
+        key, eq, values = s.partition("=")
+        key = key.strip()
+        if not eq or "." not in key or not values:
+            raise SweepError(f"--set '{s}': expected section.key=value[,value...] (e.g. l1.size=32KiB,64KiB)")
+        if any(k == key for k, _ in axes):
+            raise SweepError(f"--set {key} given twice: put every value in one --set {key}=a,b,c")
+        vals = [v.strip() for v in values.split(",")]
+        if any(not v for v in vals):
+            raise SweepError(f"--set '{s}': an empty value in the list")
+        axes.append((key, vals))
+    return axes
+
+
+def points_from_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+    except OSError as e:
+        raise SweepError(f"--points {path}: {e.strerror}")
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    if len(rows) < 2:
+        raise SweepError(f"--points {path}: needs a header of config keys and at least one row of values")
+    keys = [k.strip() for k in rows[0]]
+    for k in keys:
+        if "." not in k:
+            raise SweepError(f"--points {path}:1: '{k}' is not a config key (section.key)")
+    pts = []
+    for n, r in enumerate(rows[1:], start=2):
+        if len(r) != len(keys):
+            raise SweepError(f"--points {path}:{n}: {len(r)} values for {len(keys)} keys")
+        pts.append([(k, v.strip()) for k, v in zip(keys, r)])
+    return keys, pts
+
+
+class Sweep:
+    def __init__(self, args, root, build):
+        self.args = args
+        self.root = root
+        self.npusim = os.path.join(build, "sc_main", "npusim")
+        self.npuc = os.path.join(build, "compiler", "tools", "npuc", "npuc")
+        self.target = os.path.abspath(args.target)
+        self.is_elf = self.target.endswith(".elf")
+        self.out = os.path.abspath(args.out)
+        self.config = os.path.abspath(args.config)
+        if args.points:
+            self.keys, self.points = points_from_csv(args.points)
+        else:
+            axes = parse_sets(args.set)
+            if not axes:
+                raise SweepError("nothing to sweep: give --set key=v1,v2 (repeatable) or --points FILE.csv")
+            self.keys = [k for k, _ in axes]
+            self.points = [list(zip(self.keys, combo)) for combo in itertools.product(*[v for _, v in axes])]
+        for tool in [self.npusim] + ([] if self.is_elf else [self.npuc]):
+            if not os.path.exists(tool):
+                raise SweepError(f"{tool} not found: build first (scripts/dev.sh build) or set NPU_BUILD_DIR")
+
+    # -- the sweep's identity: resuming must not mix two different sweeps ----
+    def spec(self):
+        return {"version": SPEC_VERSION, "target": self.target, "config": self.config, "keys": self.keys,
+                "points": [[list(kv) for kv in p] for p in self.points],
+                "default_mem_level": self.args.default_mem_level, "fix_tiles": self.args.fix_tiles,
+                "tile": self.args.tile, "opt": self.args.opt}
+
+    def check_spec(self):
+        os.makedirs(os.path.join(self.out, "points"), exist_ok=True)
+        path = os.path.join(self.out, "sweep.json")
+        spec = self.spec()
+        if os.path.exists(path):
+            with open(path) as f:
+                old = json.load(f)
+            if old != spec:
+                raise SweepError(f"{self.out} holds another sweep (sweep.json differs: other target, config, "
+                                 f"points or options): use another -o, or delete it to start over")
+        else:
+            write_json(path, spec)
+
+    # -- per point ------------------------------------------------------------
+    def overrides(self, point):
+        return [f"--{k}={v}" for k, v in point]
+
+    def fingerprint(self, point):
+        """Checks the point's keys and values (npusim's config errors) and
+        returns its fingerprint: points that share it share a firmware."""
+        cmd = [self.npusim, "--config", self.config, "--fingerprint"] + self.overrides(point)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SweepError(f"point {fmt_point(point)}: {r.stderr.strip() or 'npusim --fingerprint failed'}")
+        return r.stdout.strip()
+
+    def compile_dir(self, fp):
+        return os.path.join(self.out, "build", fp)
+
+    def compile(self, fp, point, pinned):
+        """npuc once per fingerprint; returns (seconds, error or None)."""
+        d = self.compile_dir(fp)
+        manifest = os.path.join(d, "manifest.json")
+        done = os.path.join(d, "compiled.ok")
+        if os.path.exists(done):
+            return 0.0, None
+        cmd = [self.npuc, self.target, "-o", d, "--config", self.config,
+               f"--default-mem-level={self.args.default_mem_level}", f"--opt={self.args.opt}"]
+        for k, v in point:
+            cmd += ["--set", f"{k}={v}"]
+        for t in self.args.tile + pinned:
+            cmd.append(f"--tile={t}")
+        t0 = time.monotonic()
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        secs = time.monotonic() - t0
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "npuc.log"), "w") as f:
+            f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + r.stdout + r.stderr)
+        if r.returncode != 0 or not os.path.exists(manifest):
+            lines = [l.strip() for l in r.stderr.splitlines() if l.strip()]
+            # The diagnostic, not the caret line under the source it quotes.
+            why = next((l for l in lines if "error:" in l), lines[-1] if lines else "npuc failed")
+            return secs, f"npuc: {why}"
+        with open(done, "w") as f:
+            f.write(f"{secs:.3f}\n")
+        return secs, None
+
+    def simulate_cmd(self, idx, point, fp):
+        stats = os.path.join(self.out, "points", f"{idx:04d}.stats.json")
+        cmd = [self.npusim, "--config", self.config, "--stats", stats, "--memcheck=error", "-q"]
+        cmd += self.overrides(point)
+        if self.is_elf:
+            cmd.append(self.target)
+        else:
+            cmd += ["--manifest", os.path.join(self.compile_dir(fp), "manifest.json")]
+        return cmd, stats
+
+    def run_point(self, idx, point, fp, compile_s, compile_error):
+        """Simulate one point and keep its result (points/NNNN.json)."""
+        result = {"index": idx, "point": dict(point), "fingerprint": fp, "compile_seconds": round(compile_s, 3)}
+        if compile_error:
+            result.update(status="compile_error", exit_code=None, error=compile_error)
+        else:
+            cmd, stats = self.simulate_cmd(idx, point, fp)
+            t0 = time.monotonic()
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            result["wall_seconds"] = round(time.monotonic() - t0, 3)
+            with open(os.path.join(self.out, "points", f"{idx:04d}.log"), "w") as f:
+                f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + r.stdout + r.stderr)
+            result["exit_code"] = r.returncode
+            result["status"] = EXIT_NAMES.get(r.returncode, f"exit_{r.returncode}")
+            if r.returncode != 0:
+                lines = [l for l in r.stderr.splitlines() if l.strip()]
+                result["error"] = lines[0] if lines else ""
+            if os.path.exists(stats):
+                with open(stats) as f:
+                    result["stats"] = json.load(f)
+            if self.is_elf and r.returncode == 0:
+                result["status"] = "ran"  # a bare firmware has no golden: it ran to exit 0
+            elif not self.is_elf and r.returncode == 0:
+                g = result.get("stats", {}).get("golden", {})
+                # A run that compared nothing has not verified anything.
+                if not g.get("compared_outputs") or not g.get("compared"):
+                    result["status"] = "not_compared"
+        write_json(os.path.join(self.out, "points", f"{idx:04d}.json"), result)
+        return result
+
+    def done(self, idx):
+        return os.path.exists(os.path.join(self.out, "points", f"{idx:04d}.json"))
+
+    # -- --fix-tiles ------------------------------------------------------------
+    def reference_tiles(self):
+        """Compile the reference config once and read the tiles npuc chose
+        for every layer from its manifest."""
+        fp = self.fingerprint([])
+        secs, err = self.compile(fp, [], [])
+        if err:
+            raise SweepError(f"--fix-tiles: the reference config does not compile: {err}")
+        with open(os.path.join(self.compile_dir(fp), "manifest.json")) as f:
+            man = json.load(f)
+        pins = [f"{l['region']}={l['tiles']}" for l in man.get("layers", []) if l.get("tiles")]
+        if not pins:
+            raise SweepError("--fix-tiles: the reference compile reports no tiled layer to pin "
+                             "(the manifest's layers carry no 'tiles')")
+        return pins
+
+
+def fmt_point(point):
+    return " ".join(f"{k}={v}" for k, v in point) or "(reference config)"
+
+
+def write_json(path, obj):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)  # a point file is complete or absent, never half-written
+
+
+# -- gathering ------------------------------------------------------------------
+
+def row_of(result, keys):
+    """One CSV row: swept keys, verification, cycles, per-layer figures,
+    bytes per level, utilisation, wall time."""
+    row = {k: result["point"].get(k, "") for k in keys}
+    st = result.get("stats", {})
+    cycles = st.get("cycles")
+    row.update(status=result["status"], exit_code=result.get("exit_code"), cycles=cycles,
+               time_us=round(cycles / st["cluster_clock_hz"] * 1e6, 3) if cycles and st.get("cluster_clock_hz") else None)
+    g = st.get("golden", {})
+    row["compared"] = g.get("compared")
+    row["mismatches"] = g.get("mismatches")
+    regions = [r for r in st.get("regions", []) if "macs" in r]
+    macs = sum(r["macs"] for r in regions)
+    row["macs"] = macs if regions else None
+    row["macs_per_cycle"] = round(macs / cycles, 4) if regions and cycles else None
+    levels = {}
+    for per_target in st.get("traffic", {}).values():
+        for target, rw in per_target.items():
+            levels[target] = levels.get(target, 0) + rw.get("read", 0) + rw.get("write", 0)
+    for target in sorted(levels):
+        row[f"bytes_{target}"] = levels[target]
+    for owner, vals in sorted(st.get("stats", {}).items()):
+        if "busy_cycles" in vals and cycles:
+            row[f"util_{owner}"] = round(vals["busy_cycles"] / cycles, 4)
+    for r in regions:
+        row[f"layer_cycles:{r['name']}"] = r["cycles"]
+        row[f"layer_macs_per_cycle:{r['name']}"] = round(r["macs_per_cycle"], 4)
+    row["compile_seconds"] = result.get("compile_seconds")
+    row["wall_seconds"] = result.get("wall_seconds")
+    row["fingerprint"] = result.get("fingerprint")
+    row["error"] = result.get("error", "")
+    return row
+
+
+def write_csv(path, rows):
+    cols = []
+    for r in rows:
+        for c in r:
+            if c not in cols:
+                cols.append(c)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols)
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: ("" if r.get(c) is None else r.get(c)) for c in cols})
+
+
+def plot(out, keys, results):
+    """cycles against each swept key (one line per combination of the other
+    keys), and MAC/cycle against arithmetic intensity per layer."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("npu sweep: warning: python3-matplotlib is not installed: no plots "
+              "(scripts/install-deps.sh installs it)", file=sys.stderr)
+        return []
+    made = []
+    ok = [r for r in results if r.get("stats", {}).get("cycles")]
+    for key in keys:
+        values = []
+        for r in ok:
+            if r["point"][key] not in values:
+                values.append(r["point"][key])
+        if len(values) < 2:
+            continue
+        fig, ax = plt.subplots(figsize=(6, 4))
+        others = [k for k in keys if k != key]
+        series = {}
+        for r in ok:
+            label = ", ".join(f"{k}={r['point'][k]}" for k in others) or "cycles"
+            series.setdefault(label, {})[r["point"][key]] = r["stats"]["cycles"]
+        for label, ys in series.items():
+            xs = [v for v in values if v in ys]
+            ax.plot([values.index(v) for v in xs], [ys[v] for v in xs], marker="o", label=label)
+        ax.set_xticks(range(len(values)))
+        ax.set_xticklabels(values)
+        ax.set_xlabel(key)
+        ax.set_ylabel("simulated cycles")
+        ax.grid(True, alpha=0.3)
+        if len(series) > 1:
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        name = f"cycles_vs_{key.replace('.', '_')}.png"
+        fig.savefig(os.path.join(out, name), dpi=100)
+        plt.close(fig)
+        made.append(name)
+    # Roofline-style: per layer, MACs per cycle against MACs per byte moved.
+    xs, ys = [], []
+    for r in ok:
+        for reg in r["stats"].get("regions", []):
+            moved = sum(v.get("read", 0) + v.get("write", 0) for v in reg.get("bytes", {}).values())
+            if "macs" in reg and moved and reg["cycles"]:
+                xs.append(reg["macs"] / moved)
+                ys.append(reg["macs"] / reg["cycles"])
+    if xs:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.scatter(xs, ys, s=12)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("arithmetic intensity (MACs per byte moved)")
+        ax.set_ylabel("MACs per cycle")
+        ax.set_title("per layer, every point")
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "roofline.png"), dpi=100)
+        plt.close(fig)
+        made.append("roofline.png")
+    return made
+
+
+# -- backends -----------------------------------------------------------------
+
+def run_slurm(sw, todo, fps, compiled):
+    """One array task per point: each runs `npu sweep --run-point DIR IDX`
+    (the same code as the local backend); sbatch --wait returns when all have."""
+    slurm_dir = os.path.join(sw.out, "slurm")
+    os.makedirs(slurm_dir, exist_ok=True)
+    tasks = {str(i): {"fp": fps[i], "compile_seconds": compiled[fps[i]][0], "compile_error": compiled[fps[i]][1]}
+             for i in todo}
+    write_json(os.path.join(slurm_dir, "tasks.json"), tasks)
+    ids = ",".join(str(i) for i in todo)
+    npu = os.path.join(sw.root, "npu")
+    script = os.path.join(slurm_dir, "array.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n"
+                f"#SBATCH --job-name=npu-sweep\n#SBATCH --array={ids}\n"
+                f"#SBATCH --output={slurm_dir}/task-%a.out\n#SBATCH --cpus-per-task=1\n"
+                f"exec /usr/bin/python3 {shlex.quote(npu)} sweep --run-point {shlex.quote(sw.out)} "
+                "\"$SLURM_ARRAY_TASK_ID\"\n")
+    env = dict(os.environ, NPU_BUILD_DIR=os.path.dirname(os.path.dirname(sw.npusim)))
+    r = subprocess.run(["sbatch", "--wait", "--parsable", script], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise SweepError(f"sbatch failed (exit {r.returncode}): {r.stderr.strip()}")
+    missing = [i for i in todo if not sw.done(i)]
+    if missing:
+        raise SweepError(f"Slurm job {r.stdout.strip()} ended without results for points {missing} "
+                         f"(see {slurm_dir}/task-<n>.out)")
+
+
+def run_point_task(out, idx):
+    """Inside a Slurm array task: simulate point IDX of the sweep in OUT."""
+    with open(os.path.join(out, "sweep.json")) as f:
+        spec = json.load(f)
+    with open(os.path.join(out, "slurm", "tasks.json")) as f:
+        task = json.load(f)[str(idx)]
+    ns = argparse.Namespace(target=spec["target"], out=out, config=spec["config"], points=None,
+                            set=[], default_mem_level=spec["default_mem_level"], fix_tiles=spec["fix_tiles"],
+                            tile=spec["tile"], opt=spec["opt"])
+    sw = Sweep.__new__(Sweep)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    build = os.environ.get("NPU_BUILD_DIR", os.path.join(root, "build"))
+    sw.args, sw.root = ns, root
+    sw.npusim = os.path.join(build, "sc_main", "npusim")
+    sw.npuc = os.path.join(build, "compiler", "tools", "npuc", "npuc")
+    sw.target, sw.out, sw.config = spec["target"], out, spec["config"]
+    sw.is_elf = sw.target.endswith(".elf")
+    sw.keys = spec["keys"]
+    sw.points = [[tuple(kv) for kv in p] for p in spec["points"]]
+    r = sw.run_point(idx, sw.points[idx], task["fp"], task["compile_seconds"], task["compile_error"])
+    return 0 if r["status"] in ("verified", "ran") else 1
+
+
+def main(argv, root, build):
+    if argv[:1] == ["--run-point"]:
+        if len(argv) != 3:
+            print("npu sweep: --run-point DIR INDEX", file=sys.stderr)
+            return BAD_INPUT
+        return run_point_task(os.path.abspath(argv[1]), int(argv[2]))
+    p = argparse.ArgumentParser(prog="npu sweep", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("target", help="a network (.mlir) to compile and verify at every point, or a firmware (.elf)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=V1,V2",
+                   help="a swept config key and its values (repeatable; the sweep is the cartesian product)")
+    p.add_argument("--points", help="CSV of points instead of --set: a header of config keys, one row per point")
+    p.add_argument("--config", default=os.path.join(root, "configs", "gap9.cfg"), help="base platform config")
+    p.add_argument("--default-mem-level", choices=["L2", "L3"], default="L2", help="where weights go")
+    p.add_argument("--tile", action="append", default=[], metavar="LAYER=SIZES", help="pin a layer's tiles")
+    p.add_argument("--fix-tiles", action="store_true",
+                   help="keep the reference config's tiles at every point (hardware-only comparison)")
+    p.add_argument("--opt", type=int, default=2, help="LLVM IR optimisation level")
+    p.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1, help="points simulated at once (local)")
+    p.add_argument("--backend", choices=["local", "slurm"], default="local")
+    p.add_argument("-o", "--out", required=True, help="output directory (results.csv, *.png, points/)")
+    args = p.parse_args(argv)
+    if args.jobs < 1:
+        print("npu sweep: error: --jobs must be at least 1", file=sys.stderr)
+        return BAD_INPUT
+    if not os.path.isfile(args.target):
+        print(f"npu sweep: error: no such network or firmware: {args.target}", file=sys.stderr)
+        return BAD_INPUT
+    if args.set and args.points:
+        print("npu sweep: error: give --set or --points, not both", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        sw = Sweep(args, root, build)
+        if sw.is_elf and (args.fix_tiles or args.tile):
+            raise SweepError("--fix-tiles/--tile apply to networks, not to a firmware ELF")
+        sw.check_spec()
+        fps = [sw.fingerprint(pt) for pt in sw.points]  # checks every key and value before any work
+        todo = [i for i in range(len(sw.points)) if not sw.done(i)]
+        if len(todo) < len(sw.points):
+            print(f"npu sweep: resuming: {len(sw.points) - len(todo)} of {len(sw.points)} points already done")
+        compiled = {}
+        if not sw.is_elf:
+            pinned = sw.reference_tiles() if args.fix_tiles else []
+            first = {}
+            for i in todo:
+                first.setdefault(fps[i], sw.points[i])
+            need = [fp for fp in first if not os.path.exists(os.path.join(sw.compile_dir(fp), "compiled.ok"))]
+            print(f"npu sweep: {len(sw.points)} points, {len(set(fps))} distinct compile configs, "
+                  f"{len(need)} to compile")
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                futs = {fp: ex.submit(sw.compile, fp, pt, pinned) for fp, pt in first.items()}
+                for fp, fu in futs.items():
+                    compiled[fp] = fu.result()
+                    if compiled[fp][1]:
+                        print(f"npu sweep: {fmt_point(first[fp])}: {compiled[fp][1]}", file=sys.stderr)
+        for fp in set(fps):
+            compiled.setdefault(fp, (0.0, None))
+        if args.backend == "slurm":
+            if todo:
+                run_slurm(sw, todo, fps, compiled)
+        else:
+            with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+                futs = [ex.submit(sw.run_point, i, sw.points[i], fps[i], *compiled[fps[i]]) for i in todo]
+                for fu in futs:
+                    r = fu.result()
+                    print(f"npu sweep: point {r['index']}: {fmt_point(sw.points[r['index']])}: {r['status']}"
+                          + (f", {r['stats']['cycles']} cycles" if r.get("stats", {}).get("cycles") else ""))
+    except SweepError as e:
+        print(f"npu sweep: error: {e}", file=sys.stderr)
+        return BAD_INPUT
+    results = []
+    for i in range(len(sw.points)):
+        with open(os.path.join(sw.out, "points", f"{i:04d}.json")) as f:
+            results.append(json.load(f))
+    write_csv(os.path.join(sw.out, "results.csv"), [row_of(r, sw.keys) for r in results])
+    made = plot(sw.out, sw.keys, results)
+    good = sum(r["status"] in ("verified", "ran") for r in results)
+    print(f"npu sweep: {good} of {len(results)} points "
+          f"{'ran' if sw.is_elf else 'verified'}; {os.path.join(sw.out, 'results.csv')}"
+          + (f"; plots: {', '.join(made)}" if made else ""))
+    # Exit 6 (the golden-mismatch code) when any point failed, as a CI gate.
+    return 0 if good == len(results) else 6

@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""Tests of `./npu sweep` (scripts/npu_sweep.py) against the real npuc and
+npusim of a build, and of a real Slurm (scripts/slurm-local.sh).
+
+    sweep_test.py CASE --build BUILD --work DIR
+
+CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | bad-input.
+Every case checks the numbers it gets (verified points, compared elements,
+compile counts), never only an exit code.
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NPU = os.path.join(ROOT, "npu")
+MLP = os.path.join(ROOT, "compiler", "networks", "mlp_int8.mlir")
+# Columns that are host timings: they differ between runs, nothing else may.
+HOST_COLUMNS = {"wall_seconds", "compile_seconds"}
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def sweep(build, args, expect=0):
+    env = dict(os.environ, NPU_BUILD_DIR=build)
+    r = subprocess.run(["/usr/bin/python3", NPU, "sweep"] + args, capture_output=True, text=True, env=env)
+    sys.stdout.write(r.stdout)
+    sys.stdout.write(r.stderr)
+    if r.returncode != expect:
+        fail(f"npu sweep {' '.join(args)}: exit {r.returncode}, expected {expect}")
+    return r
+
+
+def rows(out):
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check_verified(rs, n):
+    if len(rs) != n:
+        fail(f"{len(rs)} rows, expected {n}")
+    for r in rs:
+        if r["status"] != "verified":
+            fail(f"point {r} not verified")
+        if not r["compared"] or int(r["compared"]) <= 0:
+            fail(f"point {r} compared {r['compared']!r} elements")
+        if int(r["mismatches"]) != 0 or int(r["cycles"]) <= 0:
+            fail(f"point {r}: mismatches {r['mismatches']}, cycles {r['cycles']}")
+    print(f"{len(rs)} of {n} points verified, compared {sum(int(r['compared']) for r in rs)} elements in all")
+
+
+def comparable(rs):
+    return [{k: v for k, v in r.items() if k not in HOST_COLUMNS} for r in rs]
+
+
+def the_sweep(build, out, extra=()):
+    return sweep(build, [MLP, "--set", "l1.size=32KiB,64KiB,128KiB", "--set", "sa.rows=8,16", "-o", out,
+                         "--jobs", "2"] + list(extra))
+
+
+def case_local(build, work):
+    out = os.path.join(work, "local")
+    shutil.rmtree(out, ignore_errors=True)
+    r = the_sweep(build, out)
+    if "6 distinct compile configs, 6 to compile" not in r.stdout:
+        fail("expected 6 compiles (l1.size and sa.rows are both compile-relevant)")
+    rs = rows(out)
+    check_verified(rs, 6)
+    if sorted((x["l1.size"], x["sa.rows"]) for x in rs) != sorted(
+            (a, b) for a in ["32KiB", "64KiB", "128KiB"] for b in ["8", "16"]):
+        fail("the CSV's points are not the cartesian product")
+    if len({x["cycles"] for x in rs}) < 2:
+        fail("every point has the same cycles: the swept keys changed nothing")
+    for png in ["cycles_vs_l1_size.png", "cycles_vs_sa_rows.png", "roofline.png"]:
+        p = os.path.join(out, png)
+        with open(p, "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                fail(f"{p} is not a PNG")
+    for col in ["bytes_l2", "util_soc.sa", "layer_cycles:layer1.matmul"]:
+        if col not in rs[0]:
+            fail(f"column {col} missing from results.csv: {list(rs[0])}")
+    print("sweep local: ok")
+
+
+def case_timing(build, work):
+    out = os.path.join(work, "timing")
+    shutil.rmtree(out, ignore_errors=True)
+    r = sweep(build, [MLP, "--set", "l2.latency=6,20,50", "--set", "dma.bandwidth=0,2", "-o", out])
+    # Timing-only keys are not in the fingerprint: one firmware for all six.
+    if "6 points, 1 distinct compile configs, 1 to compile" not in r.stdout:
+        fail("a timing-only sweep must compile once")
+    rs = rows(out)
+    check_verified(rs, 6)
+    cyc = {(x["l2.latency"], x["dma.bandwidth"]): int(x["cycles"]) for x in rs}
+    if not cyc[("6", "0")] < cyc[("20", "0")] < cyc[("50", "0")]:
+        fail(f"cycles do not grow with l2.latency: {cyc}")
+    if not cyc[("6", "2")] > cyc[("6", "0")]:
+        fail(f"dma.bandwidth=2 is not slower than unlimited: {cyc}")
+    print(f"sweep timing: ok ({cyc})")
+
+
+def case_resume(build, work):
+    out = os.path.join(work, "resume")
+    shutil.rmtree(out, ignore_errors=True)
+    the_sweep(build, out)
+    first = comparable(rows(out))
+    # An interrupted sweep: two points never finished, no CSV yet.
+    for i in (1, 4):
+        os.remove(os.path.join(out, "points", f"{i:04d}.json"))
+    os.remove(os.path.join(out, "results.csv"))
+    r = the_sweep(build, out)
+    if "resuming: 4 of 6 points already done" not in r.stdout or "0 to compile" not in r.stdout:
+        fail("the second run did not resume (or compiled again)")
+    if comparable(rows(out)) != first:
+        fail("the resumed sweep's CSV differs from the uninterrupted one")
+    # Another sweep into the same directory is refused, not mixed in.
+    r = sweep(build, [MLP, "--set", "l1.size=64KiB", "-o", out], expect=2)
+    if "holds another sweep" not in r.stderr:
+        fail("a different sweep in the same -o was not refused")
+    print("sweep resume: ok")
+
+
+def case_slurm(build, work):
+    local = os.path.join(work, "slurm-local")
+    out = os.path.join(work, "slurm")
+    state = os.path.join(work, "slurm-state")
+    for d in (local, out, state):
+        shutil.rmtree(d, ignore_errors=True)
+    if os.geteuid() != 0 or not shutil.which("slurmctld") or not shutil.which("munged"):
+        # CI runs as root with slurm-wlm and munge installed (install-deps.sh).
+        print("SKIP: the local Slurm needs root and Debian's slurm-wlm + munge")
+        sys.exit(77)
+    the_sweep(build, local)
+    start = subprocess.run(["bash", os.path.join(ROOT, "scripts", "slurm-local.sh"), "start", state],
+                           capture_output=True, text=True)
+    sys.stdout.write(start.stdout + start.stderr)
+    if start.returncode != 0:
+        fail("could not start the local Slurm")
+    conf = start.stdout.strip().split("=", 1)[1]
+    os.environ["SLURM_CONF"] = conf
+    try:
+        the_sweep(build, out, ["--backend", "slurm"])
+    finally:
+        subprocess.run(["bash", os.path.join(ROOT, "scripts", "slurm-local.sh"), "stop", state])
+    tasks = [f for f in os.listdir(os.path.join(out, "slurm")) if f.startswith("task-")]
+    if len(tasks) != 6:
+        fail(f"expected 6 Slurm array task logs, found {len(tasks)}")
+    check_verified(rows(out), 6)
+    a, b = comparable(rows(local)), comparable(rows(out))
+    if a != b:
+        fail(f"Slurm CSV differs from the local one:\n{a}\n{b}")
+    print("sweep slurm: ok (CSV equals the local backend's)")
+
+
+def case_manifest_timing(build, work):
+    out = os.path.join(work, "mt")
+    shutil.rmtree(out, ignore_errors=True)
+    npuc = os.path.join(build, "compiler", "tools", "npuc", "npuc")
+    npusim = os.path.join(build, "sc_main", "npusim")
+    subprocess.run([npuc, MLP, "-o", out, "--config", os.path.join(ROOT, "configs", "gap9.cfg")], check=True,
+                   capture_output=True)
+    man = os.path.join(out, "manifest.json")
+    base = subprocess.run([npusim, "--manifest", man, "--stats", os.path.join(out, "a.json")], capture_output=True,
+                          text=True)
+    slow = subprocess.run([npusim, "--manifest", man, "--l2.latency=20", "--stats", os.path.join(out, "b.json")],
+                          capture_output=True, text=True)
+    if base.returncode != 0 or slow.returncode != 0:
+        fail(f"manifest runs: exit {base.returncode}, {slow.returncode}:\n{slow.stderr}")
+    a = json.load(open(os.path.join(out, "a.json")))
+    b = json.load(open(os.path.join(out, "b.json")))
+    if not (b["cycles"] > a["cycles"] and b["golden"]["compared"] > 0 and b["golden"]["passed"]):
+        fail(f"--l2.latency=20 on a manifest: cycles {a['cycles']} -> {b['cycles']}, golden {b['golden']}")
+    src = b["config"]["l2.latency"]
+    if src["value"] != "20" or src["source"] != "<command line>" or src["fingerprinted"]:
+        fail(f"stats config entry for l2.latency: {src}")
+    if b["config"]["l1.size"]["source"].split(":")[0] != os.path.join(ROOT, "configs", "gap9.cfg") and \
+            b["config"]["l1.size"]["source"] != "<default>":
+        fail(f"stats config entry for l1.size: {b['config']['l1.size']}")
+    # A key the firmware depends on is still refused, naming the recompile.
+    r = subprocess.run([npusim, "--manifest", man, "--config", os.path.join(ROOT, "configs", "gap9.cfg"),
+                        "--l1.size=64KiB"], capture_output=True, text=True)
+    if r.returncode != 2 or "recompile" not in r.stderr:
+        fail(f"--l1.size on a manifest compiled for 128KiB: exit {r.returncode}: {r.stderr}")
+    print(f"manifest timing override: ok ({a['cycles']} -> {b['cycles']} cycles, "
+          f"compared {b['golden']['compared']})")
+
+
+def case_fix_tiles(build, work):
+    """A larger L1 changes the tiler's choice (the compiler's decision, not
+    the hardware's): --fix-tiles keeps the reference config's tiles, so the
+    sweep measures the hardware alone."""
+    free, fixed = os.path.join(work, "free"), os.path.join(work, "fixed")
+    for d in (free, fixed):
+        shutil.rmtree(d, ignore_errors=True)
+    sizes = "l1.size=128KiB,256KiB,512KiB"
+    sweep(build, [MLP, "--set", sizes, "-o", free])
+    sweep(build, [MLP, "--set", sizes, "--fix-tiles", "-o", fixed])
+    a, b = rows(free), rows(fixed)
+    check_verified(b, 3)
+    if len({r["cycles"] for r in a}) < 2:
+        fail("without --fix-tiles the L1 size should change the schedule (and the cycles)")
+    if len({r["cycles"] for r in b}) != 1:
+        fail(f"with --fix-tiles the same schedule on more L1 changed the cycles: {[r['cycles'] for r in b]}")
+    with open(os.path.join(fixed, "build", b[2]["fingerprint"], "npuc.log")) as f:
+        if "--tile=layer1.matmul=" not in f.read():
+            fail("the 512KiB point was not compiled with the reference tiles pinned")
+    print(f"sweep fix-tiles: ok (free {[r['cycles'] for r in a]}, fixed {[r['cycles'] for r in b]})")
+
+
+def case_bad_input(build, work):
+    out = os.path.join(work, "bad")
+    shutil.rmtree(out, ignore_errors=True)
+    checks = [
+        ([MLP, "--set", "l1.sise=32KiB", "-o", out], "l1.sise"),
+        ([MLP, "--set", "l1.size=", "-o", out], "expected section.key=value"),
+        ([MLP, "--set", "l1.size=3KiB", "-o", out + "2"], "power of two"),
+        ([MLP, "-o", out + "3"], "nothing to sweep"),
+        ([os.path.join(work, "missing.mlir"), "--set", "l1.size=64KiB", "-o", out + "4"], "no such network"),
+    ]
+    for args, needle in checks:
+        r = sweep(build, args, expect=2)
+        if needle not in r.stderr:
+            fail(f"npu sweep {' '.join(args)}: message does not name '{needle}': {r.stderr}")
+    print("sweep bad input: ok")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case")
+    p.add_argument("--build", required=True)
+    p.add_argument("--work", required=True)
+    a = p.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    cases = {"local": case_local, "timing": case_timing, "resume": case_resume, "slurm": case_slurm,
+             "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "bad-input": case_bad_input}
+    if a.case not in cases:
+        fail(f"unknown case {a.case}")
+    cases[a.case](os.path.abspath(a.build), os.path.abspath(a.work))
+
+
+if __name__ == "__main__":
+    main()
