@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "energy.h"
+
 #include "cpu/core.h"
 #include "periph/soc_periph.h"
 
@@ -217,6 +219,13 @@ std::string report::summary(const soc& s, const run_result& r) const {
                                     100.0 * static_cast<double>(*v.value) / static_cast<double>(r.cycles));
     if (!util.empty()) o += "\nutilisation\n" + util;
 
+    // Per-event energies times the run's counts (energy.* keys).
+    const energy_breakdown en = run_energy(energy_model::from(cfg_), s, r.cycles);
+    o += fmt::format("\nenergy   : {:.3f} uJ =", en.total() * 1e6);
+    for (std::size_t i = 0; i < en.blocks.size(); ++i)
+        o += fmt::format("{} {} {:.3f}", i ? "," : "", en.blocks[i].first, en.blocks[i].second * 1e6);
+    o += " (energy.* keys, docs/architects.md)\n";
+
     const auto& regions = s.soc_periph().regions();
     if (!regions.empty()) {
         // Engines with busy counters, in the order busy_snapshot() samples them.
@@ -348,6 +357,20 @@ std::string report::json(const soc& s, const run_result& r) const {
         j.attributeBegin("host_seconds");
         j.rawValue(fmt::format("{:.6f}", r.host_seconds));
         j.attributeEnd();
+        const energy_model em = energy_model::from(cfg_);
+        const energy_breakdown en = run_energy(em, s, r.cycles);
+        j.attributeObject("energy_uj", [&] {
+            j.attribute("total", en.total() * 1e6);
+            for (const auto& [block, joules] : en.blocks) j.attribute(block, joules * 1e6);
+        });
+        // Layers' MACs are npuc's counts without a type: the run's SA tells.
+        std::uint64_t sa_macs = 0, sa_macs_f32 = 0;
+        for (const auto& g : s.context().stats.groups())
+            for (const auto& v : g.values) {
+                if (v.name == "macs") sa_macs = *v.value;
+                if (v.name == "macs_f32") sa_macs_f32 = *v.value;
+            }
+        const bool f32_macs = 2 * sa_macs_f32 > sa_macs;
         j.attributeArray("cores", [&] {
             for (std::size_t h = 0; h < s.cores().size(); ++h) {
                 const auto& c = *s.cores()[h];
@@ -415,6 +438,17 @@ std::string report::json(const soc& s, const run_result& r) const {
                                     }
                         });
                         e.attribute("worker_cycles", region_worker_cycles(g));
+                        {
+                            std::vector<std::uint64_t> rd(targets.size()), wr(targets.size());
+                            for (std::size_t t = 0; t < targets.size(); ++t) {
+                                rd[t] = region_read_bytes(g, t);
+                                wr[t] = region_write_bytes(g, t, targets.size());
+                            }
+                            const energy_breakdown re =
+                                region_energy(em, s, g.cycles, region_worker_cycles(g), rd, wr,
+                                              it != layer_macs_.end() ? it->second : 0, f32_macs);
+                            e.attribute("energy_uj", re.total() * 1e6);
+                        }
                         e.attribute("worker_utilisation", worker_utilisation(s, g) / 100.0);
                         e.attributeObject("bytes", [&] {
                             for (std::size_t t = 0; t < targets.size(); ++t)

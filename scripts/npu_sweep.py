@@ -250,6 +250,11 @@ def row_of(result, keys):
     row.update(status=result["status"], exit_code=result.get("exit_code"), cycles=cycles,
                time_us=round(cycles / st["cluster_clock_hz"] * 1e6, 3) if cycles and st.get("cluster_clock_hz") else None)
     g = st.get("golden", {})
+    en = st.get("energy_uj", {})
+    row["energy_uj"] = round(en["total"], 4) if "total" in en else None
+    for block in ("cores", "l1", "l2", "l3", "sa", "dma", "leakage"):
+        if block in en:
+            row[f"energy_uj_{block}"] = round(en[block], 4)
     row["compared"] = g.get("compared")
     row["mismatches"] = g.get("mismatches")
     regions = [r for r in st.get("regions", []) if "macs" in r]
@@ -268,6 +273,8 @@ def row_of(result, keys):
     for r in regions:
         row[f"layer_cycles:{r['name']}"] = r["cycles"]
         row[f"layer_macs_per_cycle:{r['name']}"] = round(r["macs_per_cycle"], 4)
+        if "energy_uj" in r:
+            row[f"layer_energy_uj:{r['name']}"] = round(r["energy_uj"], 4)
     row["compile_seconds"] = result.get("compile_seconds")
     row["wall_seconds"] = result.get("wall_seconds")
     row["fingerprint"] = result.get("fingerprint")
@@ -289,8 +296,8 @@ def write_csv(path, rows):
 
 
 def plot(out, keys, results):
-    """cycles against each swept key (one line per combination of the other
-    keys), and MAC/cycle against arithmetic intensity per layer."""
+    """cycles and energy against each swept key (one line per combination of
+    the other keys), and MAC/cycle against arithmetic intensity per layer."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -301,6 +308,8 @@ def plot(out, keys, results):
         return []
     made = []
     ok = [r for r in results if r.get("stats", {}).get("cycles")]
+    metrics = [("cycles", "simulated cycles", lambda st: st["cycles"]),
+               ("energy", "energy per run (uJ, energy.* keys)", lambda st: st.get("energy_uj", {}).get("total"))]
     for key in keys:
         values = []
         for r in ok:
@@ -308,27 +317,33 @@ def plot(out, keys, results):
                 values.append(r["point"][key])
         if len(values) < 2:
             continue
-        fig, ax = plt.subplots(figsize=(6, 4))
         others = [k for k in keys if k != key]
-        series = {}
-        for r in ok:
-            label = ", ".join(f"{k}={r['point'][k]}" for k in others) or "cycles"
-            series.setdefault(label, {})[r["point"][key]] = r["stats"]["cycles"]
-        for label, ys in series.items():
-            xs = [v for v in values if v in ys]
-            ax.plot([values.index(v) for v in xs], [ys[v] for v in xs], marker="o", label=label)
-        ax.set_xticks(range(len(values)))
-        ax.set_xticklabels(values)
-        ax.set_xlabel(key)
-        ax.set_ylabel("simulated cycles")
-        ax.grid(True, alpha=0.3)
-        if len(series) > 1:
-            ax.legend(fontsize=7)
-        fig.tight_layout()
-        name = f"cycles_vs_{key.replace('.', '_')}.png"
-        fig.savefig(os.path.join(out, name), dpi=100)
-        plt.close(fig)
-        made.append(name)
+        for metric, ylabel, get in metrics:
+            series = {}
+            for r in ok:
+                y = get(r["stats"])
+                if y is None:
+                    continue
+                label = ", ".join(f"{k}={r['point'][k]}" for k in others) or metric
+                series.setdefault(label, {})[r["point"][key]] = y
+            if not series:
+                continue
+            fig, ax = plt.subplots(figsize=(6, 4))
+            for label, ys in series.items():
+                xs = [v for v in values if v in ys]
+                ax.plot([values.index(v) for v in xs], [ys[v] for v in xs], marker="o", label=label)
+            ax.set_xticks(range(len(values)))
+            ax.set_xticklabels(values)
+            ax.set_xlabel(key)
+            ax.set_ylabel(ylabel)
+            ax.grid(True, alpha=0.3)
+            if len(series) > 1:
+                ax.legend(fontsize=7)
+            fig.tight_layout()
+            name = f"{metric}_vs_{key.replace('.', '_')}.png"
+            fig.savefig(os.path.join(out, name), dpi=100)
+            plt.close(fig)
+            made.append(name)
     # Roofline-style: per layer, MACs per cycle against MACs per byte moved.
     xs, ys = [], []
     for r in ok:

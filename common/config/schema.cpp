@@ -236,9 +236,46 @@ schema make_platform_schema() {
     ss.max = 16ull << 20;
     s.add(decl("firmware.code_region", value_kind::text, "l2", "Region holding .text, .rodata, .data and .bss."));
 
+    // --- energy (platform/energy.cpp, docs/architects.md) --------------------------
+    // Per-event energies in femtojoules. Defaults: the 45 nm figures of M.
+    // Horowitz, "Computing's energy problem", ISSCC 2014 (0.9 V): an
+    // instruction's overhead ~70 pJ, 8-bit multiply 0.2 pJ + 32-bit add
+    // 0.1 pJ, fp32 multiply 3.7 pJ + add 0.9 pJ, 64-bit SRAM read 10 pJ
+    // (8 KiB array), 100 pJ (1 MiB), DRAM 1.3-2.6 nJ per 64 bits. A 22 nm
+    // chip at 0.8 V spends several times less: set these from your process.
+    struct energy_decl {
+        const char* key;
+        const char* def;
+        const char* what;
+    };
+    static const energy_decl energies[] = {
+        {"energy.core_active_cycle", "70000",
+         "fJ a core spends per cycle it executes (instruction fetch, decode, register file, ALU; Horowitz 2014: "
+         "~70 pJ per instruction at 45 nm)."},
+        {"energy.core_sleep_cycle", "0",
+         "fJ a core spends per cycle it sleeps or is parked (clock-gated; its leakage is in energy.leakage_power)."},
+        {"energy.l1_read_byte", "1250", "fJ per byte read from L1 (Horowitz 2014: 10 pJ per 64 bits, 8 KiB SRAM bank)."},
+        {"energy.l1_write_byte", "1250", "fJ per byte written to L1."},
+        {"energy.l2_read_byte", "12500", "fJ per byte read from L2 (Horowitz 2014: 100 pJ per 64 bits, 1 MiB SRAM)."},
+        {"energy.l2_write_byte", "12500", "fJ per byte written to L2."},
+        {"energy.l3_read_byte", "250000",
+         "fJ per byte read from L3 (Horowitz 2014: DRAM 1.3-2.6 nJ per 64 bits; 2 nJ taken)."},
+        {"energy.l3_write_byte", "250000", "fJ per byte written to L3."},
+        {"energy.sa_mac_int8", "300",
+         "fJ per int8 multiply-accumulate in the systolic array (Horowitz 2014: 8-bit multiply 0.2 pJ + 32-bit add "
+         "0.1 pJ)."},
+        {"energy.sa_mac_f32", "4600",
+         "fJ per fp32 multiply-accumulate in the systolic array (Horowitz 2014: fp32 multiply 3.7 pJ + add 0.9 pJ)."},
+        {"energy.dma_byte", "0",
+         "fJ the DMA engine's own datapath spends per byte moved; the memories' reads and writes are charged at "
+         "the levels."},
+        {"energy.leakage_power", "0", "Static power of the cluster and SoC in microwatts, charged over the run."},
+    };
+    for (const auto& e : energies) s.add(decl(e.key, value_kind::count, e.def, e.what)).max = 1000000000000ull;
+
     // Keys a compiled firmware does not depend on: timing (latencies,
     // bandwidths, costs per instruction, the clock and the decoupling
-    // quantum), host storage, which model simulates a block, and how a run is
+    // quantum), energies, host storage, which model simulates a block, and how a run is
     // watched. The firmware's addresses, sizes and counts come from the
     // others. npuc's tile choice may read timing keys for its cost model, but
     // the firmware it makes is correct at any value of them, which is what
@@ -254,7 +291,7 @@ schema make_platform_schema() {
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
                             k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
                             k == "dma.burst_size";
-        const bool host = ends_with(k, ".storage") || ends_with(k, ".model");
+        const bool host = ends_with(k, ".storage") || ends_with(k, ".model") || k.rfind("energy.", 0) == 0;
         const bool watch = k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace";
         if (timing || host || watch) s.exclude_from_fingerprint(k);
     }

@@ -72,6 +72,7 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
 
     add_stat("jobs", jobs_, "jobs", "matmul jobs started");
     add_stat("macs", macs_, "MACs", "multiply-accumulates of the started jobs (M*N*K)");
+    add_stat("macs_f32", macs_f32_, "MACs", "of which fp32 (the rest int8): energy per MAC differs");
     add_stat("busy_cycles", busy_cycles_, "cycles", "cycles the array was busy (setup + weight tiles)");
     add_stat("stall_cycles", stall_cycles_, "cycles", "busy cycles the L1 port added beyond compute");
     add_stat("errors", errors_, "jobs", "jobs aborted by a bus error");
@@ -153,6 +154,7 @@ void systolic_array::start(std::uint32_t) {
     err_addr_ = err_info_ = 0;
     ++jobs_;
     macs_ += std::uint64_t(j.m) * j.n * j.k;
+    if (j.fp32) macs_f32_ += std::uint64_t(j.m) * j.n * j.k;
 
     const sa_run run = engine_->execute(j, t0);
     const bool ok = run.ok;

@@ -94,7 +94,7 @@ private:
     std::uint64_t starter_pc_ = 0;
     bool starter_has_pc_ = false;
 
-    std::uint64_t jobs_ = 0, macs_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
+    std::uint64_t jobs_ = 0, macs_ = 0, macs_f32_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
 };
 
 }  // namespace npu::accel

@@ -4,7 +4,7 @@ npusim of a build, and of a real Slurm (scripts/slurm-local.sh).
 
     sweep_test.py CASE --build BUILD --work DIR
 
-CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | bad-input.
+CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | energy | bad-input.
 Every case checks the numbers it gets (verified points, compared elements,
 compile counts), never only an exit code.
 """
@@ -78,12 +78,16 @@ def case_local(build, work):
         fail("the CSV's points are not the cartesian product")
     if len({x["cycles"] for x in rs}) < 2:
         fail("every point has the same cycles: the swept keys changed nothing")
-    for png in ["cycles_vs_l1_size.png", "cycles_vs_sa_rows.png", "roofline.png"]:
+    for png in ["cycles_vs_l1_size.png", "cycles_vs_sa_rows.png", "energy_vs_l1_size.png", "roofline.png"]:
         p = os.path.join(out, png)
         with open(p, "rb") as f:
             if f.read(8) != b"\x89PNG\r\n\x1a\n":
                 fail(f"{p} is not a PNG")
-    for col in ["bytes_l2", "util_soc.sa", "layer_cycles:layer1.matmul"]:
+    for r in rs:
+        blocks = sum(float(v) for k, v in r.items() if k.startswith("energy_uj_"))
+        if not float(r["energy_uj"]) > 0 or abs(blocks - float(r["energy_uj"])) > 1e-3:
+            fail(f"energy {r['energy_uj']} uJ is not the sum of its blocks ({blocks})")
+    for col in ["bytes_l2", "util_soc.sa", "layer_cycles:layer1.matmul", "layer_energy_uj:layer1.matmul"]:
         if col not in rs[0]:
             fail(f"column {col} missing from results.csv: {list(rs[0])}")
     print("sweep local: ok")
@@ -104,6 +108,27 @@ def case_timing(build, work):
     if not cyc[("6", "2")] > cyc[("6", "0")]:
         fail(f"dma.bandwidth=2 is not slower than unlimited: {cyc}")
     print(f"sweep timing: ok ({cyc})")
+
+
+def case_energy(build, work):
+    """An energy key changes the energy, by exactly its events, and nothing
+    else: one compile, the same cycles."""
+    out = os.path.join(work, "energy")
+    shutil.rmtree(out, ignore_errors=True)
+    r = sweep(build, [MLP, "--set", "energy.l2_read_byte=12500,25000", "-o", out])
+    if "1 distinct compile configs" not in r.stdout:
+        fail("an energy sweep must compile once")
+    rs = rows(out)
+    check_verified(rs, 2)
+    if rs[0]["cycles"] != rs[1]["cycles"]:
+        fail("an energy key changed the cycles")
+    st = json.load(open(os.path.join(out, "points", "0000.stats.json")))
+    l2_read = sum(t.get("l2", {}).get("read", 0) for t in st["traffic"].values())
+    want = l2_read * 12500e-15 * 1e6  # the extra 12.5 pJ per byte read, in uJ
+    got = float(rs[1]["energy_uj_l2"]) - float(rs[0]["energy_uj_l2"])
+    if l2_read == 0 or abs(got - want) > 1e-3:
+        fail(f"doubling energy.l2_read_byte added {got} uJ at L2, expected {want} ({l2_read} bytes read)")
+    print(f"sweep energy: ok ({l2_read} L2 bytes read: +{got:.4f} uJ)")
 
 
 def case_resume(build, work):
@@ -239,7 +264,7 @@ def main():
     a = p.parse_args()
     os.makedirs(a.work, exist_ok=True)
     cases = {"local": case_local, "timing": case_timing, "resume": case_resume, "slurm": case_slurm,
-             "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "bad-input": case_bad_input}
+             "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "energy": case_energy, "bad-input": case_bad_input}
     if a.case not in cases:
         fail(f"unknown case {a.case}")
     cases[a.case](os.path.abspath(a.build), os.path.abspath(a.work))

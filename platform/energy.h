@@ -1,0 +1,44 @@
+// Energy of a run from its event counts: per-event energies (energy.* keys,
+// docs/architects.md for their sources) times what the models counted —
+// cores' executing and sleeping cycles, bytes read and written per memory
+// level, systolic-array MACs by type, DMA bytes — plus leakage power over
+// the run. Computed after the run from counters the models keep anyway, so
+// it costs nothing on the simulation's hot paths.
+#pragma once
+
+#include "soc.h"
+
+#include <string>
+#include <vector>
+
+namespace npu::platform {
+
+struct energy_model {
+    // femtojoules per event; leakage in microwatts
+    double core_active = 0, core_sleep = 0, sa_mac_int8 = 0, sa_mac_f32 = 0, dma_byte = 0, leakage_uw = 0;
+    struct level {
+        std::string name;  // l1, l2, l3 (a traffic target)
+        double read = 0, write = 0;
+    };
+    std::vector<level> levels;
+    double clock_hz = 1;
+    static energy_model from(const cfg::config& cfg);
+};
+
+// Joules per block, in a fixed order: cores, l1, l2, l3, sa, dma, leakage.
+struct energy_breakdown {
+    std::vector<std::pair<std::string, double>> blocks;
+    double total() const;
+};
+
+// The whole run.
+energy_breakdown run_energy(const energy_model& m, const soc& s, std::uint64_t cycles);
+
+// One marked region (a layer): the workers' executing cycles in it, the bytes
+// every initiator moved per level in it, its MACs (npuc's count; `f32` says
+// which MAC energy applies) and leakage over its cycles.
+energy_breakdown region_energy(const energy_model& m, const soc& s, std::uint64_t region_cycles,
+                               std::uint64_t worker_cycles, const std::vector<std::uint64_t>& read_bytes,
+                               const std::vector<std::uint64_t>& write_bytes, std::uint64_t macs, bool f32);
+
+}  // namespace npu::platform
