@@ -477,4 +477,66 @@ std::string report::json(const soc& s, const run_result& r) const {
     return text;
 }
 
+std::string report::csv(const soc& s, const run_result& r) const {
+    std::vector<std::pair<std::string, std::string>> cols;
+    auto add = [&cols](std::string k, std::string v) { cols.emplace_back(std::move(k), std::move(v)); };
+    auto num = [](double v) { return fmt::format("{:.6g}", v); };
+    add("status", base::exit_code_name(r.code));
+    add("exit_code", std::to_string(static_cast<int>(r.code)));
+    add("cycles", std::to_string(r.cycles));
+    const double hz = static_cast<double>(cfg_.frequency_hz("soc.cluster_clock"));
+    add("time_us", num(static_cast<double>(r.cycles) / hz * 1e6));
+    const energy_model em = energy_model::from(cfg_);
+    const energy_breakdown en = run_energy(em, s, r.cycles);
+    add("energy_uj", num(en.total() * 1e6));
+    for (const auto& [block, joules] : en.blocks) add("energy_uj_" + block, num(joules * 1e6));
+    if (!golden_json_.empty()) {
+        // The comparison's own counts, from the object the JSON report embeds.
+        auto g = llvm::json::parse(golden_json_);
+        const llvm::json::Object* o = g ? g->getAsObject() : nullptr;
+        if (!g) llvm::consumeError(g.takeError());
+        auto count = [&](const char* k) {
+            auto v = o ? o->getInteger(k) : std::nullopt;
+            return v ? std::to_string(*v) : std::string();
+        };
+        add("compared", count("compared"));
+        add("mismatches", count("mismatches"));
+    }
+    const auto& targets = s.context().traffic.targets();
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+        std::uint64_t rd = 0, wr = 0;
+        for (const auto* i : s.initiators()) {
+            rd += i->traffic().read_bytes[t];
+            wr += i->traffic().write_bytes[t];
+        }
+        add("bytes_" + targets[t] + "_read", std::to_string(rd));
+        add("bytes_" + targets[t] + "_write", std::to_string(wr));
+    }
+    for (const auto& g : s.context().stats.groups())
+        for (const auto& v : g.values)
+            if (v.name == "busy_cycles")
+                add("util_" + g.owner, num(r.cycles ? static_cast<double>(*v.value) / static_cast<double>(r.cycles) : 0));
+    for (const auto& g : s.soc_periph().regions()) {
+        auto it = std::find_if(layer_macs_.begin(), layer_macs_.end(), [&](const auto& l) { return l.first == g.name; });
+        if (it == layer_macs_.end()) continue;  // the layers npuc counted, as in the sweep's CSV
+        add("layer_cycles:" + g.name, std::to_string(g.cycles));
+        add("layer_macs_per_cycle:" + g.name,
+            num(g.cycles ? static_cast<double>(it->second) / static_cast<double>(g.cycles) : 0));
+    }
+    for (const auto& d : cfg::platform_schema().keys()) add("config:" + d.key, cfg_.raw(d.key));
+    // RFC 4180: quote a field with a comma, quote or line break.
+    auto field = [](const std::string& f) {
+        if (f.find_first_of(",\"\n") == std::string::npos) return f;
+        std::string q = "\"";
+        for (char c : f) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    std::string head, row;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        head += (i ? "," : "") + field(cols[i].first);
+        row += (i ? "," : "") + field(cols[i].second);
+    }
+    return head + "\n" + row + "\n";
+}
+
 }  // namespace npu::platform

@@ -21,6 +21,12 @@ public:
     // "" if none does.
     static std::string self_check_failure(const soc& s);
     std::string json(const soc& s, const run_result& r) const;
+    // The same figures as one flat CSV row under a header (npusim
+    // --stats-csv): status, cycles, energy per block, bytes per level,
+    // utilisation per engine, golden counts, per-layer cycles, MAC/cycle and
+    // energy, and every effective config key — rows of many runs concatenate
+    // into one table (`./npu sweep` writes the same column names).
+    std::string csv(const soc& s, const run_result& r) const;
 
     // npusim --manifest: the golden comparison as a JSON object (or why the
     // outputs were not compared), written as "golden" in json().

@@ -76,7 +76,7 @@ void install_report_handler() {
 }
 
 int run(int argc, char** argv) {
-    std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
+    std::string config_file, elf_path, stats_file, stats_csv_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
     std::string max_cycles;
     po::options_description opts("npusim options");
@@ -96,6 +96,8 @@ int run(int argc, char** argv) {
         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
         "rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")(
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
+        "stats-csv", po::value(&stats_csv_file),
+        "write the run's figures as one flat CSV row under a header (docs/architects.md)")(
         "quiet,q", "no end-of-run summary on stderr (errors are still reported)")(
         "log-level", po::value(&log_level), "error|warn|info|debug|trace")("firmware", po::value(&elf_path),
                                                                            "firmware ELF (positional)");
@@ -297,6 +299,11 @@ int run(int argc, char** argv) {
         std::ofstream out(stats_file);
         if (!out) return bad_input("cannot write --stats file '" + stats_file + "'");
         out << rep.json(top, result);
+    }
+    if (!stats_csv_file.empty()) {
+        std::ofstream out(stats_csv_file);
+        if (!out) return bad_input("cannot write --stats-csv file '" + stats_csv_file + "'");
+        out << rep.csv(top, result);
     }
     return code(result.code);
 }

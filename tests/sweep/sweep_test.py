@@ -194,8 +194,8 @@ def case_manifest_timing(build, work):
     man = os.path.join(out, "manifest.json")
     base = subprocess.run([npusim, "--manifest", man, "--stats", os.path.join(out, "a.json")], capture_output=True,
                           text=True)
-    slow = subprocess.run([npusim, "--manifest", man, "--l2.latency=20", "--stats", os.path.join(out, "b.json")],
-                          capture_output=True, text=True)
+    slow = subprocess.run([npusim, "--manifest", man, "--l2.latency=20", "--stats", os.path.join(out, "b.json"),
+                           "--stats-csv", os.path.join(out, "b.csv")], capture_output=True, text=True)
     if base.returncode != 0 or slow.returncode != 0:
         fail(f"manifest runs: exit {base.returncode}, {slow.returncode}:\n{slow.stderr}")
     a = json.load(open(os.path.join(out, "a.json")))
@@ -208,6 +208,15 @@ def case_manifest_timing(build, work):
     if b["config"]["l1.size"]["source"].split(":")[0] != os.path.join(ROOT, "configs", "gap9.cfg") and \
             b["config"]["l1.size"]["source"] != "<default>":
         fail(f"stats config entry for l1.size: {b['config']['l1.size']}")
+    # --stats-csv: the same run as one flat row under a header.
+    with open(os.path.join(out, "b.csv"), newline="") as f:
+        flat = list(csv.DictReader(f))
+    if len(flat) != 1:
+        fail(f"--stats-csv wrote {len(flat)} rows")
+    row = flat[0]
+    if (int(row["cycles"]) != b["cycles"] or int(row["compared"]) != b["golden"]["compared"]
+            or row["config:l2.latency"] != "20" or abs(float(row["energy_uj"]) - b["energy_uj"]["total"]) > 1e-3):
+        fail(f"--stats-csv row disagrees with --stats: {row}")
     # A key the firmware depends on is still refused, naming the recompile.
     r = subprocess.run([npusim, "--manifest", man, "--config", os.path.join(ROOT, "configs", "gap9.cfg"),
                         "--l1.size=64KiB"], capture_output=True, text=True)
