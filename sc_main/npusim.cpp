@@ -2,12 +2,14 @@
 //
 // Exit codes (base::exit_code): 0 success, 1 firmware exit != 0, 2 bad input,
 // 3 bus error, 4 memcheck error, 5 watchdog/deadlock, 6 golden mismatch,
-// 7 unhandled trap, 8 a declared self-check compared nothing, 70 internal error.
+// 7 unhandled trap, 8 a declared self-check compared nothing, 9 killed from
+// the debugger (--gdb), 70 internal error.
 //
 // --manifest OUT/manifest.json (written by npuc) runs the network's firmware
 // on the config it was compiled for and compares every output with
 // golden.bin (platform/golden.h): a mismatch, or comparing nothing, is 6.
 #include "elf_image.h"
+#include "gdb_stub.h"
 #include "golden.h"
 #include "report.h"
 #include "soc.h"
@@ -77,6 +79,7 @@ void install_report_handler() {
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
+    unsigned gdb_port = 0;
     std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
@@ -94,6 +97,9 @@ int run(int argc, char** argv) {
         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
         "rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")(
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
+        "gdb", po::value(&gdb_port)->implicit_value(1234),
+        "--gdb[=PORT]: wait for gdb-multiarch on 127.0.0.1:PORT (default 1234; 0: a free port, printed) and run "
+        "under its control (docs/debugging.md)")(
         "quiet,q", "no end-of-run summary on stderr (errors are still reported)")(
         "log-level", po::value(&log_level), "error|warn|info|debug|trace")("firmware", po::value(&elf_path),
                                                                            "firmware ELF (positional)");
@@ -250,6 +256,29 @@ int run(int argc, char** argv) {
         layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
+    std::optional<npu::platform::gdb_stub> gdb;
+    if (vm.count("gdb")) {
+        if (gdb_port > 65535) return bad_input(fmt::format("--gdb: port {} is not a TCP port (0-65535)", gdb_port));
+        try {
+            gdb.emplace(top, gdb_port);
+        } catch (const std::runtime_error& e) { return bad_input(e.what()); }
+        gdb->add_monitor("report", "the report so far (cycles, per-core figures, traffic)", [&] {
+            npu::platform::run_result now;
+            now.reason = "stopped in the debugger";
+            now.cycles = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / top.cores().front()->clock_period());
+            return rep.summary(top, now);
+        });
+        gdb->add_monitor("map", "the memory map per initiator", [&] { return map->print(); });
+        gdb->add_monitor("memcheck", "memcheck findings so far", [&] {
+            std::string out = fmt::format("{} memcheck finding(s)\n", rep.memcheck_findings());
+            for (const auto& f : rep.memcheck_list()) out += f + (f.empty() || f.back() != '\n' ? "\n" : "");
+            return out;
+        });
+        fmt::print(stderr, "npusim: waiting for gdb on 127.0.0.1:{} (gdb: target remote :{})\n", gdb->port(),
+                   gdb->port());
+        std::fflush(stderr);
+        gdb->accept();
+    }
     auto result = top.run();
     // A declared self-check that compared nothing fails a run that passed.
     if (result.code == exit_code::success)
@@ -291,6 +320,11 @@ int run(int argc, char** argv) {
         std::ofstream out(stats_file);
         if (!out) return bad_input("cannot write --stats file '" + stats_file + "'");
         out << rep.json(top, result);
+    }
+    if (gdb) {
+        const bool fault = result.code != exit_code::success && result.code != exit_code::firmware_failure &&
+                           result.code != exit_code::debugger_kill;
+        gdb->finished(code(result.code), fault ? result.reason : std::string());
     }
     return code(result.code);
 }

@@ -171,10 +171,13 @@ struct core::bus_memory {
         return slow_access(a, &v, sizeof(T), cyc, pc, true);
     }
 
-    // --log-level=trace: one line per instruction (before it executes).
-    void trace(std::uint32_t pc, const insn& i, const hart_state& hs) {
+    // The checked instantiation (--log-level=trace, or a debugger attached):
+    // one log line per instruction (before it executes); the debugger may stop it.
+    bool trace(std::uint32_t pc, const insn& i, const hart_state& hs) {
         NPU_LOG(c.log(), trace, "{:#010x}: {:<10} rd={} rs1={}({:#x}) rs2={}({:#x}) imm={}", pc, op_name(i.op), i.rd,
                 i.rs1, hs.x[i.rs1], i.rs2, hs.x[i.rs2], i.imm);
+        if (!c.debug_) return false;
+        return !c.debug_fault_.empty() || c.debug_->before(c, pc, i);
     }
 
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
@@ -186,7 +189,10 @@ struct core::bus_memory {
         if (only_zeroed(w.shadow + (a - w.start), size) && !is_fp_load(pc)) return;
         bus.set_pc(pc);
         bus.memcheck_read(w.dmi, a, size);
-        if (svc.stop_requested()) h.cycle_limit = 0;
+        if (svc.stop_requested()) {
+            h.cycle_limit = 0;
+            if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
+        }
     }
 
     static bool only_zeroed(const unsigned char* s, unsigned n) {
@@ -492,6 +498,9 @@ bool core::handle_exception() {
     const std::uint32_t cause = h_.exc_cause, tval = h_.exc_tval;
     // No handler: mtvec still holds its reset value 0.
     const bool no_handler = h_.mtvec == 0;
+    // A debugger sees every synchronous exception but environment calls at
+    // the faulting instruction, before the handler (or the report) runs.
+    const bool debug_stop = debug_ && cause != cause_ecall_u && cause != cause_ecall_m;
     if (h_.exc_from_bus && (stop_on_bus_error_ || no_handler)) {
         base::bus_error_info e;
         e.who = &bus.who();
@@ -502,9 +511,11 @@ bool core::handle_exception() {
         e.is_write = cause == cause_store_access;
         e.is_fetch = cause == cause_fetch_access;
         sim.bus_error(e);
+        if (debug_stop) debug_->stopped(*this, sim.stop_reason());
         halt();
         return false;
     }
+    if (debug_stop) debug_->stopped(*this, describe_trap(h_, cause, h_.pc, tval));
     if (no_handler) {
         std::string where = sim.symbol_of(h_.pc);
         sim.request_stop(base::exit_code::unhandled_trap, describe_trap(h_, cause, h_.pc, tval) +
@@ -567,12 +578,20 @@ void core::thread() {
             }
             h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
         }
-        const stop s =
-            log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_) : run(h_, *mem_, dc_);
+        const stop s = debug_ || log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
+                                                                        : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (debug_) debug_->poll();
         switch (s) {
         case stop::limit:
         case stop::resync: break;
+        case stop::debug: {
+            update_stats();
+            const std::string fault = std::move(debug_fault_);
+            debug_fault_.clear();
+            debug_->stopped(*this, fault);
+            break;
+        }
         case stop::exception:
             if (!handle_exception()) return;
             break;

@@ -43,6 +43,28 @@
 
 namespace npu::cpu {
 
+class core;
+
+// A debugger attached to the harts (platform/gdb_stub.h implements it).
+// While one is attached, every hart runs the interpreter's checked
+// instantiation, which asks before() ahead of each instruction; with none
+// the normal loop runs, carrying no test for it.
+class debug_agent {
+public:
+    virtual ~debug_agent() = default;
+    // Ahead of the instruction at `pc` (not executed yet): true stops the
+    // hart there, and the core then calls stopped().
+    virtual bool before(core& c, std::uint32_t pc, const insn& i) = 0;
+    // The hart has stopped: at a breakpoint, step or watchpoint (`fault`
+    // empty), or at a synchronous exception or memcheck finding (`fault`
+    // describes it; the exception is still pending in state().exc_*).
+    // Blocks, without advancing simulated time, until the debugger resumes.
+    virtual void stopped(core& c, const std::string& fault) = 0;
+    // At every batch end of every hart: a cheap check for the debugger's
+    // interrupt request (Ctrl-C).
+    virtual void poll() = 0;
+};
+
 class core : public base::component {
 public:
     core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller);
@@ -83,6 +105,10 @@ public:
     std::uint64_t instret() const { return h_.instret; }
     unsigned hart_id() const { return h_.hart_id; }
     bool is_cluster_controller() const { return is_cc_; }
+    // Attaches (or with null detaches) a debugger; see debug_agent.
+    void attach_debugger(debug_agent* a) { debug_ = a; }
+    // Drops the decoded instructions: a debugger wrote code memory.
+    void flush_decoded() { dc_.flush(); }
     // Architectural state, for tests and reports.
     const hart_state& state() const { return h_; }
     hart_state& state() { return h_; }
@@ -135,6 +161,10 @@ private:
     std::uint64_t sleep_cycles_ = 0;
     std::uint64_t event_wait_cycles_ = 0;
     bool in_bus_access_ = false;
+    debug_agent* debug_ = nullptr;
+    // A memcheck finding of this hart's that ends the run, described for
+    // the debugger: the hart stops ahead of its next instruction.
+    std::string debug_fault_;
 };
 
 }  // namespace npu::cpu

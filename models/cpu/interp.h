@@ -9,7 +9,8 @@
 //   template <class T> bool store(uint32_t addr, T value, uint64_t& cycles, uint32_t pc);
 //       false = bus error; `cycles` gets the access latency added
 //   bool split_misaligned() const;
-//   void trace(uint32_t pc, const insn&, const hart_state&);   (only for run<Mem, true>)
+//   bool trace(uint32_t pc, const insn&, const hart_state&);   (only for run<Mem, true>)
+//       true = stop before this instruction (stop::debug)
 // Loads and stores are inline templates, so the fast path of the policy is
 // compiled into the dispatch loop: no virtual call per access.
 //
@@ -35,6 +36,7 @@ enum class stop {
     exception,  // h.pc = faulting instruction, h.exc_cause/exc_tval set, nothing committed
     wfi,        // WFI executed; h.pc is the next instruction
     resync,     // a CSR write / mret may have changed interrupt state: check and re-enter
+    debug,      // trace() asked to stop (a debugger): h.pc is the next instruction, not executed
 };
 
 namespace detail {
@@ -61,8 +63,9 @@ bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std:
 
 }  // namespace detail
 
-// Trace = true calls mem.trace() before every instruction; it is a separate
-// instantiation so the normal loop carries no test for it.
+// Trace = true calls mem.trace() before every instruction, which may stop
+// the run there; it is a separate instantiation so the normal loop carries
+// no test for it.
 template <class Mem, bool Trace = false>
 stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     // Must list the labels in enum op order.
@@ -95,7 +98,11 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
 #define NPU_DISPATCH()                                                \
     do {                                                              \
         if constexpr (Trace)                                          \
-            if (ip->op > op_block_end) mem.trace(NPU_PC(ip), *ip, h); \
+            if (ip->op > op_block_end && mem.trace(NPU_PC(ip), *ip, h)) { \
+                h.pc = NPU_PC(ip);                                    \
+                result = stop::debug;                                 \
+                goto out;                                             \
+            }                                                         \
         cyc += ip->cost;                                              \
         ++n;                                                          \
         goto* labels[ip->op];                                         \
