@@ -264,7 +264,7 @@ void gdb_stub::stopped(cpu::core& c, const std::string& fault) {
     const bool first = last_stop_.empty();
     last_stop_ = stop_reply(sig, h, extra);
     if (!first) {
-        if (!fault.empty()) console("npusim: " + fault + "\n");
+        if (!fault.empty()) console("npusim: " + fault + "\n" + (fault_report_ ? fault_report_(fault) : ""));
         send_packet(last_stop_);
     }
     if (!serve(&c)) detach();
@@ -277,7 +277,8 @@ void gdb_stub::finished(int exit_code, const std::string& fault) {
         const unsigned h = static_cast<unsigned>(harts_.size() - 1);
         g_thread_ = static_cast<int>(h);
         last_stop_ = stop_reply(sig_abrt, h, "");
-        console("npusim: " + fault + "\nnpusim: the run has ended: continue to exit\n");
+        console("npusim: " + fault + "\n" + (fault_report_ ? fault_report_(fault) : "") +
+                "npusim: the run has ended: continue to exit\n");
         send_packet(last_stop_);
         if (!serve(nullptr)) {
             detach();

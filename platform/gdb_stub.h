@@ -49,6 +49,9 @@ public:
     void accept();
     // `monitor NAME` runs `fn` and shows its text in GDB.
     void add_monitor(const std::string& name, const std::string& help, std::function<std::string()> fn);
+    // The report block of a fault whose one-line reason is given (the
+    // bus-error or memcheck block npusim printed), shown in GDB at the stop.
+    void set_fault_report(std::function<std::string(const std::string& reason)> fn) { fault_report_ = std::move(fn); }
     // The run is over: a fault GDB has not been shown stops post mortem
     // (`fault` non-empty), then GDB learns the exit code and the stub closes.
     void finished(int exit_code, const std::string& fault);
@@ -91,6 +94,7 @@ private:
     };
     std::map<std::string, monitor_cmd> monitors_;
     std::string rx_;  // bytes received and not yet consumed
+    std::function<std::string(const std::string&)> fault_report_;
 
     // --- protocol ---
     bool read_packet(std::string& out);  // false: connection closed

@@ -274,6 +274,11 @@ int run(int argc, char** argv) {
             for (const auto& f : rep.memcheck_list()) out += f + (f.empty() || f.back() != '\n' ? "\n" : "");
             return out;
         });
+        gdb->set_fault_report([&](const std::string& reason) -> std::string {
+            if (reason.rfind("bus error", 0) == 0 && !rep.bus_errors().empty()) return rep.bus_errors().back();
+            if (reason.rfind("memcheck", 0) == 0 && !rep.memcheck_list().empty()) return rep.memcheck_list().back();
+            return {};
+        });
         fmt::print(stderr, "npusim: waiting for gdb on 127.0.0.1:{} (gdb: target remote :{})\n", gdb->port(),
                    gdb->port());
         std::fflush(stderr);
