@@ -9,12 +9,14 @@
 // on the config it was compiled for and compares every output with
 // golden.bin (platform/golden.h): a mismatch, or comparing nothing, is 6.
 #include "elf_image.h"
+#include "fault_context.h"
 #include "gdb_stub.h"
 #include "golden.h"
 #include "report.h"
 #include "soc.h"
 
 #include "base/log.h"
+#include "cpu/core.h"
 #include "base/sim_services.h"
 #include "config/config.h"
 #include "config/memory_map.h"
@@ -74,6 +76,33 @@ void install_report_handler() {
     // The "simulation stopped by user" info is our normal way to end.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions(sc_core::SC_ID_STOP_MODE_AFTER_START_, sc_core::SC_DO_NOTHING);
+}
+
+// A bus error, memcheck error or unhandled trap of a hart: its registers,
+// the code around its PC, its call stack and its last branches (stderr).
+void print_fault_context(npu::platform::soc& top, exit_code code, int fault_hart) {
+    const npu::cpu::core* hart = nullptr;
+    if (code == exit_code::bus_error || code == exit_code::memcheck_error) {
+        for (const auto& c : top.cores())
+            if (static_cast<int>(c->hart_id()) == fault_hart) hart = c.get();
+    } else if (code == exit_code::unhandled_trap) {
+        for (const auto& c : top.cores())
+            if (c->fault_state() && (!hart || c->fault_serial() > hart->fault_serial())) hart = c.get();
+    }
+    if (!hart || !hart->fault_state()) return;
+    try {
+        const npu::platform::disassembler dis;
+        const std::string who =
+            fmt::format("hart {} ({})", hart->hart_id(), hart->is_cluster_controller() ? "cluster controller" : "worker");
+        fmt::print(stderr, "{}",
+                   npu::platform::fault_context(who, *hart->fault_state(), top.image(),
+                                                [&top](std::uint64_t a, void* d, unsigned n) {
+                                                    return top.debug_read(a, d, n);
+                                                },
+                                                dis));
+    } catch (const std::runtime_error& e) {
+        fmt::print(stderr, "npusim: no fault context: {}\n", e.what());
+    }
 }
 
 int run(int argc, char** argv) {
@@ -227,6 +256,20 @@ int run(int argc, char** argv) {
     npu::platform::report rep(*cfg, top);
     rep.set_memcheck_limit(memcheck_limit);
     if (man) rep.set_layer_macs(man->layer_macs);
+    // The hart whose access ended the run, for the fault context (-1: none, or not a core).
+    int fault_hart = -1;
+    {
+        auto& svc = top.context().services;
+        svc.on_bus_error = [next = svc.on_bus_error, &fault_hart](const npu::base::bus_error_info& e) {
+            fault_hart = e.who ? e.who->hart : -1;
+            if (next) next(e);
+        };
+        svc.on_memcheck = [next = svc.on_memcheck, &fault_hart](const npu::base::memcheck_info& m) {
+            const bool stop = next ? next(m) : false;
+            if (stop) fault_hart = m.who ? m.who->hart : -1;
+            return stop;
+        };
+    }
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) { return bad_input(e.what()); }
@@ -318,6 +361,7 @@ int run(int argc, char** argv) {
 
     if (result.code != exit_code::success && result.code != exit_code::bus_error)
         fmt::print(stderr, "npusim: {}\n", result.reason);
+    print_fault_context(top, result.code, fault_hart);
     if (!vm.count("quiet")) fmt::print(stderr, "{}", rep.summary(top, result));
     // The comparison is the answer to what was asked: printed even with -q.
     if (!golden_block.empty()) fmt::print(stderr, "{}", golden_block);

@@ -191,6 +191,8 @@ struct core::bus_memory {
         bus.memcheck_read(w.dmi, a, size);
         if (svc.stop_requested()) {
             h.cycle_limit = 0;
+            c.memcheck_fault_ = true;
+            c.memcheck_fault_pc_ = pc;
             if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
         }
     }
@@ -501,6 +503,7 @@ bool core::handle_exception() {
     // A debugger sees every synchronous exception but environment calls at
     // the faulting instruction, before the handler (or the report) runs.
     const bool debug_stop = debug_ && cause != cause_ecall_u && cause != cause_ecall_m;
+    if (cause != cause_ecall_u && cause != cause_ecall_m) record_fault(h_.pc);
     if (h_.exc_from_bus && (stop_on_bus_error_ || no_handler)) {
         base::bus_error_info e;
         e.who = &bus.who();
@@ -527,6 +530,20 @@ bool core::handle_exception() {
     NPU_LOG(log(), debug, "{}, trap to {:#010x}", describe_trap(h_, cause, h_.pc, tval), h_.mtvec);
     enter_trap(h_, cause, tval);
     return true;
+}
+
+namespace {
+// Numbers the faults of one SoC's harts (one per sim_context).
+struct fault_counter {
+    std::uint64_t n = 0;
+};
+}  // namespace
+
+// Faults are rare: a copy of the whole state each costs nothing that matters.
+void core::record_fault(std::uint32_t pc) {
+    fault_state_ = h_;
+    fault_state_.pc = pc;
+    fault_serial_ = ++context().shared<fault_counter>().n;
 }
 
 std::uint64_t core::batch_budget() const {
@@ -581,6 +598,10 @@ void core::thread() {
         const stop s = debug_ || log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
                                                                         : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (__builtin_expect(memcheck_fault_, 0)) {
+            memcheck_fault_ = false;
+            record_fault(memcheck_fault_pc_);
+        }
         if (debug_) debug_->poll();
         switch (s) {
         case stop::limit:

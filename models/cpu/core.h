@@ -109,6 +109,13 @@ public:
     void attach_debugger(debug_agent* a) { debug_ = a; }
     // Drops the decoded instructions: a debugger wrote code memory.
     void flush_decoded() { dc_.flush(); }
+    // The hart's state at its last fault — a synchronous exception other
+    // than an environment call, or a memcheck finding that ends the run
+    // (then pc is the load's; the other registers are those at the end of
+    // its batch, a few instructions later) — for fault reports; null if none.
+    const hart_state* fault_state() const { return fault_serial_ ? &fault_state_ : nullptr; }
+    // Orders the faults of the harts of one SoC (the latest is the largest).
+    std::uint64_t fault_serial() const { return fault_serial_; }
     // Architectural state, for tests and reports.
     const hart_state& state() const { return h_; }
     hart_state& state() { return h_; }
@@ -165,6 +172,11 @@ private:
     // A memcheck finding of this hart's that ends the run, described for
     // the debugger: the hart stops ahead of its next instruction.
     std::string debug_fault_;
+    hart_state fault_state_;
+    std::uint64_t fault_serial_ = 0;
+    std::uint32_t memcheck_fault_pc_ = 0;
+    bool memcheck_fault_ = false;
+    void record_fault(std::uint32_t pc);
 };
 
 }  // namespace npu::cpu

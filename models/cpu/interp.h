@@ -91,6 +91,8 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;
     std::uint64_t taken = 0;
+    std::uint64_t* const ring = h.branch_ring;
+    std::uint64_t nb = h.branch_count;
     decode_cache::block* blk = nullptr;
     const insn* ip = nullptr;
     stop result;
@@ -148,15 +150,18 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         }                                                \
         goto resolve;                                    \
     } while (0)
-#define NPU_BRANCH(cond)        \
-    do {                        \
-        if (cond) {             \
-            cyc += taken_extra; \
-            ++taken;            \
-            ip += ip->imm;      \
-            NPU_TAKEN();        \
-        }                       \
-        NPU_NEXT();             \
+// Records a taken transfer in the hart's branch ring (one store).
+#define NPU_NOTE(from, to) ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to)
+#define NPU_BRANCH(cond)                                                                 \
+    do {                                                                                 \
+        if (cond) {                                                                      \
+            cyc += taken_extra;                                                          \
+            ++taken;                                                                     \
+            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u); \
+            ip += ip->imm;                                                               \
+            NPU_TAKEN();                                                                 \
+        }                                                                                \
+        NPU_NEXT();                                                                      \
     } while (0)
 #define NPU_LOAD(T, EXT)                                                          \
     do {                                                                          \
@@ -263,12 +268,14 @@ L_auipc:
     NPU_NEXT();
 L_jal:
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u);
     ip += ip->imm;
     NPU_TAKEN();
 L_jal_far: {
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
     NPU_FAR();
 }
@@ -276,6 +283,7 @@ L_jalr: {
     const std::uint32_t t = (x[ip->rs1] + static_cast<std::uint32_t>(ip->imm)) & ~1u;
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), t);
     const std::uint32_t off = t - blk->start;
     if (off < blk->len) {
         ip = blk->slots + off / 4;
@@ -312,6 +320,7 @@ L_branch_far: {
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     cyc += taken_extra;
     ++taken;
+    NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
     NPU_FAR();
 }
@@ -698,6 +707,7 @@ out:
     h.cycle = cyc;
     h.instret = n;
     h.taken_branches += taken;
+    h.branch_count = nb;
     x[0] = 0;
     return result;
 
@@ -709,6 +719,7 @@ out:
 #undef NPU_TAKEN
 #undef NPU_FAR
 #undef NPU_BRANCH
+#undef NPU_NOTE
 #undef NPU_LOAD
 #undef NPU_STORE
 #undef NPU_AMO
