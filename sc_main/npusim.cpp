@@ -11,6 +11,7 @@
 #include "elf_image.h"
 #include "fault_context.h"
 #include "gdb_stub.h"
+#include "timeline.h"
 #include "golden.h"
 #include "report.h"
 #include "soc.h"
@@ -109,6 +110,7 @@ int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
     unsigned gdb_port = 0;
+    std::string trace_file;
     std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
@@ -126,6 +128,9 @@ int run(int argc, char** argv) {
         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
         "rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")(
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
+        "trace", po::value(&trace_file),
+        "write a timeline of harts, DMA channels, the systolic array, trace-marker regions and memory traffic "
+        "as Chrome/Perfetto trace-event JSON to this file (docs/debugging.md)")(
         "gdb", po::value(&gdb_port)->implicit_value(1234),
         "--gdb[=PORT]: wait for gdb-multiarch on 127.0.0.1:PORT (default 1234; 0: a free port, printed) and run "
         "under its control (docs/debugging.md)")(
@@ -299,6 +304,12 @@ int run(int argc, char** argv) {
         layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
+    std::optional<npu::platform::timeline> timeline;
+    if (!trace_file.empty()) {
+        // Refused before the run, not after it.
+        if (!std::ofstream(trace_file)) return bad_input("cannot write --trace file '" + trace_file + "'");
+        timeline.emplace(top);
+    }
     std::optional<npu::platform::gdb_stub> gdb;
     if (vm.count("gdb")) {
         if (gdb_port > 65535) return bad_input(fmt::format("--gdb: port {} is not a TCP port (0-65535)", gdb_port));
@@ -328,6 +339,8 @@ int run(int argc, char** argv) {
         gdb->accept();
     }
     auto result = top.run();
+    if (timeline && !timeline->write(trace_file, result.cycles))
+        return bad_input("cannot write --trace file '" + trace_file + "'");
     // A declared self-check that compared nothing fails a run that passed.
     if (result.code == exit_code::success)
         if (std::string why = npu::platform::report::self_check_failure(top); !why.empty()) {

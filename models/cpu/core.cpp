@@ -278,6 +278,10 @@ struct core::bus_memory {
         const std::uint64_t slept = to_cycles(asleep);
         c.sleep_cycles_ += slept;
         c.event_wait_cycles_ += slept;
+        if (base::activity_sink* a = c.context().activity) {
+            a->hart_state(h.hart_id, "event wait", static_cast<std::uint64_t>(std::llround(start / c.clock_period())));
+            a->hart_state(h.hart_id, "running", static_cast<std::uint64_t>(std::llround(now / c.clock_period())));
+        }
         const sc_core::sc_time local = end - now;
         c.qk_.set(local);
         batch_start = cyc;
@@ -482,8 +486,14 @@ void core::set_tohost(std::uint32_t addr) {
 }
 
 void core::halt() {
+    if (base::activity_sink* a = context().activity; a && state_ != run_state::halted)
+        a->hart_state(h_.hart_id, "halted", now_cycles());
     state_ = run_state::halted;
     update_stats();
+}
+
+std::uint64_t core::now_cycles() const {
+    return static_cast<std::uint64_t>(std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period()));
 }
 
 void core::update_stats() {
@@ -565,6 +575,7 @@ void core::thread() {
         sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
     }
     qk_.reset();
+    if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
     for (;;) {
         if (sim.stop_requested() || state_ == run_state::halted) {
             halt();
@@ -598,6 +609,11 @@ void core::thread() {
         const stop s = debug_ || log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
                                                                         : run(h_, *mem_, dc_);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (base::activity_sink* a = context().activity) {
+            const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
+            a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
+            traced_stall_ = stall;
+        }
         if (__builtin_expect(memcheck_fault_, 0)) {
             memcheck_fault_ = false;
             record_fault(memcheck_fault_pc_);
@@ -626,6 +642,7 @@ void core::thread() {
             // synchronised must end this WFI, not be lost.
             state_ = run_state::wfi;
             qk_.sync();
+            if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "wfi", now_cycles());
             {
                 const sc_core::sc_time t0 = sc_core::sc_time_stamp();
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);
@@ -633,6 +650,7 @@ void core::thread() {
             }
             wake_pending_ = false;
             qk_.reset();
+            if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
             continue;
         }
         if (qk_.need_sync()) {

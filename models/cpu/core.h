@@ -177,6 +177,9 @@ private:
     std::uint32_t memcheck_fault_pc_ = 0;
     bool memcheck_fault_ = false;
     void record_fault(std::uint32_t pc);
+    // The hart's time in cycles: SystemC time + its local offset (timeline).
+    std::uint64_t now_cycles() const;
+    std::uint64_t traced_stall_ = 0;  // stall cycles already reported to the timeline
 };
 
 }  // namespace npu::cpu
