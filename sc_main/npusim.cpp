@@ -11,6 +11,7 @@
 #include "elf_image.h"
 #include "fault_context.h"
 #include "gdb_stub.h"
+#include "itrace.h"
 #include "timeline.h"
 #include "golden.h"
 #include "report.h"
@@ -27,6 +28,7 @@
 
 #include <systemc>
 
+#include <cerrno>
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
@@ -110,7 +112,7 @@ int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
     unsigned gdb_port = 0;
-    std::string trace_file;
+    std::string trace_file, itrace_file, itrace_harts, itrace_from;
     std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
@@ -131,6 +133,12 @@ int run(int argc, char** argv) {
         "trace", po::value(&trace_file),
         "write a timeline of harts, DMA channels, the systolic array, trace-marker regions and memory traffic "
         "as Chrome/Perfetto trace-event JSON to this file (docs/debugging.md)")(
+        "itrace", po::value(&itrace_file),
+        "write one line per executed instruction to this file: cycle, hart, pc, symbol, disassembly, register "
+        "written, memory access (docs/debugging.md)")(
+        "itrace-harts", po::value(&itrace_harts), "--itrace only these harts, e.g. 8,0-3 (default: all)")(
+        "itrace-from", po::value(&itrace_from),
+        "--itrace from this cycle, or from the first time a traced hart reaches this symbol")(
         "gdb", po::value(&gdb_port)->implicit_value(1234),
         "--gdb[=PORT]: wait for gdb-multiarch on 127.0.0.1:PORT (default 1234; 0: a free port, printed) and run "
         "under its control (docs/debugging.md)")(
@@ -310,6 +318,35 @@ int run(int argc, char** argv) {
         if (!std::ofstream(trace_file)) return bad_input("cannot write --trace file '" + trace_file + "'");
         timeline.emplace(top);
     }
+    std::optional<npu::platform::itrace> itrace;
+    if (itrace_file.empty() && (vm.count("itrace-harts") || vm.count("itrace-from")))
+        return bad_input("--itrace-harts and --itrace-from need --itrace FILE");
+    if (!itrace_file.empty()) {
+        std::vector<bool> harts;
+        if (std::string why = npu::platform::itrace::parse_harts(
+                itrace_harts, static_cast<unsigned>(top.cores().size()), harts);
+            !why.empty())
+            return bad_input("--itrace-harts: " + why);
+        bool from_pc = false;
+        std::uint32_t pc = 0;
+        std::uint64_t cycle = 0;
+        if (!itrace_from.empty()) {
+            char* end = nullptr;
+            errno = 0;
+            cycle = std::strtoull(itrace_from.c_str(), &end, 0);
+            if (itrace_from[0] == '-' || *end || errno) {
+                const auto a = image->symbol_address(itrace_from);
+                if (!a)
+                    return bad_input("--itrace-from: '" + itrace_from + "' is neither a cycle nor a symbol of " +
+                                     elf_path);
+                from_pc = true;
+                pc = *a;
+            }
+        }
+        std::FILE* f = std::fopen(itrace_file.c_str(), "w");
+        if (!f) return bad_input("cannot write --itrace file '" + itrace_file + "'");
+        itrace.emplace(top, f, std::move(harts), from_pc, pc, cycle);
+    }
     std::optional<npu::platform::gdb_stub> gdb;
     if (vm.count("gdb")) {
         if (gdb_port > 65535) return bad_input(fmt::format("--gdb: port {} is not a TCP port (0-65535)", gdb_port));
@@ -339,6 +376,7 @@ int run(int argc, char** argv) {
         gdb->accept();
     }
     auto result = top.run();
+    itrace.reset();  // flushes the trace
     if (timeline && !timeline->write(trace_file, result.cycles))
         return bad_input("cannot write --trace file '" + trace_file + "'");
     // A declared self-check that compared nothing fails a run that passed.

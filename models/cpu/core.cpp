@@ -173,11 +173,13 @@ struct core::bus_memory {
 
     // The checked instantiation (--log-level=trace, or a debugger attached):
     // one log line per instruction (before it executes); the debugger may stop it.
-    bool trace(std::uint32_t pc, const insn& i, const hart_state& hs) {
+    bool trace(std::uint32_t pc, const insn& i, const hart_state& hs, std::uint64_t cyc) {
         NPU_LOG(c.log(), trace, "{:#010x}: {:<10} rd={} rs1={}({:#x}) rs2={}({:#x}) imm={}", pc, op_name(i.op), i.rd,
                 i.rs1, hs.x[i.rs1], i.rs2, hs.x[i.rs2], i.imm);
-        if (!c.debug_) return false;
-        return !c.debug_fault_.empty() || c.debug_->before(c, pc, i);
+        // A debugger's stop comes first: the instruction then does not run (yet).
+        if (c.debug_ && (!c.debug_fault_.empty() || c.debug_->before(c, pc, i))) return true;
+        if (c.observer_) c.observer_->before(c, pc, i, cyc + static_cast<std::uint64_t>(now_offset));
+        return false;
     }
 
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
@@ -606,8 +608,10 @@ void core::thread() {
             }
             h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
         }
-        const stop s = debug_ || log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_)
-                                                                        : run(h_, *mem_, dc_);
+        const stop s = debug_ || observer_ || log().enabled(base::log_level::trace)
+                           ? run<bus_memory, true>(h_, *mem_, dc_)
+                           : run(h_, *mem_, dc_);
+        if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
         if (base::activity_sink* a = context().activity) {
             const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;

@@ -65,6 +65,18 @@ public:
     virtual void poll() = 0;
 };
 
+// Watches every instruction of a hart (npusim --itrace; platform/itrace.h).
+// Like a debugger, one attached switches the hart to the checked interpreter.
+class insn_observer {
+public:
+    virtual ~insn_observer() = default;
+    // Ahead of the instruction at `pc`, which starts at global cycle `cycle`.
+    virtual void before(core& c, std::uint32_t pc, const insn& i, std::uint64_t cycle) = 0;
+    // The interpreter returned (a batch ended): the last instruction seen by
+    // before() has completed, or raised an exception (`trapped`).
+    virtual void after(core& c, bool trapped) = 0;
+};
+
 class core : public base::component {
 public:
     core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller);
@@ -107,6 +119,8 @@ public:
     bool is_cluster_controller() const { return is_cc_; }
     // Attaches (or with null detaches) a debugger; see debug_agent.
     void attach_debugger(debug_agent* a) { debug_ = a; }
+    // Attaches (or with null detaches) an instruction observer.
+    void attach_observer(insn_observer* o) { observer_ = o; }
     // Drops the decoded instructions: a debugger wrote code memory.
     void flush_decoded() { dc_.flush(); }
     // The hart's state at its last fault — a synchronous exception other
@@ -169,6 +183,7 @@ private:
     std::uint64_t event_wait_cycles_ = 0;
     bool in_bus_access_ = false;
     debug_agent* debug_ = nullptr;
+    insn_observer* observer_ = nullptr;
     // A memcheck finding of this hart's that ends the run, described for
     // the debugger: the hart stops ahead of its next instruction.
     std::string debug_fault_;

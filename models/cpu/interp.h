@@ -9,7 +9,8 @@
 //   template <class T> bool store(uint32_t addr, T value, uint64_t& cycles, uint32_t pc);
 //       false = bus error; `cycles` gets the access latency added
 //   bool split_misaligned() const;
-//   bool trace(uint32_t pc, const insn&, const hart_state&);   (only for run<Mem, true>)
+//   bool trace(uint32_t pc, const insn&, const hart_state&, uint64_t cycles);   (only for run<Mem, true>)
+//       `cycles`: the hart's cycle count as the instruction starts;
 //       true = stop before this instruction (stop::debug)
 // Loads and stores are inline templates, so the fast path of the policy is
 // compiled into the dispatch loop: no virtual call per access.
@@ -100,7 +101,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
 #define NPU_DISPATCH()                                                \
     do {                                                              \
         if constexpr (Trace)                                          \
-            if (ip->op > op_block_end && mem.trace(NPU_PC(ip), *ip, h)) { \
+            if (ip->op > op_block_end && mem.trace(NPU_PC(ip), *ip, h, cyc)) { \
                 h.pc = NPU_PC(ip);                                    \
                 result = stop::debug;                                 \
                 goto out;                                             \

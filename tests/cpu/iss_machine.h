@@ -49,7 +49,7 @@ struct flat_memory {
         return true;
     }
     std::vector<std::uint32_t> traced_pcs;
-    bool trace(std::uint32_t pc, const cpu::insn&, const cpu::hart_state&) {
+    bool trace(std::uint32_t pc, const cpu::insn&, const cpu::hart_state&, std::uint64_t) {
         traced_pcs.push_back(pc);
         return false;
     }

@@ -29,10 +29,16 @@ def main():
                        text=True, timeout=120)
     if p.returncode != 0:
         fail(f"npusim exit code {p.returncode}\n{p.stderr}")
+    plain = os.path.join(args.out, "plain.json")
+    subprocess.run([args.npusim, "-q", "--stats", plain, args.elf], capture_output=True, timeout=120)
+    with open(plain, encoding="utf-8") as f:
+        base = json.load(f)
     with open(trace, encoding="utf-8") as f:
         doc = json.load(f)  # must parse
     with open(stats, encoding="utf-8") as f:
         st = json.load(f)
+    if base["cycles"] != st["cycles"] or base["cores"] != st["cores"] or base["stats"] != st["stats"]:
+        fail("--trace changed the run's cycles or statistics")
     events = doc["traceEvents"]
     names = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
     slices = collections.defaultdict(list)
