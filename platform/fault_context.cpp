@@ -164,9 +164,11 @@ std::string fault_context(const std::string& who, const cpu::hart_state& h, cons
     const std::uint64_t n = h.branch_count;
     const unsigned size = cpu::hart_state::branch_ring_size;
     if (n) {
-        o += fmt::format("last {} taken branches and jumps (oldest first)\n", std::min<std::uint64_t>(n, size));
-        for (std::uint64_t i = n > size ? n - size : 0; i < n; ++i) {
-            const std::uint64_t e = h.branch_ring[i % size];
+        std::vector<std::uint64_t> taken;
+        for (std::uint64_t i = n > size ? n - size : 0; i < n; ++i)
+            if (h.branch_ring[i % size]) taken.push_back(h.branch_ring[i % size]);
+        o += fmt::format("last {} taken branches and jumps (oldest first)\n", taken.size());
+        for (const std::uint64_t e : taken) {
             const auto from = static_cast<std::uint32_t>(e >> 32), to = static_cast<std::uint32_t>(e);
             const std::string fs = img ? img->symbolize(from) : std::string();
             const std::string ts = img ? img->symbolize(to) : std::string();

@@ -191,10 +191,12 @@ struct core::bus_memory {
         if (only_zeroed(w.shadow + (a - w.start), size) && !is_fp_load(pc)) return;
         bus.set_pc(pc);
         bus.memcheck_read(w.dmi, a, size);
-        if (svc.stop_requested()) {
+        if (svc.stop_requested() && !c.memcheck_fault_) {
             h.cycle_limit = 0;
+            // The registers as the load executes; the branch ring is taken
+            // when the batch ends (the interpreter holds its count till then).
             c.memcheck_fault_ = true;
-            c.memcheck_fault_pc_ = pc;
+            c.record_fault(pc);
             if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
         }
     }
@@ -620,7 +622,15 @@ void core::thread() {
         }
         if (__builtin_expect(memcheck_fault_, 0)) {
             memcheck_fault_ = false;
-            record_fault(memcheck_fault_pc_);
+            std::copy(std::begin(h_.branch_ring), std::end(h_.branch_ring), std::begin(fault_state_.branch_ring));
+            // A batch cut short ends at the first taken branch after the load: not part of the fault's past.
+            if (s == stop::limit && h_.branch_count) {
+                // Its slot held the oldest entry: that one is gone (0: none).
+                fault_state_.branch_count = h_.branch_count - 1;
+                fault_state_.branch_ring[fault_state_.branch_count % hart_state::branch_ring_size] = 0;
+            } else {
+                fault_state_.branch_count = h_.branch_count;
+            }
         }
         if (debug_) debug_->poll();
         switch (s) {

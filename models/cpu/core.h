@@ -124,9 +124,9 @@ public:
     // Drops the decoded instructions: a debugger wrote code memory.
     void flush_decoded() { dc_.flush(); }
     // The hart's state at its last fault — a synchronous exception other
-    // than an environment call, or a memcheck finding that ends the run
-    // (then pc is the load's; the other registers are those at the end of
-    // its batch, a few instructions later) — for fault reports; null if none.
+    // than an environment call, or a memcheck finding that ends the run (pc
+    // is the load's, the registers as it executes; cycle and instret are
+    // those of its batch's start) — for fault reports; null if none.
     const hart_state* fault_state() const { return fault_serial_ ? &fault_state_ : nullptr; }
     // Orders the faults of the harts of one SoC (the latest is the largest).
     std::uint64_t fault_serial() const { return fault_serial_; }
@@ -189,8 +189,7 @@ private:
     std::string debug_fault_;
     hart_state fault_state_;
     std::uint64_t fault_serial_ = 0;
-    std::uint32_t memcheck_fault_pc_ = 0;
-    bool memcheck_fault_ = false;
+    bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
     void record_fault(std::uint32_t pc);
     // The hart's time in cycles: SystemC time + its local offset (timeline).
     std::uint64_t now_cycles() const;
