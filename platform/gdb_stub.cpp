@@ -267,7 +267,7 @@ void gdb_stub::stopped(cpu::core& c, const std::string& fault) {
         if (!fault.empty()) console("npusim: " + fault + "\n" + (fault_report_ ? fault_report_(fault) : ""));
         send_packet(last_stop_);
     }
-    if (!serve(&c)) detach();
+    if (!serve()) detach();
 }
 
 void gdb_stub::finished(int exit_code, const std::string& fault) {
@@ -280,7 +280,7 @@ void gdb_stub::finished(int exit_code, const std::string& fault) {
         console("npusim: " + fault + "\n" + (fault_report_ ? fault_report_(fault) : "") +
                 "npusim: the run has ended: continue to exit\n");
         send_packet(last_stop_);
-        if (!serve(nullptr)) {
+        if (!serve()) {
             detach();
             return;
         }
@@ -330,7 +330,7 @@ void gdb_stub::console(const std::string& text) {
     for (std::size_t i = 0; i < text.size(); i += 400) send_packet("O" + to_hex(text.substr(i, 400)));
 }
 
-bool gdb_stub::serve(cpu::core* current) {
+bool gdb_stub::serve() {
     std::string p;
     while (read_packet(p)) {
         bool resume = false;
@@ -340,7 +340,6 @@ bool gdb_stub::serve(cpu::core* current) {
         send_packet(reply);
         if (p == "QStartNoAckMode") no_ack_ = true;
     }
-    (void)current;
     return false;
 }
 

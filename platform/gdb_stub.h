@@ -101,7 +101,7 @@ private:
     void send_packet(const std::string& body);
     void console(const std::string& text);  // O packets (only while GDB waits for a stop)
     // Serves packets until a resume (true) or until GDB goes away (false).
-    bool serve(cpu::core* current);
+    bool serve();
     std::string handle(const std::string& p, bool& resume);
     std::string stop_reply(int signal, unsigned hart, const std::string& extra) const;
     bool resume(const std::string& actions);

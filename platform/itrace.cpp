@@ -113,14 +113,13 @@ itrace::~itrace() {
     std::fclose(out_);
 }
 
-const itrace::code_text& itrace::text(const cpu::core& c, std::uint32_t pc) {
+const itrace::code_text& itrace::text(std::uint32_t pc) {
     auto it = code_.find(pc);
     if (it != code_.end()) return it->second;
     code_text t;
     if (const elf_image* img = soc_.image()) t.sym = img->symbolize(pc);
     std::uint32_t raw = 0;
     t.dis = soc_.debug_read(pc, &raw, 4) == 4 ? dis_.text(raw, pc) : "<unreadable>";
-    (void)c;
     return code_.emplace(pc, std::move(t)).first->second;
 }
 
@@ -155,7 +154,7 @@ void itrace::after(cpu::core& c, bool trapped) {
 
 void itrace::emit(const cpu::core& c, const pending& p, bool trapped) {
     const cpu::hart_state& h = c.state();
-    const code_text& t = text(c, p.pc);
+    const code_text& t = text(p.pc);
     std::string fx;
     if (trapped) {
         fx = "trapped";

@@ -67,7 +67,7 @@ private:
     std::uint64_t lines_ = 0;
 
     void emit(const cpu::core& c, const pending& p, bool trapped);
-    const code_text& text(const cpu::core& c, std::uint32_t pc);
+    const code_text& text(std::uint32_t pc);
 };
 
 }  // namespace npu::platform

@@ -63,10 +63,13 @@ def main():
     p = run([os.path.join(prefix, "bin/npusim"), "-q", elf], what="installed npusim on scale.elf")
     if "scaled on 8 workers: sum 1380 (expected 1380)" not in p.stdout:
         fail(f"scale.elf printed {p.stdout!r}")
-    # The build tree must not leak into the project: it used the installed runtime.
+    # It used the installed runtime, headers and generator, nothing of the npusim trees.
     ninja_file = open(os.path.join(oot, "build.ninja"), encoding="utf-8").read()
-    if os.path.abspath(args.build) in ninja_file:
-        fail("the out-of-tree build refers to the npusim build tree")
+    keys = ("libnpu_runtime.a", "crt0", "npu_fwgen", "/firmware/runtime", "npusim/firmware")
+    used = {t for t in re.findall(r"/[^\s:$]+", ninja_file) if any(k in t for k in keys)}
+    outside = [u for u in used if not u.startswith(prefix)]
+    if not used or outside:
+        fail(f"the out-of-tree build should use only the SDK in {prefix}: {sorted(used)}")
 
     # 3. the installed npuc
     npuc = os.path.join(prefix, "bin/npuc")
