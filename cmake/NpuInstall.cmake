@@ -16,9 +16,11 @@ set(NPU_SDK_VERSION 0.1.0)
 # The tools find LLVM's shared library where the build found it.
 set_target_properties(npusim npu_fwgen PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS npusim npu_fwgen RUNTIME DESTINATION bin)
+# npuc and its RV32 pieces are not built in sanitizer/fuzz builds (compiler/ is
+# EXCLUDE_FROM_ALL there): installed when they exist.
 if(TARGET npuc)
   set_target_properties(npuc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
-  install(TARGETS npuc RUNTIME DESTINATION bin)
+  install(TARGETS npuc RUNTIME DESTINATION bin OPTIONAL)
 endif()
 
 get_property(_npu_crt0 GLOBAL PROPERTY NPU_FW_CRT0)
@@ -27,11 +29,11 @@ install(FILES ${_npu_crt0} DESTINATION ${NPU_INSTALL_FWLIBDIR} RENAME crt0.o)
 install(FILES ${_npu_rtlib} DESTINATION ${NPU_INSTALL_FWLIBDIR})
 get_property(_npu_npurt GLOBAL PROPERTY NPURT_LIB)
 if(_npu_npurt)
-  install(FILES ${_npu_npurt} DESTINATION ${NPU_INSTALL_FWLIBDIR})
+  install(FILES ${_npu_npurt} DESTINATION ${NPU_INSTALL_FWLIBDIR} OPTIONAL)
 endif()
 get_property(_npuc_main GLOBAL PROPERTY NPUC_MAIN_OBJ)
 if(_npuc_main)
-  install(FILES ${_npuc_main} DESTINATION ${NPU_INSTALL_FWLIBDIR} RENAME npuc_main.o)
+  install(FILES ${_npuc_main} DESTINATION ${NPU_INSTALL_FWLIBDIR} RENAME npuc_main.o OPTIONAL)
 endif()
 
 foreach(_dir ${NPU_FW_RUNTIME_INCLUDES})
