@@ -72,8 +72,11 @@ set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-
     -std=gnu11 -Wall -Wextra -nostdlibinc -isystem ${NPU_PICOLIBC_INCLUDE})
 set(_npu_fw_repo ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(_npu_fw_repo "${_npu_fw_repo}" ABSOLUTE)
-set(NPU_FW_RUNTIME_INCLUDES ${_npu_fw_repo}/firmware/runtime ${_npu_fw_repo}/models/periph ${_npu_fw_repo}/models/cluster
-    ${_npu_fw_repo}/models/accel ${_npu_fw_repo}/models/dma)
+# An installed SDK (npusimConfig.cmake) sets its own include directory first.
+if(NOT DEFINED NPU_FW_RUNTIME_INCLUDES)
+  set(NPU_FW_RUNTIME_INCLUDES ${_npu_fw_repo}/firmware/runtime ${_npu_fw_repo}/models/periph
+      ${_npu_fw_repo}/models/cluster ${_npu_fw_repo}/models/accel ${_npu_fw_repo}/models/dma)
+endif()
 
 # --- helpers ---------------------------------------------------------------------
 
@@ -223,7 +226,7 @@ function(npu_add_firmware name)
     COMMAND_EXPAND_LISTS VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${elf})
   add_dependencies(${name} ${ptarget})
-  if(NOT F_NO_RUNTIME)
+  if(NOT F_NO_RUNTIME AND TARGET npu_runtime)  # an installed SDK's runtime is prebuilt
     add_dependencies(${name} npu_runtime)
   endif()
   set_target_properties(${name} PROPERTIES NPU_FIRMWARE_ELF ${elf})

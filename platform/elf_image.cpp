@@ -229,4 +229,6 @@ std::string elf_image::source_line(std::uint32_t addr) const {
     return info.FileName + ":" + std::to_string(info.Line);
 }
 
+llvm::DWARFContext* elf_image::dwarf_context() const { return dwarf_ ? dwarf_->context.get() : nullptr; }
+
 }  // namespace npu::platform

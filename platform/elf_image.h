@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm {
+class DWARFContext;
+}
+
 namespace npu::platform {
 
 class elf_error : public std::runtime_error {
@@ -62,6 +66,9 @@ public:
     std::string symbolize(std::uint32_t addr) const;
     // "file.c:12" from DWARF, "" when the ELF has no line info for addr.
     std::string source_line(std::uint32_t addr) const;
+    // The ELF's DWARF (line tables, inlining, call-frame information), or
+    // null without debug information: fault reports unwind and symbolize with it.
+    llvm::DWARFContext* dwarf_context() const;
 
 private:
     elf_image();

@@ -38,6 +38,8 @@ public:
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
     // One finding per initiator, PC, kind and contiguous range of bytes.
     std::size_t memcheck_findings() const { return memcheck_count_; }
+    // The first findings, formatted as printed (npusim --gdb: monitor memcheck).
+    const std::vector<std::string>& memcheck_list() const { return memcheck_; }
     // How many findings are printed and listed (npusim --memcheck-limit); the
     // rest are counted.
     void set_memcheck_limit(std::size_t n) { memcheck_limit_ = n; }

@@ -76,6 +76,10 @@ public:
     // Reads memory as the loader sees it (no timing, no memcheck): reports,
     // result checks and tests.
     unsigned debug_read(std::uint64_t addr, void* data, unsigned size) { return loader_->debug_read(addr, data, size); }
+    // Writes memory the same way (a debugger's memory writes).
+    unsigned debug_write(std::uint64_t addr, const void* data, unsigned size) {
+        return loader_->debug_write(addr, data, size);
+    }
 
     // Memcheck: which bytes of [addr, addr + size) some initiator (or the
     // loader) wrote, 1 per byte in `mask`. False when that is unknown: the

@@ -2,17 +2,23 @@
 //
 // Exit codes (base::exit_code): 0 success, 1 firmware exit != 0, 2 bad input,
 // 3 bus error, 4 memcheck error, 5 watchdog/deadlock, 6 golden mismatch,
-// 7 unhandled trap, 8 a declared self-check compared nothing, 70 internal error.
+// 7 unhandled trap, 8 a declared self-check compared nothing, 9 killed from
+// the debugger (--gdb), 70 internal error.
 //
 // --manifest OUT/manifest.json (written by npuc) runs the network's firmware
 // on the config it was compiled for and compares every output with
 // golden.bin (platform/golden.h): a mismatch, or comparing nothing, is 6.
 #include "elf_image.h"
+#include "fault_context.h"
+#include "gdb_stub.h"
+#include "itrace.h"
+#include "timeline.h"
 #include "golden.h"
 #include "report.h"
 #include "soc.h"
 
 #include "base/log.h"
+#include "cpu/core.h"
 #include "base/sim_services.h"
 #include "config/config.h"
 #include "config/memory_map.h"
@@ -22,6 +28,7 @@
 
 #include <systemc>
 
+#include <cerrno>
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
@@ -75,9 +82,38 @@ void install_report_handler() {
     sc_core::sc_report_handler::set_actions(sc_core::SC_ID_STOP_MODE_AFTER_START_, sc_core::SC_DO_NOTHING);
 }
 
+// A bus error, memcheck error or unhandled trap of a hart: its registers,
+// the code around its PC, its call stack and its last branches (stderr).
+void print_fault_context(npu::platform::soc& top, exit_code code, int fault_hart) {
+    const npu::cpu::core* hart = nullptr;
+    if (code == exit_code::bus_error || code == exit_code::memcheck_error) {
+        for (const auto& c : top.cores())
+            if (static_cast<int>(c->hart_id()) == fault_hart) hart = c.get();
+    } else if (code == exit_code::unhandled_trap) {
+        for (const auto& c : top.cores())
+            if (c->fault_state() && (!hart || c->fault_serial() > hart->fault_serial())) hart = c.get();
+    }
+    if (!hart || !hart->fault_state()) return;
+    try {
+        const npu::platform::disassembler dis;
+        const std::string who =
+            fmt::format("hart {} ({})", hart->hart_id(), hart->is_cluster_controller() ? "cluster controller" : "worker");
+        fmt::print(stderr, "{}",
+                   npu::platform::fault_context(who, *hart->fault_state(), top.image(),
+                                                [&top](std::uint64_t a, void* d, unsigned n) {
+                                                    return top.debug_read(a, d, n);
+                                                },
+                                                dis));
+    } catch (const std::runtime_error& e) {
+        fmt::print(stderr, "npusim: no fault context: {}\n", e.what());
+    }
+}
+
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, stats_csv_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
+    unsigned gdb_port = 0;
+    std::string trace_file, itrace_file, itrace_harts, itrace_from;
     std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
@@ -98,6 +134,18 @@ int run(int argc, char** argv) {
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
         "stats-csv", po::value(&stats_csv_file),
         "write the run's figures as one flat CSV row under a header (docs/architects.md)")(
+        "trace", po::value(&trace_file),
+        "write a timeline of harts, DMA channels, the systolic array, trace-marker regions and memory traffic "
+        "as Chrome/Perfetto trace-event JSON to this file (docs/debugging.md)")(
+        "itrace", po::value(&itrace_file),
+        "write one line per executed instruction to this file: cycle, hart, pc, symbol, disassembly, register "
+        "written, memory access (docs/debugging.md)")(
+        "itrace-harts", po::value(&itrace_harts), "--itrace only these harts, e.g. 8,0-3 (default: all)")(
+        "itrace-from", po::value(&itrace_from),
+        "--itrace from this cycle, or from the first time a traced hart reaches this symbol")(
+        "gdb", po::value(&gdb_port)->implicit_value(1234),
+        "--gdb[=PORT]: wait for gdb-multiarch on 127.0.0.1:PORT (default 1234; 0: a free port, printed) and run "
+        "under its control (docs/debugging.md)")(
         "quiet,q", "no end-of-run summary on stderr (errors are still reported)")(
         "log-level", po::value(&log_level), "error|warn|info|debug|trace")("firmware", po::value(&elf_path),
                                                                            "firmware ELF (positional)");
@@ -229,6 +277,20 @@ int run(int argc, char** argv) {
     npu::platform::report rep(*cfg, top);
     rep.set_memcheck_limit(memcheck_limit);
     if (man) rep.set_layer_macs(man->layer_macs);
+    // The hart whose access ended the run, for the fault context (-1: none, or not a core).
+    int fault_hart = -1;
+    {
+        auto& svc = top.context().services;
+        svc.on_bus_error = [next = svc.on_bus_error, &fault_hart](const npu::base::bus_error_info& e) {
+            fault_hart = e.who ? e.who->hart : -1;
+            if (next) next(e);
+        };
+        svc.on_memcheck = [next = svc.on_memcheck, &fault_hart](const npu::base::memcheck_info& m) {
+            const bool stop = next ? next(m) : false;
+            if (stop) fault_hart = m.who ? m.who->hart : -1;
+            return stop;
+        };
+    }
     try {
         top.load(*image);
     } catch (const npu::platform::elf_error& e) { return bad_input(e.what()); }
@@ -258,7 +320,73 @@ int run(int argc, char** argv) {
         layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
+    std::optional<npu::platform::timeline> timeline;
+    if (!trace_file.empty()) {
+        // Refused before the run, not after it.
+        if (!std::ofstream(trace_file)) return bad_input("cannot write --trace file '" + trace_file + "'");
+        timeline.emplace(top);
+    }
+    std::optional<npu::platform::itrace> itrace;
+    if (itrace_file.empty() && (vm.count("itrace-harts") || vm.count("itrace-from")))
+        return bad_input("--itrace-harts and --itrace-from need --itrace FILE");
+    if (!itrace_file.empty()) {
+        std::vector<bool> harts;
+        if (std::string why = npu::platform::itrace::parse_harts(
+                itrace_harts, static_cast<unsigned>(top.cores().size()), harts);
+            !why.empty())
+            return bad_input("--itrace-harts: " + why);
+        bool from_pc = false;
+        std::uint32_t pc = 0;
+        std::uint64_t cycle = 0;
+        if (!itrace_from.empty()) {
+            char* end = nullptr;
+            errno = 0;
+            cycle = std::strtoull(itrace_from.c_str(), &end, 0);
+            if (itrace_from[0] == '-' || *end || errno) {
+                const auto a = image->symbol_address(itrace_from);
+                if (!a)
+                    return bad_input("--itrace-from: '" + itrace_from + "' is neither a cycle nor a symbol of " +
+                                     elf_path);
+                from_pc = true;
+                pc = *a;
+            }
+        }
+        std::FILE* f = std::fopen(itrace_file.c_str(), "w");
+        if (!f) return bad_input("cannot write --itrace file '" + itrace_file + "'");
+        itrace.emplace(top, f, std::move(harts), from_pc, pc, cycle);
+    }
+    std::optional<npu::platform::gdb_stub> gdb;
+    if (vm.count("gdb")) {
+        if (gdb_port > 65535) return bad_input(fmt::format("--gdb: port {} is not a TCP port (0-65535)", gdb_port));
+        try {
+            gdb.emplace(top, gdb_port);
+        } catch (const std::runtime_error& e) { return bad_input(e.what()); }
+        gdb->add_monitor("report", "the report so far (cycles, per-core figures, traffic)", [&] {
+            npu::platform::run_result now;
+            now.reason = "stopped in the debugger";
+            now.cycles = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / top.cores().front()->clock_period());
+            return rep.summary(top, now);
+        });
+        gdb->add_monitor("map", "the memory map per initiator", [&] { return map->print(); });
+        gdb->add_monitor("memcheck", "memcheck findings so far", [&] {
+            std::string out = fmt::format("{} memcheck finding(s)\n", rep.memcheck_findings());
+            for (const auto& f : rep.memcheck_list()) out += f + (f.empty() || f.back() != '\n' ? "\n" : "");
+            return out;
+        });
+        gdb->set_fault_report([&](const std::string& reason) -> std::string {
+            if (reason.rfind("bus error", 0) == 0 && !rep.bus_errors().empty()) return rep.bus_errors().back();
+            if (reason.rfind("memcheck", 0) == 0 && !rep.memcheck_list().empty()) return rep.memcheck_list().back();
+            return {};
+        });
+        fmt::print(stderr, "npusim: waiting for gdb on 127.0.0.1:{} (gdb: target remote :{})\n", gdb->port(),
+                   gdb->port());
+        std::fflush(stderr);
+        gdb->accept();
+    }
     auto result = top.run();
+    itrace.reset();  // flushes the trace
+    if (timeline && !timeline->write(trace_file, result.cycles))
+        return bad_input("cannot write --trace file '" + trace_file + "'");
     // A declared self-check that compared nothing fails a run that passed.
     if (result.code == exit_code::success)
         if (std::string why = npu::platform::report::self_check_failure(top); !why.empty()) {
@@ -292,6 +420,7 @@ int run(int argc, char** argv) {
 
     if (result.code != exit_code::success && result.code != exit_code::bus_error)
         fmt::print(stderr, "npusim: {}\n", result.reason);
+    print_fault_context(top, result.code, fault_hart);
     if (!vm.count("quiet")) fmt::print(stderr, "{}", rep.summary(top, result));
     // The comparison is the answer to what was asked: printed even with -q.
     if (!golden_block.empty()) fmt::print(stderr, "{}", golden_block);
@@ -304,6 +433,11 @@ int run(int argc, char** argv) {
         std::ofstream out(stats_csv_file);
         if (!out) return bad_input("cannot write --stats-csv file '" + stats_csv_file + "'");
         out << rep.csv(top, result);
+    }
+    if (gdb) {
+        const bool fault = result.code != exit_code::success && result.code != exit_code::firmware_failure &&
+                           result.code != exit_code::debugger_kill;
+        gdb->finished(code(result.code), fault ? result.reason : std::string());
     }
     return code(result.code);
 }

@@ -18,6 +18,7 @@ packages=(
   verilator                           # RTL co-simulation of the systolic array (NPU_RTL, docs/cosim.md)
   python3-matplotlib                  # ./npu sweep's plots (docs/architects.md)
   slurm-wlm munge                     # ./npu sweep --backend slurm and its test's one-node Slurm
+  gdb-multiarch                       # npusim --gdb, tested with a real debugger (docs/debugging.md)
 )
 
 missing=()

@@ -165,6 +165,19 @@ void systolic_array::start(std::uint32_t) {
         fault(j, run.failed);
     job_cycles_ = static_cast<std::uint64_t>(std::llround((job_end_ - t0) / clock_period()));
     busy_cycles_ += job_cycles_;
+    if (base::activity_sink* a = context().activity)
+        a->span("systolic array", fmt::format("{}x{}x{} {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8"),
+                static_cast<std::uint64_t>(std::llround(t0 / clock_period())),
+                static_cast<std::uint64_t>(std::llround(job_end_ / clock_period())),
+                {{"M", std::to_string(j.m)},
+                 {"N", std::to_string(j.n)},
+                 {"K", std::to_string(j.k)},
+                 {"A", fmt::format("{:#010x}", j.a)},
+                 {"B", fmt::format("{:#010x}", j.b)},
+                 {"C", fmt::format("{:#010x}", j.c)},
+                 {"accumulate", j.accumulate ? "yes" : "no"},
+                 {"started by", by},
+                 {"status", ok ? "done" : "aborted"}});
     outcome_ = ok ? outcome::done : outcome::error;
     const sc_core::sc_time to_end = job_end_ - sc_core::sc_time_stamp();
     NPU_LOG(log(), debug, "job {}x{}x{} {} by {}: {} cycles, {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", by,

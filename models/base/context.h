@@ -10,6 +10,7 @@
 // Models cache what they need at construction: no lookup on hot paths.
 #pragma once
 
+#include "activity.h"
 #include "log.h"
 #include "sim_services.h"
 #include "stats.h"
@@ -38,6 +39,8 @@ public:
     log_level level = log_level::warn;
     // The temporal-decoupling quantum of every core of this SoC (soc.quantum).
     sc_core::sc_time quantum;
+    // The timeline's sink (npusim --trace); null: nothing is recorded.
+    activity_sink* activity = nullptr;
 
     // Takes the memcheck mode and the quantum from the platform config.
     void configure(const cfg::config& cfg);

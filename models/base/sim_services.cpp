@@ -15,6 +15,7 @@ const char* exit_code_name(exit_code c) {
     case exit_code::golden_mismatch: return "golden mismatch";
     case exit_code::unhandled_trap: return "unhandled trap";
     case exit_code::self_check_failed: return "self-check failed";
+    case exit_code::debugger_kill: return "killed from the debugger";
     case exit_code::internal_error: return "internal error";
     }
     return "?";

@@ -29,6 +29,7 @@ enum class exit_code : int {
     golden_mismatch = 6,
     unhandled_trap = 7,    // illegal instruction / fault with no firmware handler
     self_check_failed = 8, // a declared self-check compared nothing, or fewer elements than declared
+    debugger_kill = 9,     // npusim --gdb: the debugger killed the run
     internal_error = 70,
 };
 const char* exit_code_name(exit_code c);

@@ -171,10 +171,15 @@ struct core::bus_memory {
         return slow_access(a, &v, sizeof(T), cyc, pc, true);
     }
 
-    // --log-level=trace: one line per instruction (before it executes).
-    void trace(std::uint32_t pc, const insn& i, const hart_state& hs) {
+    // The checked instantiation (--log-level=trace, or a debugger attached):
+    // one log line per instruction (before it executes); the debugger may stop it.
+    bool trace(std::uint32_t pc, const insn& i, const hart_state& hs, std::uint64_t cyc) {
         NPU_LOG(c.log(), trace, "{:#010x}: {:<10} rd={} rs1={}({:#x}) rs2={}({:#x}) imm={}", pc, op_name(i.op), i.rd,
                 i.rs1, hs.x[i.rs1], i.rs2, hs.x[i.rs2], i.imm);
+        // A debugger's stop comes first: the instruction then does not run (yet).
+        if (c.debug_ && (!c.debug_fault_.empty() || c.debug_->before(c, pc, i))) return true;
+        if (c.observer_) c.observer_->before(c, pc, i, cyc + static_cast<std::uint64_t>(now_offset));
+        return false;
     }
 
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
@@ -186,7 +191,14 @@ struct core::bus_memory {
         if (only_zeroed(w.shadow + (a - w.start), size) && !is_fp_load(pc)) return;
         bus.set_pc(pc);
         bus.memcheck_read(w.dmi, a, size);
-        if (svc.stop_requested()) h.cycle_limit = 0;
+        if (svc.stop_requested() && !c.memcheck_fault_) {
+            h.cycle_limit = 0;
+            // The registers as the load executes; the branch ring is taken
+            // when the batch ends (the interpreter holds its count till then).
+            c.memcheck_fault_ = true;
+            c.record_fault(pc);
+            if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
+        }
     }
 
     static bool only_zeroed(const unsigned char* s, unsigned n) {
@@ -270,6 +282,10 @@ struct core::bus_memory {
         const std::uint64_t slept = to_cycles(asleep);
         c.sleep_cycles_ += slept;
         c.event_wait_cycles_ += slept;
+        if (base::activity_sink* a = c.context().activity) {
+            a->hart_state(h.hart_id, "event wait", static_cast<std::uint64_t>(std::llround(start / c.clock_period())));
+            a->hart_state(h.hart_id, "running", static_cast<std::uint64_t>(std::llround(now / c.clock_period())));
+        }
         const sc_core::sc_time local = end - now;
         c.qk_.set(local);
         batch_start = cyc;
@@ -474,8 +490,14 @@ void core::set_tohost(std::uint32_t addr) {
 }
 
 void core::halt() {
+    if (base::activity_sink* a = context().activity; a && state_ != run_state::halted)
+        a->hart_state(h_.hart_id, "halted", now_cycles());
     state_ = run_state::halted;
     update_stats();
+}
+
+std::uint64_t core::now_cycles() const {
+    return static_cast<std::uint64_t>(std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period()));
 }
 
 void core::update_stats() {
@@ -492,6 +514,10 @@ bool core::handle_exception() {
     const std::uint32_t cause = h_.exc_cause, tval = h_.exc_tval;
     // No handler: mtvec still holds its reset value 0.
     const bool no_handler = h_.mtvec == 0;
+    // A debugger sees every synchronous exception but environment calls at
+    // the faulting instruction, before the handler (or the report) runs.
+    const bool debug_stop = debug_ && cause != cause_ecall_u && cause != cause_ecall_m;
+    if (cause != cause_ecall_u && cause != cause_ecall_m) record_fault(h_.pc);
     if (h_.exc_from_bus && (stop_on_bus_error_ || no_handler)) {
         base::bus_error_info e;
         e.who = &bus.who();
@@ -502,9 +528,11 @@ bool core::handle_exception() {
         e.is_write = cause == cause_store_access;
         e.is_fetch = cause == cause_fetch_access;
         sim.bus_error(e);
+        if (debug_stop) debug_->stopped(*this, sim.stop_reason());
         halt();
         return false;
     }
+    if (debug_stop) debug_->stopped(*this, describe_trap(h_, cause, h_.pc, tval));
     if (no_handler) {
         std::string where = sim.symbol_of(h_.pc);
         sim.request_stop(base::exit_code::unhandled_trap, describe_trap(h_, cause, h_.pc, tval) +
@@ -516,6 +544,20 @@ bool core::handle_exception() {
     NPU_LOG(log(), debug, "{}, trap to {:#010x}", describe_trap(h_, cause, h_.pc, tval), h_.mtvec);
     enter_trap(h_, cause, tval);
     return true;
+}
+
+namespace {
+// Numbers the faults of one SoC's harts (one per sim_context).
+struct fault_counter {
+    std::uint64_t n = 0;
+};
+}  // namespace
+
+// Faults are rare: a copy of the whole state each costs nothing that matters.
+void core::record_fault(std::uint32_t pc) {
+    fault_state_ = h_;
+    fault_state_.pc = pc;
+    fault_serial_ = ++context().shared<fault_counter>().n;
 }
 
 std::uint64_t core::batch_budget() const {
@@ -537,6 +579,7 @@ void core::thread() {
         sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
     }
     qk_.reset();
+    if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
     for (;;) {
         if (sim.stop_requested() || state_ == run_state::halted) {
             halt();
@@ -567,12 +610,39 @@ void core::thread() {
             }
             h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
         }
-        const stop s =
-            log().enabled(base::log_level::trace) ? run<bus_memory, true>(h_, *mem_, dc_) : run(h_, *mem_, dc_);
+        const stop s = debug_ || observer_ || log().enabled(base::log_level::trace)
+                           ? run<bus_memory, true>(h_, *mem_, dc_)
+                           : run(h_, *mem_, dc_);
+        if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (base::activity_sink* a = context().activity) {
+            const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
+            a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
+            traced_stall_ = stall;
+        }
+        if (__builtin_expect(memcheck_fault_, 0)) {
+            memcheck_fault_ = false;
+            std::copy(std::begin(h_.branch_ring), std::end(h_.branch_ring), std::begin(fault_state_.branch_ring));
+            // A batch cut short ends at the first taken branch after the load: not part of the fault's past.
+            if (s == stop::limit && h_.branch_count) {
+                // Its slot held the oldest entry: that one is gone (0: none).
+                fault_state_.branch_count = h_.branch_count - 1;
+                fault_state_.branch_ring[fault_state_.branch_count % hart_state::branch_ring_size] = 0;
+            } else {
+                fault_state_.branch_count = h_.branch_count;
+            }
+        }
+        if (debug_) debug_->poll();
         switch (s) {
         case stop::limit:
         case stop::resync: break;
+        case stop::debug: {
+            update_stats();
+            const std::string fault = std::move(debug_fault_);
+            debug_fault_.clear();
+            debug_->stopped(*this, fault);
+            break;
+        }
         case stop::exception:
             if (!handle_exception()) return;
             break;
@@ -586,6 +656,7 @@ void core::thread() {
             // synchronised must end this WFI, not be lost.
             state_ = run_state::wfi;
             qk_.sync();
+            if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "wfi", now_cycles());
             {
                 const sc_core::sc_time t0 = sc_core::sc_time_stamp();
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);
@@ -593,6 +664,7 @@ void core::thread() {
             }
             wake_pending_ = false;
             qk_.reset();
+            if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
             continue;
         }
         if (qk_.need_sync()) {

@@ -43,6 +43,40 @@
 
 namespace npu::cpu {
 
+class core;
+
+// A debugger attached to the harts (platform/gdb_stub.h implements it).
+// While one is attached, every hart runs the interpreter's checked
+// instantiation, which asks before() ahead of each instruction; with none
+// the normal loop runs, carrying no test for it.
+class debug_agent {
+public:
+    virtual ~debug_agent() = default;
+    // Ahead of the instruction at `pc` (not executed yet): true stops the
+    // hart there, and the core then calls stopped().
+    virtual bool before(core& c, std::uint32_t pc, const insn& i) = 0;
+    // The hart has stopped: at a breakpoint, step or watchpoint (`fault`
+    // empty), or at a synchronous exception or memcheck finding (`fault`
+    // describes it; the exception is still pending in state().exc_*).
+    // Blocks, without advancing simulated time, until the debugger resumes.
+    virtual void stopped(core& c, const std::string& fault) = 0;
+    // At every batch end of every hart: a cheap check for the debugger's
+    // interrupt request (Ctrl-C).
+    virtual void poll() = 0;
+};
+
+// Watches every instruction of a hart (npusim --itrace; platform/itrace.h).
+// Like a debugger, one attached switches the hart to the checked interpreter.
+class insn_observer {
+public:
+    virtual ~insn_observer() = default;
+    // Ahead of the instruction at `pc`, which starts at global cycle `cycle`.
+    virtual void before(core& c, std::uint32_t pc, const insn& i, std::uint64_t cycle) = 0;
+    // The interpreter returned (a batch ended): the last instruction seen by
+    // before() has completed, or raised an exception (`trapped`).
+    virtual void after(core& c, bool trapped) = 0;
+};
+
 class core : public base::component {
 public:
     core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id, bool is_cluster_controller);
@@ -83,6 +117,19 @@ public:
     std::uint64_t instret() const { return h_.instret; }
     unsigned hart_id() const { return h_.hart_id; }
     bool is_cluster_controller() const { return is_cc_; }
+    // Attaches (or with null detaches) a debugger; see debug_agent.
+    void attach_debugger(debug_agent* a) { debug_ = a; }
+    // Attaches (or with null detaches) an instruction observer.
+    void attach_observer(insn_observer* o) { observer_ = o; }
+    // Drops the decoded instructions: a debugger wrote code memory.
+    void flush_decoded() { dc_.flush(); }
+    // The hart's state at its last fault — a synchronous exception other
+    // than an environment call, or a memcheck finding that ends the run (pc
+    // is the load's, the registers as it executes; cycle and instret are
+    // those of its batch's start) — for fault reports; null if none.
+    const hart_state* fault_state() const { return fault_serial_ ? &fault_state_ : nullptr; }
+    // Orders the faults of the harts of one SoC (the latest is the largest).
+    std::uint64_t fault_serial() const { return fault_serial_; }
     // Architectural state, for tests and reports.
     const hart_state& state() const { return h_; }
     hart_state& state() { return h_; }
@@ -135,6 +182,18 @@ private:
     std::uint64_t sleep_cycles_ = 0;
     std::uint64_t event_wait_cycles_ = 0;
     bool in_bus_access_ = false;
+    debug_agent* debug_ = nullptr;
+    insn_observer* observer_ = nullptr;
+    // A memcheck finding of this hart's that ends the run, described for
+    // the debugger: the hart stops ahead of its next instruction.
+    std::string debug_fault_;
+    hart_state fault_state_;
+    std::uint64_t fault_serial_ = 0;
+    bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
+    void record_fault(std::uint32_t pc);
+    // The hart's time in cycles: SystemC time + its local offset (timeline).
+    std::uint64_t now_cycles() const;
+    std::uint64_t traced_stall_ = 0;  // stall cycles already reported to the timeline
 };
 
 }  // namespace npu::cpu

@@ -98,6 +98,11 @@ struct hart_state {
     std::uint64_t div_ops = 0;
     std::uint64_t fdiv_ops = 0;
     std::uint64_t taken_branches = 0;
+    // The last taken branches and jumps, for fault reports: from << 32 | to,
+    // the newest at (branch_count - 1) % branch_ring_size.
+    static constexpr unsigned branch_ring_size = 16;
+    std::uint64_t branch_ring[branch_ring_size] = {};
+    std::uint64_t branch_count = 0;
 
     reservation_set* reservations = nullptr;  // required: the harts of one SoC share one
     // `time` CSR source: simulated time in cycles; defaults to mcycle.

@@ -9,7 +9,9 @@
 //   template <class T> bool store(uint32_t addr, T value, uint64_t& cycles, uint32_t pc);
 //       false = bus error; `cycles` gets the access latency added
 //   bool split_misaligned() const;
-//   void trace(uint32_t pc, const insn&, const hart_state&);   (only for run<Mem, true>)
+//   bool trace(uint32_t pc, const insn&, const hart_state&, uint64_t cycles);   (only for run<Mem, true>)
+//       `cycles`: the hart's cycle count as the instruction starts;
+//       true = stop before this instruction (stop::debug)
 // Loads and stores are inline templates, so the fast path of the policy is
 // compiled into the dispatch loop: no virtual call per access.
 //
@@ -35,6 +37,7 @@ enum class stop {
     exception,  // h.pc = faulting instruction, h.exc_cause/exc_tval set, nothing committed
     wfi,        // WFI executed; h.pc is the next instruction
     resync,     // a CSR write / mret may have changed interrupt state: check and re-enter
+    debug,      // trace() asked to stop (a debugger): h.pc is the next instruction, not executed
 };
 
 namespace detail {
@@ -61,8 +64,9 @@ bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std:
 
 }  // namespace detail
 
-// Trace = true calls mem.trace() before every instruction; it is a separate
-// instantiation so the normal loop carries no test for it.
+// Trace = true calls mem.trace() before every instruction, which may stop
+// the run there; it is a separate instantiation so the normal loop carries
+// no test for it.
 template <class Mem, bool Trace = false>
 stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     // Must list the labels in enum op order.
@@ -88,6 +92,8 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;
     std::uint64_t taken = 0;
+    std::uint64_t* const ring = h.branch_ring;
+    std::uint64_t nb = h.branch_count;
     decode_cache::block* blk = nullptr;
     const insn* ip = nullptr;
     stop result;
@@ -95,7 +101,11 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
 #define NPU_DISPATCH()                                                \
     do {                                                              \
         if constexpr (Trace)                                          \
-            if (ip->op > op_block_end) mem.trace(NPU_PC(ip), *ip, h); \
+            if (ip->op > op_block_end && mem.trace(NPU_PC(ip), *ip, h, cyc)) { \
+                h.pc = NPU_PC(ip);                                    \
+                result = stop::debug;                                 \
+                goto out;                                             \
+            }                                                         \
         cyc += ip->cost;                                              \
         ++n;                                                          \
         goto* labels[ip->op];                                         \
@@ -141,15 +151,18 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         }                                                \
         goto resolve;                                    \
     } while (0)
-#define NPU_BRANCH(cond)        \
-    do {                        \
-        if (cond) {             \
-            cyc += taken_extra; \
-            ++taken;            \
-            ip += ip->imm;      \
-            NPU_TAKEN();        \
-        }                       \
-        NPU_NEXT();             \
+// Records a taken transfer in the hart's branch ring (one store).
+#define NPU_NOTE(from, to) ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to)
+#define NPU_BRANCH(cond)                                                                 \
+    do {                                                                                 \
+        if (cond) {                                                                      \
+            cyc += taken_extra;                                                          \
+            ++taken;                                                                     \
+            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u); \
+            ip += ip->imm;                                                               \
+            NPU_TAKEN();                                                                 \
+        }                                                                                \
+        NPU_NEXT();                                                                      \
     } while (0)
 #define NPU_LOAD(T, EXT)                                                          \
     do {                                                                          \
@@ -256,12 +269,14 @@ L_auipc:
     NPU_NEXT();
 L_jal:
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u);
     ip += ip->imm;
     NPU_TAKEN();
 L_jal_far: {
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
     NPU_FAR();
 }
@@ -269,6 +284,7 @@ L_jalr: {
     const std::uint32_t t = (x[ip->rs1] + static_cast<std::uint32_t>(ip->imm)) & ~1u;
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
+    NPU_NOTE(NPU_PC(ip), t);
     const std::uint32_t off = t - blk->start;
     if (off < blk->len) {
         ip = blk->slots + off / 4;
@@ -305,6 +321,7 @@ L_branch_far: {
     if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
     cyc += taken_extra;
     ++taken;
+    NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
     NPU_FAR();
 }
@@ -691,6 +708,7 @@ out:
     h.cycle = cyc;
     h.instret = n;
     h.taken_branches += taken;
+    h.branch_count = nb;
     x[0] = 0;
     return result;
 
@@ -702,6 +720,7 @@ out:
 #undef NPU_TAKEN
 #undef NPU_FAR
 #undef NPU_BRANCH
+#undef NPU_NOTE
 #undef NPU_LOAD
 #undef NPU_STORE
 #undef NPU_AMO

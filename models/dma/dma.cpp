@@ -315,7 +315,19 @@ void dma::channel_thread(unsigned c) {
     for (;;) {
         sc_core::wait(ch.start);
         if (active_++ == 0) busy_since_ = sc_core::sc_time_stamp();
+        const sc_core::sc_time began = sc_core::sc_time_stamp();
         const bool ok = run_transfer(ch);
+        if (base::activity_sink* a = context().activity) {
+            const descriptor& d = ch.desc;
+            const std::uint64_t bytes = std::uint64_t(d.len) * d.count_2d * d.count_3d;
+            a->span(fmt::format("dma channel {}", c), fmt::format("{} B {:#x} -> {:#x}{}", bytes, d.src, d.dst, ok ? "" : " (aborted)"),
+                    static_cast<std::uint64_t>(began / clock_period()),
+                    static_cast<std::uint64_t>(sc_core::sc_time_stamp() / clock_period()),
+                    {{"descriptor", describe(d)},
+                     {"bytes", std::to_string(bytes)},
+                     {"pushed by", ch.by_name + (ch.has_pc ? fmt::format(" at pc {:#010x}", ch.pc) : "")},
+                     {"status", ok ? "done" : "aborted"}});
+        }
         if (!ok) mark_destination(ch, false);
         if (--active_ == 0) {
             busy_time_ += sc_core::sc_time_stamp() - busy_since_;

@@ -111,6 +111,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
     const std::size_t slot = static_cast<std::size_t>(hart + 1);  // hart -1 (not a core) gets slot 0
     if (open_.size() <= slot) open_.resize(slot + 1);
     auto& stack = open_[slot];
+    if (base::activity_sink* a = context().activity) a->region(hart, name, begin, now_cycles());
     if (begin) {
         std::size_t idx = regions_.size();
         for (std::size_t i = 0; i < regions_.size(); ++i)

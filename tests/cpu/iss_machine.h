@@ -49,7 +49,10 @@ struct flat_memory {
         return true;
     }
     std::vector<std::uint32_t> traced_pcs;
-    void trace(std::uint32_t pc, const cpu::insn&, const cpu::hart_state&) { traced_pcs.push_back(pc); }
+    bool trace(std::uint32_t pc, const cpu::insn&, const cpu::hart_state&, std::uint64_t) {
+        traced_pcs.push_back(pc);
+        return false;
+    }
 
     std::uint32_t word(std::uint32_t a) const {
         std::uint32_t v;

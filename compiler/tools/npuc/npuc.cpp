@@ -4,6 +4,7 @@
 // the same pipeline as `npuc-opt -npu-pipeline`), the rest (LLVM IR, the
 // RV32 object, the link, the host golden reference, the manifest) is
 // npu/Driver. See docs/compiler.md.
+#include "InstalledSdk.h"
 #include "mlir/Pass/PassManager.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -102,6 +103,14 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(cat);
   cl::ParseCommandLineOptions(argc, argv,
                               "npuc: network (.mlir) -> npusim firmware\n");
+  npuc::useInstalledSdk(
+      argv[0], reinterpret_cast<void *>(&fail),
+      {{configFile, "share/npusim/configs/gap9.cfg"},
+       {fwgenPath, "bin/npu_fwgen"},
+       {crt0Path, "lib/npusim/firmware/crt0.o"},
+       {runtimeLib, "lib/npusim/firmware/libnpu_runtime.a"},
+       {npurtLib, "lib/npusim/firmware/libnpurt.a"},
+       {mainObj, "lib/npusim/firmware/npuc_main.o"}});
 
   std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(emit);
   if (!to)

@@ -1,0 +1,182 @@
+#include "fault_context.h"
+
+#include <llvm/DebugInfo/DWARF/DWARFContext.h>
+#include <llvm/DebugInfo/DWARF/DWARFDebugFrame.h>
+
+#include <fmt/core.h>
+
+#include <cstring>
+#include <optional>
+
+namespace npu::platform {
+
+namespace {
+
+const char* const abi_names[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+                                   "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                                   "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+
+std::string where(const elf_image* img, std::uint32_t a) {
+    if (!img) return "";
+    std::string s = img->symbolize(a);
+    const std::string line = img->source_line(a);
+    if (!line.empty()) s += (s.empty() ? "" : " ") + std::string("(") + line + ")";
+    return s.empty() ? "" : " <" + s + ">";
+}
+
+// The FDE covering `pc` in .debug_frame or .eh_frame.
+const llvm::dwarf::FDE* find_fde(llvm::DWARFContext& ctx, std::uint32_t pc) {
+    for (auto get : {&llvm::DWARFContext::getDebugFrame, &llvm::DWARFContext::getEHFrame}) {
+        auto frames = (ctx.*get)();
+        if (!frames) {
+            llvm::consumeError(frames.takeError());
+            continue;
+        }
+        for (const llvm::dwarf::FrameEntry& e : (*frames)->entries()) {
+            const auto* fde = llvm::dyn_cast<llvm::dwarf::FDE>(&e);
+            if (fde && pc >= fde->getInitialLocation() && pc - fde->getInitialLocation() < fde->getAddressRange())
+                return fde;
+        }
+    }
+    return nullptr;
+}
+
+// One frame up: false when the call-frame information cannot say where the
+// caller is (no FDE, an unsupported rule, or the outermost frame).
+bool unwind(llvm::DWARFContext& ctx, std::uint32_t lookup, std::uint32_t (&x)[32], std::uint32_t& pc,
+            const target_reader& read) {
+    const llvm::dwarf::FDE* fde = find_fde(ctx, lookup);
+    if (!fde) return false;
+    auto table = llvm::dwarf::UnwindTable::create(fde);
+    if (!table) {
+        llvm::consumeError(table.takeError());
+        return false;
+    }
+    const llvm::dwarf::UnwindRow* row = nullptr;
+    for (const llvm::dwarf::UnwindRow& r : *table)
+        if (r.hasAddress() && r.getAddress() <= lookup) row = &r;
+    if (!row) return false;
+    const llvm::dwarf::UnwindLocation& cfa_rule = row->getCFAValue();
+    using loc_t = llvm::dwarf::UnwindLocation;
+    // CFA = register + offset (DW_CFA_def_cfa*), the only rule RISC-V code uses.
+    if (cfa_rule.getLocation() != loc_t::RegPlusOffset || cfa_rule.getRegister() >= 32 ||
+        !(cfa_rule == loc_t::createIsRegisterPlusOffset(cfa_rule.getRegister(), cfa_rule.getOffset())))
+        return false;
+    const std::uint32_t cfa = x[cfa_rule.getRegister()] + static_cast<std::uint32_t>(cfa_rule.getOffset());
+    std::uint32_t saved[32];
+    std::memcpy(saved, x, sizeof saved);
+    for (unsigned r = 1; r < 32; ++r) {
+        const auto loc = row->getRegisterLocations().getRegisterLocation(r);
+        if (!loc || loc->getLocation() != llvm::dwarf::UnwindLocation::CFAPlusOffset) continue;
+        const std::uint32_t at = cfa + static_cast<std::uint32_t>(loc->getOffset());
+        if (*loc == loc_t::createIsCFAPlusOffset(loc->getOffset())) {
+            saved[r] = at;
+        } else if (read(at, &saved[r], 4) != 4) {
+            return false;
+        }
+    }
+    const std::uint32_t ra = saved[1];
+    if (ra == 0 || (ra == pc && cfa == x[2])) return false;  // outermost, or no progress
+    std::memcpy(x, saved, sizeof saved);
+    x[2] = cfa;
+    pc = ra;
+    return true;
+}
+
+}  // namespace
+
+std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
+                                   unsigned max_frames) {
+    std::vector<std::string> frames;
+    llvm::DWARFContext* ctx = img.dwarf_context();
+    std::uint32_t x[32];
+    std::memcpy(x, h.x, sizeof x);
+    x[0] = 0;
+    std::uint32_t pc = h.pc;
+    llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
+                                   llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
+    for (unsigned depth = 0; depth < max_frames; ++depth) {
+        // A return address points past its call: look the call up.
+        const std::uint32_t lookup = depth == 0 ? pc : pc - 1;
+        const std::string addr = fmt::format("{:#010x}", pc);
+        std::size_t before = frames.size();
+        if (ctx) {
+            const llvm::DIInliningInfo inl =
+                ctx->getInliningInfoForAddress({lookup, llvm::object::SectionedAddress::UndefSection}, spec);
+            for (std::uint32_t i = 0; i < inl.getNumberOfFrames(); ++i) {
+                const llvm::DILineInfo& f = inl.getFrame(i);
+                if (f.FunctionName == llvm::DILineInfo::BadString) continue;
+                std::string s = f.FunctionName;
+                if (f.FileName != llvm::DILineInfo::BadString && f.Line)
+                    s += fmt::format(" ({}:{})", f.FileName, f.Line);
+                if (i + 1 < inl.getNumberOfFrames()) s += " [inlined]";
+                frames.push_back(fmt::format("#{:<2} {} {}", frames.size(), i == 0 ? addr : "          ", s));
+            }
+        }
+        if (frames.size() == before) {
+            const std::string sym = img.symbolize(pc);
+            frames.push_back(fmt::format("#{:<2} {} {}", frames.size(), addr, sym.empty() ? "??" : sym));
+        }
+        if (!ctx || !unwind(*ctx, lookup, x, pc, read)) break;
+    }
+    return frames;
+}
+
+std::string fault_context(const std::string& who, const cpu::hart_state& h, const elf_image* img,
+                          const target_reader& read, const disassembler& dis) {
+    std::string o = fmt::format("\n=== fault context: {}, pc {:#010x}{} ===\n", who, h.pc, where(img, h.pc));
+    o += "registers\n";
+    for (unsigned r = 0; r < 32; ++r)
+        o += fmt::format("{}{:<4} {:#010x}{}", r % 4 == 0 ? "  " : "  ", abi_names[r], r ? h.x[r] : 0u,
+                         r % 4 == 3 ? "\n" : "");
+    o += fmt::format("  mstatus {:#010x}  mcause {:#010x}  mepc {:#010x}  mtval {:#010x}\n", h.read_mstatus(),
+                     h.mcause, h.mepc, h.mtval);
+    if (h.mstatus & cpu::mstatus_bits::fs) {
+        // Only the FP registers in use: a line of zeros says nothing.
+        std::string fl;
+        unsigned shown = 0;
+        for (unsigned r = 0; r < 32; ++r) {
+            if (!h.f[r]) continue;
+            float v;
+            std::memcpy(&v, &h.f[r], 4);
+            fl += fmt::format("  f{:<3} {:<12.6g}{}", r, v, ++shown % 4 == 0 ? "\n" : "");
+        }
+        if (shown % 4) fl += "\n";
+        o += fmt::format("  fcsr {:#x}; {}\n{}", (h.frm << 5) | h.fflags,
+                         shown ? "f registers not listed are 0" : "every f register is 0", fl);
+    }
+
+    o += "disassembly\n";
+    for (int k = -6; k <= 3; ++k) {
+        const std::uint32_t a = h.pc + static_cast<std::uint32_t>(k * 4);
+        std::uint32_t raw;
+        if (read(a, &raw, 4) != 4) continue;
+        const std::string sym = img ? img->symbolize(a) : std::string();
+        o += fmt::format(" {} {:#010x} {:<28} {}\n", k == 0 ? "=>" : "  ", a, sym.empty() ? "" : "<" + sym + ">",
+                         dis.text(raw, a));
+    }
+
+    if (img) {
+        o += "backtrace\n";
+        for (const std::string& f : backtrace(h, *img, read)) o += "  " + f + "\n";
+    }
+
+    const std::uint64_t n = h.branch_count;
+    const unsigned size = cpu::hart_state::branch_ring_size;
+    if (n) {
+        std::vector<std::uint64_t> taken;
+        for (std::uint64_t i = n > size ? n - size : 0; i < n; ++i)
+            if (h.branch_ring[i % size]) taken.push_back(h.branch_ring[i % size]);
+        o += fmt::format("last {} taken branches and jumps (oldest first)\n", taken.size());
+        for (const std::uint64_t e : taken) {
+            const auto from = static_cast<std::uint32_t>(e >> 32), to = static_cast<std::uint32_t>(e);
+            const std::string fs = img ? img->symbolize(from) : std::string();
+            const std::string ts = img ? img->symbolize(to) : std::string();
+            o += fmt::format("  {:#010x} {:<28} -> {:#010x} {}\n", from, fs.empty() ? "" : "<" + fs + ">", to,
+                             ts.empty() ? "" : "<" + ts + ">");
+        }
+    }
+    return o;
+}
+
+}  // namespace npu::platform
