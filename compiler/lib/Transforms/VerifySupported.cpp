@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
+
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUVERIFYSUPPORTED
 #include "npu/Transforms/Passes.h.inc"
@@ -58,6 +60,47 @@ bool isSupportedBodyOp(Operation *op) {
              math::ExpOp, math::LogOp, math::AbsFOp, math::SqrtOp,
              math::RsqrtOp, math::CeilOp, math::FloorOp, math::RoundOp,
              math::TanhOp, math::ErfOp, math::PowFOp, linalg::YieldOp>(op);
+}
+
+// Whether `v` is provably within [lo, hi]: a constant, or clamped by
+// maximumf/maxnumf and minimumf/minnumf with constant bounds (in either
+// order; a rounding op in between keeps integral bounds).
+bool isClampedTo(Value v, double lo, double hi) {
+  auto constant = [](Value x) -> std::optional<double> {
+    FloatAttr attr;
+    if (matchPattern(x, m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  };
+  bool below = false, above = false;
+  for (int depth = 0; depth < 6 && v; ++depth) {
+    if (std::optional<double> c = constant(v))
+      return *c >= lo && *c <= hi;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<math::RoundOp, math::FloorOp, math::CeilOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
+    bool isMin = isa<arith::MinimumFOp, arith::MinNumFOp>(def);
+    if (!isMax && !isMin)
+      return false;
+    Value next;
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<double> c = constant(def->getOperand(i))) {
+        if (isMax && *c >= lo)
+          below = true;
+        if (isMin && *c <= hi)
+          above = true;
+        next = def->getOperand(1 - i);
+      }
+    if (below && above)
+      return true;
+    v = next;
+  }
+  return false;
 }
 
 } // namespace
@@ -201,8 +244,31 @@ public:
         failed = true;
         continue;
       }
+      if (auto toInt = dyn_cast<arith::FPToSIOp>(bodyOp))
+        warnUnclampedConversion(toInt);
       checkValueTypes(&bodyOp, /*insideBody=*/true);
     }
+  }
+
+  // An f32 -> int conversion of a value out of the integer's range is
+  // poison in LLVM: the host golden and the device may legitimately give
+  // different integers. Not an error (the values may stay in range), a
+  // warning at the conversion unless its operand is clamped first.
+  void warnUnclampedConversion(arith::FPToSIOp op) {
+    auto type = dyn_cast<IntegerType>(op.getType());
+    if (!type || type.getWidth() > 64)
+      return;
+    unsigned w = type.getWidth();
+    double lo = -std::ldexp(1.0, w - 1), hi = std::ldexp(1.0, w - 1) - 1;
+    if (isClampedTo(op.getIn(), lo, hi))
+      return;
+    op.emitWarning("converts f32 to ")
+        << type << " without clamping to ["
+        << APInt::getSignedMinValue(w).getSExtValue() << ", "
+        << APInt::getSignedMaxValue(w).getSExtValue()
+        << "] first: an out-of-range value converts to poison in LLVM, so "
+           "the host golden and the device may differ there (clamp with "
+           "arith.maximumf / arith.minimumf first)";
   }
 
   // Convolutions, depthwise convolutions and sum pooling (NHWC, batch 1):
