@@ -356,6 +356,42 @@ LogicalResult rewriteNchwConv(linalg::Conv2DNchwFchwOp op) {
   return success();
 }
 
+// A tensor.pad that no convolution folds (a padded max pooling's -inf
+// border, any constant): the padded tensor filled with the value, then the
+// source written into its interior by a generic whose output map is offset
+// by the low padding. Both run on the workers.
+LogicalResult rewriteStandalonePad(tensor::PadOp pad) {
+  Value value = pad.getConstantPaddingValue();
+  if (!value || !pad.getLow().empty() || !pad.getHigh().empty())
+    return success(); // npu-verify-supported names what is wrong
+  OpBuilder b(pad);
+  Location loc = pad.getLoc();
+  RankedTensorType type = pad.getResultType();
+  if (!type.hasStaticShape())
+    return success();
+  Value empty =
+      b.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType());
+  Value filled = b.create<linalg::FillOp>(loc, value, empty).getResult(0);
+  int64_t rank = type.getRank();
+  SmallVector<AffineExpr> offset;
+  for (int64_t d = 0; d < rank; ++d)
+    offset.push_back(b.getAffineDimExpr(d) + pad.getStaticLow()[d]);
+  AffineMap in = b.getMultiDimIdentityMap(rank);
+  AffineMap out = AffineMap::get(rank, 0, offset, b.getContext());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value result = b.create<linalg::GenericOp>(
+                      loc, type, pad.getSource(), filled,
+                      ArrayRef<AffineMap>{in, out}, iterators,
+                      [](OpBuilder &nb, Location nl, ValueRange args) {
+                        nb.create<linalg::YieldOp>(nl, args[0]);
+                      })
+                     .getResult(0);
+  pad.replaceAllUsesWith(result);
+  pad.erase();
+  return success();
+}
+
 // Named ops the workers run as generics (their bodies are arith/math ops).
 bool generalizes(Operation *op) {
   return isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::ReduceOp,
@@ -394,6 +430,16 @@ struct NpuLegalizeLinalgPass
       else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
         ok &= succeeded(rewriteNchwConv(conv));
     }
+    SmallVector<tensor::PadOp> pads;
+    module.walk([&](tensor::PadOp pad) {
+      if (llvm::any_of(pad->getUsers(), [](Operation *user) {
+            return !isa<linalg::Conv2DNhwcHwcfOp,
+                        linalg::DepthwiseConv2DNhwcHwcOp>(user);
+          }))
+        pads.push_back(pad);
+    });
+    for (tensor::PadOp pad : pads)
+      ok &= succeeded(rewriteStandalonePad(pad));
     // Generalize, then drop the operands the bodies do not read (a pooling
     // window's shape tensor), on the new generics only.
     SmallVector<linalg::LinalgOp> named;

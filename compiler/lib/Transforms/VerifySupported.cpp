@@ -219,9 +219,19 @@ public:
       AffineMap map = generic.getMatchingIndexingMap(&operand);
       bool isInit = generic.isDpsInit(&operand);
       // Inputs may broadcast, transpose or slide a window (pooling);
-      // outputs are written densely, reduced loops left out.
+      // outputs are written along the loops, reduced loops left out.
+      // An output may also be written at an offset (d + c: a padded
+      // tensor's interior, npu-legalize-linalg's standalone pads).
+      auto offsetDim = [](AffineExpr e) {
+        if (isa<AffineDimExpr>(e))
+          return true;
+        auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+        return sum && sum.getKind() == AffineExprKind::Add &&
+               isa<AffineDimExpr>(sum.getLHS()) &&
+               isa<AffineConstantExpr>(sum.getRHS());
+      };
       bool ok = isInit
-                    ? map.isProjectedPermutation() &&
+                    ? llvm::all_of(map.getResults(), offsetDim) &&
                           map.getNumResults() ==
                               static_cast<unsigned>(generic.getRank(&operand))
                     : map.getNumSymbols() == 0;
@@ -230,7 +240,7 @@ public:
             << AffineMapAttr::get(map) << " of operand #"
             << operand.getOperandNumber()
             << " is not supported (inputs: affine maps of the loops, "
-               "outputs: projected permutations)";
+               "outputs: loops, or loops plus constants)";
         failed = true;
         return;
       }

@@ -13,7 +13,7 @@ func.func @matvec(%a: tensor<8x4xf32>, %x: tensor<4xf32>, %o: tensor<8xf32>) -> 
 // map is not.
 func.func @row_sum(%x: tensor<2x8xi32>) -> tensor<2x1xi32> {
   %e = tensor.empty() : tensor<2x1xi32>
-  // expected-error @+1 {{'linalg.generic' op indexing map affine_map<(d0, d1) -> (d0, 0)> of operand #1 is not supported (inputs: affine maps of the loops, outputs: projected permutations)}}
+  // expected-error @+1 {{'linalg.generic' op indexing map affine_map<(d0, d1) -> (d0, 0)> of operand #1 is not supported (inputs: affine maps of the loops, outputs: loops, or loops plus constants)}}
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>],
                        iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<2x8xi32>) outs(%e : tensor<2x1xi32>) {

@@ -352,6 +352,27 @@ def case_maxpool(et, lowest):
             lambda x: [maxpool_ref(x[0], 3, 2)])
 
 
+def case_maxpool_padded_f32():
+    # ONNX MaxPool(kernel 3, stride 2, pads 1): a -inf tensor.pad no
+    # convolution folds, then the pooling.
+    body = """  %cmin = arith.constant -3.40282347E+38 : f32
+  %p = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %cmin : f32
+  } : tensor<1x8x8x4xf32> to tensor<1x10x10x4xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %z = linalg.fill ins(%cmin : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %m = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %win : tensor<1x10x10x4xf32>, tensor<3x3xf32>) outs(%z : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %m : tensor<1x4x4x4xf32>"""
+
+    def ref(x):
+        xp = np.pad(x[0], ((0, 0), (1, 1), (1, 1), (0, 0)), constant_values=np.float32(-3.40282347e38))
+        return [maxpool_ref(xp, 3, 2)]
+    return net("maxpool_padded_f32", [((1, 8, 8, 4), "f32")], [((1, 4, 4, 4), "f32")], body), ref
+
+
 def case_conv_nchw_f32():
     # NCHW conv with zero padding, constant FCHW weights, bias + ReLU.
     r = rng()
@@ -460,6 +481,7 @@ CASES = {
     "softmax_generic_f32": case_softmax_generic_f32,
     "maxpool_f32": lambda: case_maxpool("f32", "-3.40282347E+38"),
     "maxpool_i8": lambda: case_maxpool("i8", "-128"),
+    "maxpool_padded_f32": case_maxpool_padded_f32,
     "conv_nchw_f32": case_conv_nchw_f32,
     "mask_i1": case_mask_i1,
     "dense_resource_i8": case_dense_resource_i8,
