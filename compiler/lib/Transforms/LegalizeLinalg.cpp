@@ -392,6 +392,60 @@ LogicalResult rewriteStandalonePad(tensor::PadOp pad) {
   return success();
 }
 
+// npu-fuse-conv folds a convolution into the SA kernel together with the
+// one elementwise generic that reads it, and needs it to accumulate into a
+// zero fill. An f32 convolution without such an epilogue (a front end's
+// conv feeding a transpose or another conv), or accumulating into a tensor
+// (a bias broadcast into the init), gets one: acc + init as the residual,
+// or acc alone. npurt_conv2d then writes the result as it is.
+void addF32Epilogue(linalg::Conv2DNhwcHwcfOp conv) {
+  Value result = conv.getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  if (!type.getElementType().isF32())
+    return;
+  Value init = conv.getDpsInits()[0];
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  FloatAttr value;
+  bool zeroInit = fill && fill->hasOneUse() &&
+                  matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+                  value.getValue().isZero() && !value.getValue().isNegative();
+  bool epilogue = false;
+  if (result.hasOneUse())
+    if (auto g = dyn_cast<linalg::GenericOp>(*result.getUsers().begin()))
+      epilogue = g.getNumDpsInputs() > 0 && g.getDpsInputs()[0] == result &&
+                 g.getNumReductionLoops() == 0;
+  if (zeroInit && epilogue)
+    return;
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  Type f32 = type.getElementType();
+  SmallVector<Value> residual;
+  if (!zeroInit) {
+    residual.push_back(init);
+    Value zero = b.create<arith::ConstantOp>(loc, b.getZeroAttr(f32));
+    Value empty = b.create<tensor::EmptyOp>(loc, type.getShape(), f32);
+    conv.getDpsInitsMutable()[0].assign(
+        b.create<linalg::FillOp>(loc, zero, empty).getResult(0));
+  }
+  b.setInsertionPointAfter(conv);
+  SmallVector<Value> inputs = {result};
+  inputs.append(residual);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<AffineMap> maps(inputs.size() + 1, id);
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  Value out = b.create<tensor::EmptyOp>(loc, type.getShape(), f32);
+  auto g = b.create<linalg::GenericOp>(
+      loc, type, inputs, out, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value v = args[0];
+        if (args.size() == 3)
+          v = nb.create<arith::AddFOp>(nl, v, args[1]);
+        nb.create<linalg::YieldOp>(nl, v);
+      });
+  result.replaceAllUsesExcept(g.getResult(0), g);
+}
+
 // Named ops the workers run as generics (their bodies are arith/math ops).
 bool generalizes(Operation *op) {
   return isa<linalg::TransposeOp, linalg::BroadcastOp, linalg::ReduceOp,
@@ -430,6 +484,7 @@ struct NpuLegalizeLinalgPass
       else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
         ok &= succeeded(rewriteNchwConv(conv));
     }
+    module.walk([&](linalg::Conv2DNhwcHwcfOp conv) { addF32Epilogue(conv); });
     SmallVector<tensor::PadOp> pads;
     module.walk([&](tensor::PadOp pad) {
       if (llvm::any_of(pad->getUsers(), [](Operation *user) {

@@ -37,3 +37,23 @@ func.func @nchw(%x: tensor<1x2x4x4xf32>) -> tensor<1x1x4x4xf32> {
   } -> tensor<1x1x4x4xf32>
   return %y : tensor<1x1x4x4xf32>
 }
+
+// An f32 conv accumulating into a bias broadcast, with no epilogue: it
+// accumulates into a zero fill and an epilogue adds the old init as the
+// residual (npu-fuse-conv folds it).
+// CHECK-LABEL: func.func @bias_init
+// CHECK: %[[INIT:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%[[Z]] : tensor<1x4x4x4xf32>)
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[INIT]] : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>)
+// CHECK: arith.addf
+// CHECK: return %[[E]]
+// FUSED-LABEL: func.func @bias_init
+// FUSED: npu.conv_kernel
+func.func @bias_init(%x: tensor<1x6x6x2xf32>, %w: tensor<3x3x2x4xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %init = linalg.broadcast ins(%b : tensor<4xf32>) outs(%e : tensor<1x4x4x4xf32>) dimensions = [0, 1, 2]
+  %y = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}

@@ -409,6 +409,30 @@ def case_conv_nchw_f32():
     return net("conv_nchw_f32", [((1, 3, 10, 10), "f32")], [((1, 8, 10, 10), "f32")], body), ref
 
 
+def case_conv_nchw_bias_init_f32():
+    # The form a front end emits for an ONNX Conv with bias: the bias
+    # broadcast into the accumulator, no epilogue, stride 2, no padding.
+    r = rng()
+    w = (r.standard_normal((6, 4, 3, 3)) / 4).astype(np.float32)
+    bias = r.standard_normal(6).astype(np.float32)
+    body = f"""  %w = arith.constant {dense(w)} : tensor<6x4x3x3xf32>
+  %b = arith.constant {dense(bias)} : tensor<6xf32>
+  %e = tensor.empty() : tensor<1x6x4x4xf32>
+  %init = linalg.broadcast ins(%b : tensor<6xf32>) outs(%e : tensor<1x6x4x4xf32>) dimensions = [0, 2, 3]
+  %conv = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}}
+      ins(%arg0, %w : tensor<1x4x9x9xf32>, tensor<6x4x3x3xf32>) outs(%init : tensor<1x6x4x4xf32>) -> tensor<1x6x4x4xf32>
+  return %conv : tensor<1x6x4x4xf32>"""
+
+    def ref(x):
+        xd = x[0].astype(np.float64)
+        out = np.zeros((1, 6, 4, 4))
+        for kh in range(3):
+            for kw in range(3):
+                out += np.einsum("nchw,fc->nfhw", xd[:, :, kh:kh + 7:2, kw:kw + 7:2], w[:, :, kh, kw].astype(np.float64))
+        return [out + bias[None, :, None, None]]
+    return net("conv_nchw_bias_init_f32", [((1, 4, 9, 9), "f32")], [((1, 6, 4, 4), "f32")], body), ref
+
+
 def case_mask_i1():
     # A ReLU mask kept as i1 (the backward pass's form), applied with extui
     # and select.
@@ -483,6 +507,7 @@ CASES = {
     "maxpool_i8": lambda: case_maxpool("i8", "-128"),
     "maxpool_padded_f32": case_maxpool_padded_f32,
     "conv_nchw_f32": case_conv_nchw_f32,
+    "conv_nchw_bias_init_f32": case_conv_nchw_bias_init_f32,
     "mask_i1": case_mask_i1,
     "dense_resource_i8": case_dense_resource_i8,
 }
