@@ -12,22 +12,12 @@
 #include "npu_dma.h"
 #include "npu_sa.h"
 #include "npurt.h"
+#include "npurt_internal.h"
 
 /* --- errors, DMA, L1 ------------------------------------------------------------
- * npurt.c keeps its helpers static (its code, and so the cycles of every
- * network already compiled, stays as it is); these are the conv kernels'. */
+ * npurt_die, dma_done, ceil_div, min_u32: npurt_internal.h (shared with
+ * npurt.c). */
 
-static void __attribute__((noreturn, format(printf, 2, 3))) conv_die(int code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    exit(code);
-}
-
-static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1u) / b; }
-static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 static inline uint32_t align4(uint32_t x) { return (x + 3u) & ~3u; }
 static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -45,19 +35,10 @@ static inline __attribute__((always_inline)) int dma_rows(const char *kernel, co
     else
         id = npu_dma_copy_2d(dst, src, row_bytes, rows, src_stride, dst_stride);
     if (id < 0)
-        conv_die(1, "%s: DMA refused the %s transfer 0x%08lx -> 0x%08lx (%lu rows of %lu B): error info 0x%lx", kernel,
+        npurt_die(1, "%s: DMA refused the %s transfer 0x%08lx -> 0x%08lx (%lu rows of %lu B): error info 0x%lx", kernel,
                  what, (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)rows,
                  (unsigned long)row_bytes, (unsigned long)npu_dma_error_info());
     return id;
-}
-
-static void dma_done(const char *kernel, const char *what, int *id) {
-    if (*id < 0) return;
-    const int bad = npu_dma_wait(*id);
-    *id = -1;
-    if (bad)
-        conv_die(1, "%s: DMA %s transfer failed at address 0x%08lx (error info 0x%lx)", kernel, what,
-                 (unsigned long)npu_dma_error_address(), (unsigned long)npu_dma_error_info());
 }
 
 /* The caller's L1 block, or one npu_l1_malloc'ed (*owned set). (npu_l1_malloc)
@@ -67,7 +48,7 @@ static char *l1_acquire(const char *kernel, void *given, uint32_t bytes, uint32_
     if (given) return given;
     char *p = (npu_l1_malloc)(bytes);
     if (!p && !(flags & NPURT_CONV_UNCHECKED_L1))
-        conv_die(NPU_ALLOC_FAILED_EXIT, "%s: npu_l1_malloc(%lu) failed for its tile buffers: largest free L1 block %lu bytes",
+        npurt_die(NPU_ALLOC_FAILED_EXIT, "%s: npu_l1_malloc(%lu) failed for its tile buffers: largest free L1 block %lu bytes",
                  kernel, (unsigned long)bytes, (unsigned long)npu_l1_free_bytes());
     *owned = 1;
     return p;
@@ -77,7 +58,7 @@ static char *l1_acquire(const char *kernel, void *given, uint32_t bytes, uint32_
 static uint32_t out_dim(const char *kernel, const char *dim, uint32_t in, uint32_t ks, uint32_t stride, uint32_t dil,
                         uint32_t pad_lo, uint32_t pad_hi) {
     if (in == 0 || ks == 0 || stride == 0 || dil == 0 || dil * (ks - 1u) + 1u > in + pad_lo + pad_hi)
-        conv_die(1, "%s: bad %s geometry: input %lu, kernel %lu, stride %lu, dilation %lu, padding %lu/%lu", kernel, dim,
+        npurt_die(1, "%s: bad %s geometry: input %lu, kernel %lu, stride %lu, dilation %lu, padding %lu/%lu", kernel, dim,
                  (unsigned long)in, (unsigned long)ks, (unsigned long)stride, (unsigned long)dil, (unsigned long)pad_lo,
                  (unsigned long)pad_hi);
     return (in + pad_lo + pad_hi - dil * (ks - 1u) - 1u) / stride + 1u;
@@ -166,10 +147,10 @@ static char *load_params(const char *kernel, char *l1, uint32_t c, const void *b
         l1 += c * 4u;
     }
     for (int k = 0; k < 3; ++k) dma_done(kernel, "parameters L2 -> L1", &ids[k]);
-    if (!f32 && (!p->mult || !p->shift)) conv_die(1, "%s: int8 needs rq_mult and rq_shift", kernel);
+    if (!f32 && (!p->mult || !p->shift)) npurt_die(1, "%s: int8 needs rq_mult and rq_shift", kernel);
     for (uint32_t n = 0; !f32 && n < (p->per_channel ? c : 1u); ++n)
         if (p->shift[n] < 0 || p->shift[n] > 62)
-            conv_die(1, "%s: rq_shift[%lu] = %ld is outside 0..62", kernel, (unsigned long)n, (long)p->shift[n]);
+            npurt_die(1, "%s: rq_shift[%lu] = %ld is outside 0..62", kernel, (unsigned long)n, (long)p->shift[n]);
     return l1;
 }
 
@@ -233,7 +214,7 @@ static void conv_geometry(const npurt_conv2d_args *a, conv_ctx *x) {
     x->oh = out_dim(k, "H", a->h, a->kh, a->stride_h, a->dilation_h, a->pad_top, a->pad_bottom);
     x->ow = out_dim(k, "W", a->w, a->kw, a->stride_w, a->dilation_w, a->pad_left, a->pad_right);
     if (a->cin == 0 || a->cout == 0 || a->tile_oh == 0 || a->tile_cout == 0)
-        conv_die(1, "npurt_conv2d: bad arguments cin=%lu cout=%lu tiles %lu rows x %lu channels (all must be >= 1)",
+        npurt_die(1, "npurt_conv2d: bad arguments cin=%lu cout=%lu tiles %lu rows x %lu channels (all must be >= 1)",
                  (unsigned long)a->cin, (unsigned long)a->cout, (unsigned long)a->tile_oh, (unsigned long)a->tile_cout);
     x->toh = min_u32(a->tile_oh, x->oh);
     x->tn = min_u32(a->tile_cout, a->cout);
@@ -392,7 +373,7 @@ static __attribute__((noinline)) void conv_im2col_dma(conv_ctx *x, uint32_t t) {
         const int id = npu_dma_copy_3d(dst, src, a->kw * cb, x->ow_hi - x->ow_lo, k1 - k0, a->stride_w * cb,
                                        x->K * e, a->dilation_h * row_bytes, a->kw * cb);
         if (id < 0)
-            conv_die(1, "npurt_conv2d: DMA refused the im2col transfer 0x%08lx -> 0x%08lx: error info 0x%lx",
+            npurt_die(1, "npurt_conv2d: DMA refused the im2col transfer 0x%08lx -> 0x%08lx: error info 0x%lx",
                      (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)npu_dma_error_info());
         x->im2col_id[t & 1u][x->im2col_n[t & 1u]++] = id;
     }
@@ -468,11 +449,11 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
     x->nt = ceil_div(a->cout, tn);
     x->steps = x->rt * x->nt;
     if (M > 65535u || K > 65535u)
-        conv_die(1, "npurt_conv2d: a tile of %lu output pixels (tile_oh %lu, width %lu) x K = %lu exceeds the SA's 65535",
+        npurt_die(1, "npurt_conv2d: a tile of %lu output pixels (tile_oh %lu, width %lu) x K = %lu exceeds the SA's 65535",
                  (unsigned long)M, (unsigned long)toh, (unsigned long)ow, (unsigned long)K);
     const uint32_t need = conv_l1_need(a, ow, toh, tn, x->in_rows, x->direct);
     if (a->l1_bytes < need)
-        conv_die(1,
+        npurt_die(1,
                  "npurt_conv2d: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels "
                  "(%lux%lux%lu -> %lux%lux%lu, kernel %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
@@ -564,7 +545,7 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
         if (x->has_res && s + 1 < x->steps) res_id[(s + 1) & 1u] = conv_load_residual(x, s + 1);
 
         if (npu_sa_wait())
-            conv_die(1, "npurt_conv2d: SA job of step %lu (row tile %lu, channel tile %lu) aborted at 0x%08lx (error info 0x%lx)",
+            npurt_die(1, "npurt_conv2d: SA job of step %lu (row tile %lu, channel tile %lu) aborted at 0x%08lx (error info 0x%lx)",
                      (unsigned long)s, (unsigned long)i, (unsigned long)j, (unsigned long)npu_sa_error_address(),
                      (unsigned long)npu_sa_error_info());
         /* Direct: row tile i's last job has read IN[i & 1]; tile i+2 may come in. */
@@ -635,7 +616,7 @@ static void rowtile_geometry(rowtile *t, uint32_t tile_oh, uint32_t pad_bottom, 
     t->oh = out_dim(t->kernel, "H", t->h, t->kh, t->sh, t->dh, t->pt, pad_bottom);
     t->ow = out_dim(t->kernel, "W", t->w, t->kw, t->sw, t->dw, t->pl, pad_right);
     if (t->c == 0 || tile_oh == 0)
-        conv_die(1, "%s: bad arguments c=%lu tile_oh=%lu (both must be >= 1)", t->kernel, (unsigned long)t->c,
+        npurt_die(1, "%s: bad arguments c=%lu tile_oh=%lu (both must be >= 1)", t->kernel, (unsigned long)t->c,
                  (unsigned long)tile_oh);
     t->toh = min_u32(tile_oh, t->oh);
     t->rt = ceil_div(t->oh, t->toh);
@@ -766,7 +747,7 @@ void npurt_dwconv2d(const npurt_dwconv2d_args *a) {
     dw_setup(a, &t);
     const uint32_t need = npurt_dwconv2d_l1_bytes(a);
     if (a->l1_bytes < need)
-        conv_die(1, "npurt_dwconv2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, kernel %lux%lu)",
+        npurt_die(1, "npurt_dwconv2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, kernel %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh, (unsigned long)a->h,
                  (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh, (unsigned long)a->kw);
     t.act_min = (a->flags & NPURT_CONV_RELU) ? max_i32(a->act_min, 0) : a->act_min;
@@ -841,9 +822,9 @@ static void pool_setup(const npurt_pool2d_args *a, rowtile *t) {
     const int f32 = (a->flags & NPURT_CONV_F32) != 0;
     t->e = f32 ? 4u : 1u;
     t->eo = (f32 || a->mode == NPURT_POOL_SUM) ? 4u : 1u;
-    if (a->mode > NPURT_POOL_AVG) conv_die(1, "npurt_pool2d: unknown mode %lu", (unsigned long)a->mode);
+    if (a->mode > NPURT_POOL_AVG) npurt_die(1, "npurt_pool2d: unknown mode %lu", (unsigned long)a->mode);
     if (!f32 && a->mode == NPURT_POOL_AVG && (a->rq_shift < 0 || a->rq_shift > 62))
-        conv_die(1, "npurt_pool2d: rq_shift %ld is outside 0..62", (long)a->rq_shift);
+        npurt_die(1, "npurt_pool2d: rq_shift %ld is outside 0..62", (long)a->rq_shift);
     rowtile_geometry(t, a->tile_oh, a->pad_bottom, a->pad_right);
 }
 
@@ -858,7 +839,7 @@ void npurt_pool2d(const npurt_pool2d_args *a) {
     pool_setup(a, &t);
     const uint32_t need = rowtile_buffers_bytes(&t);
     if (a->l1_bytes < need)
-        conv_die(1, "npurt_pool2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, window %lux%lu)",
+        npurt_die(1, "npurt_pool2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, window %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh, (unsigned long)a->h,
                  (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh, (unsigned long)a->kw);
     t.pixel = pool_pixel;
