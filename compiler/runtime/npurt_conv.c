@@ -9,6 +9,9 @@
 #include <stdlib.h>
 
 #include "npu.h"
+/* The shared formulas round with align4 (below), as this file always did. */
+#define NPU_CONV_ALIGN4(x) align4(x)
+#include "npu_conv_l1_plan.h"
 #include "npu_dma.h"
 #include "npu_sa.h"
 #include "npurt.h"
@@ -123,7 +126,7 @@ typedef struct {
 } channel_params;
 
 static uint32_t params_bytes(uint32_t c, int has_bias, int f32, uint32_t flags) {
-    return c * 4u * ((has_bias ? 1u : 0u) + ((!f32 && (flags & NPURT_CONV_PER_CHANNEL)) ? 2u : 0u));
+    return NPU_CONV_PARAMS_BYTES(c, has_bias, !f32 && (flags & NPURT_CONV_PER_CHANNEL));
 }
 
 static char *load_params(const char *kernel, char *l1, uint32_t c, const void *bias, const int32_t *mult,
@@ -199,12 +202,9 @@ static uint32_t conv_l1_need(const npurt_conv2d_args *a, uint32_t ow, uint32_t t
                              int direct) {
     const int f32 = (a->flags & NPURT_CONV_F32) != 0;
     const uint32_t e = f32 ? 4u : 1u, M = toh * ow, K = a->kh * a->kw * a->cin;
-    uint32_t need = 2u * align4(M * tn * 4u) + 2u * align4(M * tn * e);
-    if (a->residual) need += 2u * align4(M * tn * e);
-    need += (tn < a->cout ? 2u : 1u) * align4(K * tn * e);
-    if (!direct) need += 2u * align4(M * K * e);
-    need += 2u * align4(in_rows * a->w * a->cin * e);
-    need += params_bytes(a->cout, a->bias != NULL, f32, a->flags);
+    uint32_t need;
+    NPU_CONV2D_L1_BYTES(need, M, tn, K, e, in_rows * a->w * a->cin * e, tn < a->cout, direct, a->residual,
+                        params_bytes(a->cout, a->bias != NULL, f32, a->flags));
     return need;
 }
 
@@ -624,7 +624,7 @@ static void rowtile_geometry(rowtile *t, uint32_t tile_oh, uint32_t pad_bottom, 
 }
 
 static uint32_t rowtile_buffers_bytes(const rowtile *t) {
-    return 2u * align4(t->in_rows * t->w * t->c * t->e) + 2u * align4(t->toh * t->ow * t->c * t->eo);
+    return NPU_POOL2D_L1_BYTES(t->in_rows * t->w * t->c * t->e, t->toh * t->ow * t->c * t->eo);
 }
 
 static __attribute__((noinline)) void rowtile_load(rowtile *t, uint32_t i, int *id) {
@@ -738,8 +738,8 @@ static void dw_setup(const npurt_dwconv2d_args *a, rowtile *t) {
 uint32_t npurt_dwconv2d_l1_bytes(const npurt_dwconv2d_args *a) {
     rowtile t;
     dw_setup(a, &t);
-    return align4(a->kh * a->kw * a->c * t.e) + params_bytes(a->c, a->bias != NULL, t.e == 4u, a->flags) +
-           rowtile_buffers_bytes(&t);
+    return NPU_DWCONV2D_L1_BYTES(a->kh * a->kw * a->c * t.e, params_bytes(a->c, a->bias != NULL, t.e == 4u, a->flags),
+                                 rowtile_buffers_bytes(&t));
 }
 
 void npurt_dwconv2d(const npurt_dwconv2d_args *a) {

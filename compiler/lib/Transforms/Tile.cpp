@@ -7,6 +7,7 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
+#include "npu_conv_l1_plan.h"
 #include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -78,11 +79,11 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
   return best;
 }
 
-// The L1 working sets of the conv kernels for given tiles, as
-// npurt_conv2d_l1_bytes / npurt_dwconv2d_l1_bytes / npurt_pool2d_l1_bytes
-// compute them on the firmware (compiler/runtime/npurt_conv.c; the formulas
-// are documented in npurt_conv.h). The kernel stops with the needed bytes if
-// this ever disagrees.
+// The L1 working sets of the conv kernels for given tiles: the formulas of
+// npu_conv_l1_plan.h, which npurt_conv2d_l1_bytes / npurt_dwconv2d_l1_bytes
+// / npurt_pool2d_l1_bytes evaluate on the firmware too (in 32 bits; here in
+// 64, as the tile search tries sizes that would wrap). The kernel stops with
+// the needed bytes if the two ever disagree.
 struct ConvShape {
   StringRef kernel;
   int64_t h, w, c, cout, oh, ow, kh, kw, sh, dh;
@@ -91,32 +92,28 @@ struct ConvShape {
   bool bias, perChannel, residual, f32;
 };
 
-uint64_t align4(uint64_t x) { return (x + 3) & ~uint64_t(3); }
-
 uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
-  int64_t toh = std::min(tileOh, s.oh);
-  int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t toh = std::min(tileOh, s.oh);
+  uint64_t inRows =
+      std::min<uint64_t>(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t in = inRows * s.w * s.c * s.e;
+  uint64_t rowTiles = NPU_POOL2D_L1_BYTES(in, toh * s.ow * s.c * s.eo);
   if (s.kernel == "avgpool2d")
-    return 2 * align4(inRows * s.w * s.c * s.e) +
-           2 * align4(toh * s.ow * s.c * s.eo);
-  uint64_t params = 4 * (s.kernel == "conv2d" ? s.cout : s.c) *
-                    ((s.bias ? 1 : 0) + (!s.f32 && s.perChannel ? 2 : 0));
+    return rowTiles;
+  uint64_t params =
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.kernel == "conv2d" ? s.cout : s.c),
+                            s.bias, !s.f32 && s.perChannel);
   if (s.kernel == "dwconv2d")
-    return align4(s.kh * s.kw * s.c * s.e) + params +
-           2 * align4(inRows * s.w * s.c * s.e) +
-           2 * align4(toh * s.ow * s.c * s.eo);
-  int64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
-          k = s.kh * s.kw * s.c;
+    return NPU_DWCONV2D_L1_BYTES(uint64_t(s.kh * s.kw * s.c) * s.e, params,
+                                 rowTiles);
+  uint64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
+           k = s.kh * s.kw * s.c;
   bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] &&
                 !s.pad[2] && !s.pad[3] && s.ow == s.w;
-  uint64_t need = 2 * align4(m * tn * 4) + 2 * align4(m * tn * s.e);
-  if (s.residual)
-    need += 2 * align4(m * tn * s.e);
-  need += (tn < s.cout ? 2 : 1) * align4(k * tn * s.e);
-  if (!direct)
-    need += 2 * align4(m * k * s.e);
-  need += 2 * align4(inRows * s.w * s.c * s.e);
-  return need + params;
+  uint64_t need;
+  NPU_CONV2D_L1_BYTES(need, m, tn, k, s.e, in, tn < uint64_t(s.cout), direct,
+                      s.residual, params);
+  return need;
 }
 
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
