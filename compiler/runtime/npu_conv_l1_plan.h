@@ -46,6 +46,13 @@
         (need) += (params);                                                         \
     } while (0)
 
+/* npurt_conv2d_ksplit: single buffers of C, the output tile, the residual
+ * tile, the tile_k x tn weight chunk, the chunk's im2col, the input rows. */
+#define NPU_CONV2D_KSPLIT_L1_BYTES(m, tn, tk, e, in, residual, params)                       \
+    (NPU_CONV_ALIGN4((m) * (tn) * 4u) + NPU_CONV_ALIGN4((m) * (tn) * (e)) +                   \
+     ((residual) ? NPU_CONV_ALIGN4((m) * (tn) * (e)) : 0u) + NPU_CONV_ALIGN4((tk) * (tn) * (e)) + \
+     NPU_CONV_ALIGN4((m) * (tk) * (e)) + NPU_CONV_ALIGN4(in) + (params))
+
 /* npurt_pool2d (and npurt_dwconv2d's row tiles): input rows and output
  * tiles, double-buffered. */
 #define NPU_POOL2D_L1_BYTES(in, out) (2u * NPU_CONV_ALIGN4(in) + 2u * NPU_CONV_ALIGN4(out))

@@ -848,3 +848,176 @@ void npurt_pool2d(const npurt_pool2d_args *a) {
     rowtile_run(&t, l1);
     if (owned) npu_l1_free(l1);
 }
+
+/* === npurt_conv2d_ksplit ========================================================
+ * npurt_conv2d for layers whose K x tile_cout weight panel and im2col rows do
+ * not fit L1 at all (f32 at 32/64 KiB): K is split into chunks of tile_k.
+ * For each output tile the SA accumulates the chunks in k order (ACCUMULATE
+ * after the first: the array continues the same fmaf chain from C, so the
+ * result is the one a single job gives, bit for bit). Single-buffered and
+ * not pipelined (every step waits for its DMA and SA): the way to run such a
+ * layer at all, not a fast one. f32 only (the int8 layers of the MLPerf Tiny
+ * networks fit npurt_conv2d), with npurt_conv2d's f32 epilogue. */
+
+typedef struct {
+    conv_ctx *x;
+    uint32_t t, k0, kn, tile_k; /* row tile, its K chunk [k0, k0 + kn) */
+    char *A;                    /* the chunk's im2col: [mr][kn] */
+    int epilogue;               /* 0: im2col of the chunk, 1: epilogue of step x->epi_step */
+} convk_task;
+
+/* In L2 .bss, in a section of its own, like the messages below: a firmware
+ * without a K-split layer links none of this kernel (an L1 .bss variable
+ * here would move every conv network's L1 tiles, and their cycles). The
+ * workers read it once per call. */
+static convk_task convk_cur __attribute__((section(".bss.convk_cur")));
+static const char ks_kernel[] = "npurt_conv2d_ksplit";
+static const char ks_bad_tile_k[] = "%s: tile_k must be >= 1";
+static const char ks_not_f32[] = "%s: f32 only (every int8 layer fits npurt_conv2d)";
+static const char ks_too_big[] = "%s: a tile of %lu output pixels exceeds the SA's 65535";
+static const char ks_short_l1[] = "%s: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels x %lu k";
+static const char ks_sa_abort[] = "%s: SA job of step %lu, k %lu aborted at 0x%08lx (error info 0x%lx)";
+
+/* Worker part of a chunk's im2col: A[p][k - k0] for k in [k0, k0 + kn), k =
+ * (r*kw + s)*cin + ci, in runs of contiguous input channels. */
+static void convk_im2col_rows(const convk_task *q, uint32_t id, uint32_t nw) {
+    const conv_ctx *x = q->x;
+    const npurt_conv2d_args *a = x->a;
+    const uint32_t e = x->e, cin = a->cin, row_bytes = a->w * cin * e;
+    const uint32_t r0 = q->t * x->toh, mr = min_u32(x->toh, x->oh - r0) * x->ow, k1 = q->k0 + q->kn;
+    const int32_t lo = x->ih_lo[0];
+    for (uint32_t p = id; p < mr; p += nw) {
+        const uint32_t oh = r0 + p / x->ow, ow = p % x->ow;
+        char *dst = q->A + p * q->kn * e;
+        for (uint32_t k = q->k0; k < k1;) {
+            const uint32_t ci = k % cin, s = (k / cin) % a->kw, r = k / (cin * a->kw), n = min_u32(cin - ci, k1 - k);
+            const int32_t ih = (int32_t)(oh * a->stride_h + r * a->dilation_h) - (int32_t)a->pad_top;
+            const int32_t iw = (int32_t)(ow * a->stride_w + s * a->dilation_w) - (int32_t)a->pad_left;
+            if (ih < 0 || ih >= (int32_t)a->h || iw < 0 || iw >= (int32_t)a->w)
+                zero_bytes(dst, n * e);
+            else
+                copy_bytes(dst, x->IN[0] + (uint32_t)(ih - lo) * row_bytes + ((uint32_t)iw * cin + ci) * e, n * e);
+            dst += n * e;
+            k += n;
+        }
+    }
+}
+
+/* The f32 epilogue of npurt_conv2d (npurt_conv.h) on the output tile's rows
+ * p = id, id + nw, ...: its own copy, so that conv_epilogue_rows keeps the
+ * single caller it is inlined into (npurt_conv2d's code, and the cycles of
+ * every network, stay what they were). */
+static void convk_epilogue_rows(const convk_task *q, uint32_t id, uint32_t nw) {
+    const conv_ctx *x = q->x;
+    uint32_t i, j, mr, j0, nr;
+    step_tile(x, (uint32_t)x->epi_step, &i, &j, &mr, &j0, &nr);
+    const float *C = (const float *)x->C[0], *R = (const float *)x->R[0], *bias = (const float *)x->prm.bias;
+    float *O = (float *)x->O[0];
+    const int relu = (x->a->flags & NPURT_CONV_RELU) != 0;
+    for (uint32_t r = id; r < mr; r += nw)
+        for (uint32_t n = 0; n < nr; ++n) {
+            float v = C[r * nr + n];
+            if (bias) v = v + bias[j0 + n];
+            if (x->has_res) v = v + R[r * nr + n];
+            if (relu && !(v > 0.0f)) v = 0.0f;
+            O[r * nr + n] = v;
+        }
+}
+
+static void convk_worker(void) {
+    const convk_task *q = &convk_cur;
+    const uint32_t id = npurt_worker_id(), nw = npurt_num_workers();
+    if (q->epilogue)
+        convk_epilogue_rows(q, id, nw);
+    else
+        convk_im2col_rows(q, id, nw);
+}
+
+uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *ka) {
+    const npurt_conv2d_args *a = &ka->conv;
+    conv_ctx x;
+    conv_geometry(a, &x);
+    const uint32_t e = (a->flags & NPURT_CONV_F32) ? 4u : 1u;
+    return NPU_CONV2D_KSPLIT_L1_BYTES(x.toh * x.ow, x.tn, min_u32(ka->tile_k, x.K), e, x.in_rows * a->w * a->cin * e,
+                                      a->residual != NULL,
+                                      params_bytes(a->cout, a->bias != NULL, e == 4u, a->flags));
+}
+
+void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
+    const npurt_conv2d_args *a = &ka->conv;
+    conv_ctx *const x = &conv_state;
+    convk_task *const q = &convk_cur;
+    x->a = a;
+    x->f32 = (a->flags & NPURT_CONV_F32) != 0;
+    x->e = x->f32 ? 4u : 1u;
+    x->has_res = a->residual != NULL;
+    conv_geometry(a, x);
+    const uint32_t e = x->e, ow = x->ow, toh = x->toh, tn = x->tn, K = x->K, M = toh * ow;
+    const uint32_t tk = min_u32(ka->tile_k, K);
+    if (tk == 0) npurt_die(1, ks_bad_tile_k, ks_kernel);
+    if (!x->f32) npurt_die(1, ks_not_f32, ks_kernel);
+    x->rt = ceil_div(x->oh, toh);
+    x->nt = ceil_div(a->cout, tn);
+    x->steps = x->rt * x->nt;
+    if (M > 65535u)
+        npurt_die(1, ks_too_big, ks_kernel, (unsigned long)M);
+    const uint32_t need = npurt_conv2d_ksplit_l1_bytes(ka);
+    if (a->l1_bytes < need)
+        npurt_die(1, ks_short_l1, ks_kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
+                  (unsigned long)tk);
+    x->act_min = a->act_min;
+    x->act_max = a->act_max;
+    if (a->flags & NPURT_CONV_RELU) x->act_min = max_i32(x->act_min, 0);
+
+    int owned;
+    char *l1 = l1_acquire(ks_kernel, a->l1, a->l1_bytes, a->flags, &owned);
+    char *p = l1;
+    x->C[0] = x->C[1] = p, p += align4(M * tn * 4u);
+    x->O[0] = x->O[1] = p, p += align4(M * tn * e);
+    x->R[0] = x->R[1] = NULL;
+    if (x->has_res) x->R[0] = x->R[1] = p, p += align4(M * tn * e);
+    x->B[0] = x->B[1] = p, p += align4(tk * tn * e);
+    q->A = p, p += align4(M * tk * e);
+    x->IN[0] = x->IN[1] = p, p += align4(x->in_rows * a->w * a->cin * e);
+    load_params(ks_kernel, p, a->cout, a->bias, a->rq_mult, a->rq_shift, x->f32, a->flags, &x->prm);
+    q->x = x;
+    q->tile_k = tk;
+
+    for (uint32_t s = 0; s < x->steps; ++s) {
+        uint32_t i, j, mr, j0, nr;
+        step_tile(x, s, &i, &j, &mr, &j0, &nr);
+        if (j == 0) {
+            int in_id = -1;
+            conv_load_input(x, i, &in_id);
+            x->ih_lo[0] = x->ih_lo[i & 1u];
+            dma_done(ks_kernel, "input rows L2 -> L1", &in_id);
+        }
+        for (uint32_t k0 = 0; k0 < K; k0 += tk) {
+            const uint32_t kn = min_u32(tk, K - k0);
+            /* The chunk's weight rows k0 .. k0+kn, channels j0 .. j0+nr. */
+            int b_id = dma_rows(ks_kernel, "weights L2 -> L1", x->B[0],
+                                (const char *)a->weights + (k0 * a->cout + j0) * e, nr * e, kn, a->cout * e, nr * e);
+            q->t = i, q->k0 = k0, q->kn = kn, q->epilogue = 0;
+            npurt_parallel(convk_worker);
+            dma_done(ks_kernel, "weights L2 -> L1", &b_id);
+            const npu_sa_job_t job = {q->A,     x->B[0], x->C[0], mr,    nr,
+                                      kn,       kn * e,  nr * e,  nr * 4u,
+                                      (x->f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u) | (k0 ? NPU_SA_CTRL_ACCUMULATE : 0u)};
+            npu_sa_start(&job);
+            if (npu_sa_wait())
+                npurt_die(1, ks_sa_abort, ks_kernel, (unsigned long)s, (unsigned long)k0, (unsigned long)npu_sa_error_address(),
+                          (unsigned long)npu_sa_error_info());
+        }
+        int res_id = -1, wb_id = -1;
+        if (x->has_res) {
+            res_id = conv_load_residual(x, s);
+            dma_done(ks_kernel, "residual L2 -> L1", &res_id);
+        }
+        x->epi_step = (int32_t)s;
+        q->epilogue = 1;
+        npurt_parallel(convk_worker);
+        wb_id = conv_write_back(x, s);
+        dma_done(ks_kernel, "output L1 -> L2", &wb_id);
+    }
+    if (owned) npu_l1_free(l1);
+}

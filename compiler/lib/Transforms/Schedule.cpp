@@ -364,8 +364,10 @@ public:
     }
     DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(k);
     IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(k);
-    if (!tiles || tiles.size() != 2 || !tiledBytes)
+    if (!tiles || tiles.size() < 2 || tiles.size() > 3 || !tiledBytes)
       return k.emitOpError("has no tiles: run -npu-tile first");
+    // A third tile size, the K chunk: npurt_conv2d_ksplit.
+    const bool ksplit = tiles.size() == 3;
     const bool f32 = ti.getElementType().isF32();
     StringRef kernel = k.getKernel();
     uint32_t flags = f32 ? kF32 : 0;
@@ -395,7 +397,7 @@ public:
                       dil = k.getDilations(), pad = k.getPadding();
     std::string fn;
     if (kernel == "conv2d") {
-      fn = "npurt_conv2d";
+      fn = ksplit ? "npurt_conv2d_ksplit" : "npurt_conv2d";
       ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
           ptr(k.getMult()), ptr(k.getShift()), ptr(k.getResidual()),
           ptr(k.getInit());
@@ -430,6 +432,8 @@ public:
     if (kernel == "conv2d")
       word(tiles[1]);
     word(flags), word(static_cast<int64_t>(l1Bytes)), word(0);
+    if (ksplit)
+      word(tiles[2]);
 
     std::string regionName = layer + "." + kernel.str();
     region(b, loc, regionName, true);

@@ -116,6 +116,18 @@ uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
   return need;
 }
 
+// npurt_conv2d_ksplit's working set (npu_conv_l1_plan.h).
+uint64_t convKSplitL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout,
+                           uint64_t tileK) {
+  uint64_t toh = std::min(tileOh, s.oh);
+  uint64_t inRows =
+      std::min<uint64_t>(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t tn = std::min(tileCout, s.cout);
+  return NPU_CONV2D_KSPLIT_L1_BYTES(
+      toh * s.ow, tn, tileK, s.e, inRows * s.w * s.c * s.e, s.residual,
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.cout), s.bias, false));
+}
+
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // Ops pinned by --tile, with the pin as given (for the diagnostics).
   llvm::DenseMap<Operation *, std::string> pinnedBy;
@@ -285,7 +297,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     return success();
   }
 
-  LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t cols) {
+  LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t rows,
+                               int64_t cols) {
     auto ti = dyn_cast<MemRefType>(k.getInput().getType());
     auto to = dyn_cast<MemRefType>(k.getInit().getType());
     if (!ti || !to || !ti.hasStaticShape() || !to.hasStaticShape())
@@ -308,7 +321,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     MLIRContext *ctx = k.getContext();
     NpuDialect::TilesAttrHelper tilesAttr(ctx);
     int64_t bestOh = 0, bestCout = 0;
-    uint64_t bestBytes = 0;
+    uint64_t bestBytes = 0, bestK = 0, bestSteps = 0;
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(k)) {
       // A user's choice (npu.tiles = [rows, channels]), kept if it fits.
       if (given.size() != 2 || given[0] < 1 || given[1] < 1)
@@ -358,15 +371,51 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           }
         }
       }
-      if (!bestOh)
+      // Nothing fits npurt_conv2d (an f32 layer in a small L1): the K-split
+      // kernel, the largest tile that fits (K chunks of multiples of the
+      // SA's rows, the fewest SA jobs first).
+      if (!bestOh && s.kernel == "conv2d" && s.f32) {
+        uint64_t k = s.kh * s.kw * s.c;
+        for (int64_t tn : couts)
+          for (uint64_t tk = k; tk >= 1;
+               tk = tk > uint64_t(rows) ? llvm::alignDown(tk - 1, rows)
+                                        : tk - 1) {
+            if (tk == 0)
+              break;
+            for (int64_t toh = s.oh; toh >= 1; --toh) {
+              uint64_t bytes = convKSplitL1Bytes(s, toh, tn, tk);
+              if (bytes > budget)
+                continue;
+              uint64_t steps = ((s.oh + toh - 1) / toh) *
+                               ((s.cout + tn - 1) / tn) * ((k + tk - 1) / tk);
+              if (!bestOh || steps < bestSteps)
+                bestSteps = steps, bestOh = toh, bestCout = tn, bestK = tk,
+                bestBytes = bytes;
+              break;
+            }
+          }
+      }
+      if (!bestOh) {
+        // The smallest tile of the kernels this layer could run on.
+        uint64_t smallest =
+            convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout);
+        if (s.kernel == "conv2d" && s.f32)
+          for (int64_t tn : couts)
+            smallest = std::min(smallest, convKSplitL1Bytes(s, 1, tn, 1));
         return k.emitOpError("the L1 budget of ")
                << budget
                << " bytes cannot hold the smallest tile of this layer ("
-               << convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout)
+               << smallest
                << " bytes): raise l1.size or lower firmware.stack_size";
+      }
     }
     Builder b(ctx);
-    tilesAttr.setAttr(k, b.getDenseI64ArrayAttr({bestOh, bestCout}));
+    // [output rows, output channels] for npurt_conv2d; a third entry, the K
+    // chunk, selects npurt_conv2d_ksplit.
+    SmallVector<int64_t> tiles = {bestOh, bestCout};
+    if (bestK)
+      tiles.push_back(static_cast<int64_t>(bestK));
+    tilesAttr.setAttr(k, b.getDenseI64ArrayAttr(tiles));
     NpuDialect::L1BytesAttrHelper(ctx).setAttr(k,
                                                b.getI64IntegerAttr(bestBytes));
     NpuDialect::L1BudgetAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(budget));
@@ -412,7 +461,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     constexpr uint64_t kConvStateBytes = 640;
     module.walk([&](ConvKernelOp k) {
       ok &= succeeded(tileConvKernel(
-          k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
+          k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, rows,
+          cols));
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
