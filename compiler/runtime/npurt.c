@@ -12,17 +12,7 @@
 #include "npu_l1_plan.h"
 #include "npu_dma.h"
 #include "npu_sa.h"
-
-/* --- errors ------------------------------------------------------------------ */
-
-static void __attribute__((noreturn, format(printf, 2, 3))) npurt_die(int code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    exit(code);
-}
+#include "npurt_internal.h"
 
 /* Free bytes of the L2 heap: never handed out by sbrk + free chunks. */
 extern char __heap_end[];
@@ -53,19 +43,7 @@ static inline __attribute__((always_inline)) int dma_2d(const char *what, void *
     return id;
 }
 
-static void dma_done(const char *kernel, const char *what, int *id) {
-    if (*id < 0) return;
-    const int bad = npu_dma_wait(*id);
-    *id = -1;
-    if (bad)
-        npurt_die(1, "%s: DMA %s transfer failed at address 0x%08lx (error info 0x%lx)", kernel, what,
-                  (unsigned long)npu_dma_error_address(), (unsigned long)npu_dma_error_info());
-}
-
 /* --- matmul ---------------------------------------------------------------------- */
-
-static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1u) / b; }
-static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 /* A panel is staged as up to this many row ranges on separate DMA channels:
  * an L3 burst pays the memory's latency (100 cycles on gap9) and a channel

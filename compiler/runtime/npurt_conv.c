@@ -9,25 +9,18 @@
 #include <stdlib.h>
 
 #include "npu.h"
+/* The shared formulas round with align4 (below), as this file always did. */
+#define NPU_CONV_ALIGN4(x) align4(x)
+#include "npu_conv_l1_plan.h"
 #include "npu_dma.h"
 #include "npu_sa.h"
 #include "npurt.h"
+#include "npurt_internal.h"
 
 /* --- errors, DMA, L1 ------------------------------------------------------------
- * npurt.c keeps its helpers static (its code, and so the cycles of every
- * network already compiled, stays as it is); these are the conv kernels'. */
+ * npurt_die, dma_done, ceil_div, min_u32: npurt_internal.h (shared with
+ * npurt.c). */
 
-static void __attribute__((noreturn, format(printf, 2, 3))) conv_die(int code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    exit(code);
-}
-
-static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1u) / b; }
-static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 static inline uint32_t align4(uint32_t x) { return (x + 3u) & ~3u; }
 static inline int32_t max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -45,19 +38,10 @@ static inline __attribute__((always_inline)) int dma_rows(const char *kernel, co
     else
         id = npu_dma_copy_2d(dst, src, row_bytes, rows, src_stride, dst_stride);
     if (id < 0)
-        conv_die(1, "%s: DMA refused the %s transfer 0x%08lx -> 0x%08lx (%lu rows of %lu B): error info 0x%lx", kernel,
+        npurt_die(1, "%s: DMA refused the %s transfer 0x%08lx -> 0x%08lx (%lu rows of %lu B): error info 0x%lx", kernel,
                  what, (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)rows,
                  (unsigned long)row_bytes, (unsigned long)npu_dma_error_info());
     return id;
-}
-
-static void dma_done(const char *kernel, const char *what, int *id) {
-    if (*id < 0) return;
-    const int bad = npu_dma_wait(*id);
-    *id = -1;
-    if (bad)
-        conv_die(1, "%s: DMA %s transfer failed at address 0x%08lx (error info 0x%lx)", kernel, what,
-                 (unsigned long)npu_dma_error_address(), (unsigned long)npu_dma_error_info());
 }
 
 /* The caller's L1 block, or one npu_l1_malloc'ed (*owned set). (npu_l1_malloc)
@@ -67,7 +51,7 @@ static char *l1_acquire(const char *kernel, void *given, uint32_t bytes, uint32_
     if (given) return given;
     char *p = (npu_l1_malloc)(bytes);
     if (!p && !(flags & NPURT_CONV_UNCHECKED_L1))
-        conv_die(NPU_ALLOC_FAILED_EXIT, "%s: npu_l1_malloc(%lu) failed for its tile buffers: largest free L1 block %lu bytes",
+        npurt_die(NPU_ALLOC_FAILED_EXIT, "%s: npu_l1_malloc(%lu) failed for its tile buffers: largest free L1 block %lu bytes",
                  kernel, (unsigned long)bytes, (unsigned long)npu_l1_free_bytes());
     *owned = 1;
     return p;
@@ -77,7 +61,7 @@ static char *l1_acquire(const char *kernel, void *given, uint32_t bytes, uint32_
 static uint32_t out_dim(const char *kernel, const char *dim, uint32_t in, uint32_t ks, uint32_t stride, uint32_t dil,
                         uint32_t pad_lo, uint32_t pad_hi) {
     if (in == 0 || ks == 0 || stride == 0 || dil == 0 || dil * (ks - 1u) + 1u > in + pad_lo + pad_hi)
-        conv_die(1, "%s: bad %s geometry: input %lu, kernel %lu, stride %lu, dilation %lu, padding %lu/%lu", kernel, dim,
+        npurt_die(1, "%s: bad %s geometry: input %lu, kernel %lu, stride %lu, dilation %lu, padding %lu/%lu", kernel, dim,
                  (unsigned long)in, (unsigned long)ks, (unsigned long)stride, (unsigned long)dil, (unsigned long)pad_lo,
                  (unsigned long)pad_hi);
     return (in + pad_lo + pad_hi - dil * (ks - 1u) - 1u) / stride + 1u;
@@ -142,7 +126,7 @@ typedef struct {
 } channel_params;
 
 static uint32_t params_bytes(uint32_t c, int has_bias, int f32, uint32_t flags) {
-    return c * 4u * ((has_bias ? 1u : 0u) + ((!f32 && (flags & NPURT_CONV_PER_CHANNEL)) ? 2u : 0u));
+    return NPU_CONV_PARAMS_BYTES(c, has_bias, !f32 && (flags & NPURT_CONV_PER_CHANNEL));
 }
 
 static char *load_params(const char *kernel, char *l1, uint32_t c, const void *bias, const int32_t *mult,
@@ -166,10 +150,10 @@ static char *load_params(const char *kernel, char *l1, uint32_t c, const void *b
         l1 += c * 4u;
     }
     for (int k = 0; k < 3; ++k) dma_done(kernel, "parameters L2 -> L1", &ids[k]);
-    if (!f32 && (!p->mult || !p->shift)) conv_die(1, "%s: int8 needs rq_mult and rq_shift", kernel);
+    if (!f32 && (!p->mult || !p->shift)) npurt_die(1, "%s: int8 needs rq_mult and rq_shift", kernel);
     for (uint32_t n = 0; !f32 && n < (p->per_channel ? c : 1u); ++n)
         if (p->shift[n] < 0 || p->shift[n] > 62)
-            conv_die(1, "%s: rq_shift[%lu] = %ld is outside 0..62", kernel, (unsigned long)n, (long)p->shift[n]);
+            npurt_die(1, "%s: rq_shift[%lu] = %ld is outside 0..62", kernel, (unsigned long)n, (long)p->shift[n]);
     return l1;
 }
 
@@ -218,12 +202,9 @@ static uint32_t conv_l1_need(const npurt_conv2d_args *a, uint32_t ow, uint32_t t
                              int direct) {
     const int f32 = (a->flags & NPURT_CONV_F32) != 0;
     const uint32_t e = f32 ? 4u : 1u, M = toh * ow, K = a->kh * a->kw * a->cin;
-    uint32_t need = 2u * align4(M * tn * 4u) + 2u * align4(M * tn * e);
-    if (a->residual) need += 2u * align4(M * tn * e);
-    need += (tn < a->cout ? 2u : 1u) * align4(K * tn * e);
-    if (!direct) need += 2u * align4(M * K * e);
-    need += 2u * align4(in_rows * a->w * a->cin * e);
-    need += params_bytes(a->cout, a->bias != NULL, f32, a->flags);
+    uint32_t need;
+    NPU_CONV2D_L1_BYTES(need, M, tn, K, e, in_rows * a->w * a->cin * e, tn < a->cout, direct, a->residual,
+                        params_bytes(a->cout, a->bias != NULL, f32, a->flags));
     return need;
 }
 
@@ -233,7 +214,7 @@ static void conv_geometry(const npurt_conv2d_args *a, conv_ctx *x) {
     x->oh = out_dim(k, "H", a->h, a->kh, a->stride_h, a->dilation_h, a->pad_top, a->pad_bottom);
     x->ow = out_dim(k, "W", a->w, a->kw, a->stride_w, a->dilation_w, a->pad_left, a->pad_right);
     if (a->cin == 0 || a->cout == 0 || a->tile_oh == 0 || a->tile_cout == 0)
-        conv_die(1, "npurt_conv2d: bad arguments cin=%lu cout=%lu tiles %lu rows x %lu channels (all must be >= 1)",
+        npurt_die(1, "npurt_conv2d: bad arguments cin=%lu cout=%lu tiles %lu rows x %lu channels (all must be >= 1)",
                  (unsigned long)a->cin, (unsigned long)a->cout, (unsigned long)a->tile_oh, (unsigned long)a->tile_cout);
     x->toh = min_u32(a->tile_oh, x->oh);
     x->tn = min_u32(a->tile_cout, a->cout);
@@ -392,7 +373,7 @@ static __attribute__((noinline)) void conv_im2col_dma(conv_ctx *x, uint32_t t) {
         const int id = npu_dma_copy_3d(dst, src, a->kw * cb, x->ow_hi - x->ow_lo, k1 - k0, a->stride_w * cb,
                                        x->K * e, a->dilation_h * row_bytes, a->kw * cb);
         if (id < 0)
-            conv_die(1, "npurt_conv2d: DMA refused the im2col transfer 0x%08lx -> 0x%08lx: error info 0x%lx",
+            npurt_die(1, "npurt_conv2d: DMA refused the im2col transfer 0x%08lx -> 0x%08lx: error info 0x%lx",
                      (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)npu_dma_error_info());
         x->im2col_id[t & 1u][x->im2col_n[t & 1u]++] = id;
     }
@@ -468,11 +449,11 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
     x->nt = ceil_div(a->cout, tn);
     x->steps = x->rt * x->nt;
     if (M > 65535u || K > 65535u)
-        conv_die(1, "npurt_conv2d: a tile of %lu output pixels (tile_oh %lu, width %lu) x K = %lu exceeds the SA's 65535",
+        npurt_die(1, "npurt_conv2d: a tile of %lu output pixels (tile_oh %lu, width %lu) x K = %lu exceeds the SA's 65535",
                  (unsigned long)M, (unsigned long)toh, (unsigned long)ow, (unsigned long)K);
     const uint32_t need = conv_l1_need(a, ow, toh, tn, x->in_rows, x->direct);
     if (a->l1_bytes < need)
-        conv_die(1,
+        npurt_die(1,
                  "npurt_conv2d: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels "
                  "(%lux%lux%lu -> %lux%lux%lu, kernel %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
@@ -564,7 +545,7 @@ void npurt_conv2d(const npurt_conv2d_args *a) {
         if (x->has_res && s + 1 < x->steps) res_id[(s + 1) & 1u] = conv_load_residual(x, s + 1);
 
         if (npu_sa_wait())
-            conv_die(1, "npurt_conv2d: SA job of step %lu (row tile %lu, channel tile %lu) aborted at 0x%08lx (error info 0x%lx)",
+            npurt_die(1, "npurt_conv2d: SA job of step %lu (row tile %lu, channel tile %lu) aborted at 0x%08lx (error info 0x%lx)",
                      (unsigned long)s, (unsigned long)i, (unsigned long)j, (unsigned long)npu_sa_error_address(),
                      (unsigned long)npu_sa_error_info());
         /* Direct: row tile i's last job has read IN[i & 1]; tile i+2 may come in. */
@@ -635,7 +616,7 @@ static void rowtile_geometry(rowtile *t, uint32_t tile_oh, uint32_t pad_bottom, 
     t->oh = out_dim(t->kernel, "H", t->h, t->kh, t->sh, t->dh, t->pt, pad_bottom);
     t->ow = out_dim(t->kernel, "W", t->w, t->kw, t->sw, t->dw, t->pl, pad_right);
     if (t->c == 0 || tile_oh == 0)
-        conv_die(1, "%s: bad arguments c=%lu tile_oh=%lu (both must be >= 1)", t->kernel, (unsigned long)t->c,
+        npurt_die(1, "%s: bad arguments c=%lu tile_oh=%lu (both must be >= 1)", t->kernel, (unsigned long)t->c,
                  (unsigned long)tile_oh);
     t->toh = min_u32(tile_oh, t->oh);
     t->rt = ceil_div(t->oh, t->toh);
@@ -643,7 +624,7 @@ static void rowtile_geometry(rowtile *t, uint32_t tile_oh, uint32_t pad_bottom, 
 }
 
 static uint32_t rowtile_buffers_bytes(const rowtile *t) {
-    return 2u * align4(t->in_rows * t->w * t->c * t->e) + 2u * align4(t->toh * t->ow * t->c * t->eo);
+    return NPU_POOL2D_L1_BYTES(t->in_rows * t->w * t->c * t->e, t->toh * t->ow * t->c * t->eo);
 }
 
 static __attribute__((noinline)) void rowtile_load(rowtile *t, uint32_t i, int *id) {
@@ -757,8 +738,8 @@ static void dw_setup(const npurt_dwconv2d_args *a, rowtile *t) {
 uint32_t npurt_dwconv2d_l1_bytes(const npurt_dwconv2d_args *a) {
     rowtile t;
     dw_setup(a, &t);
-    return align4(a->kh * a->kw * a->c * t.e) + params_bytes(a->c, a->bias != NULL, t.e == 4u, a->flags) +
-           rowtile_buffers_bytes(&t);
+    return NPU_DWCONV2D_L1_BYTES(a->kh * a->kw * a->c * t.e, params_bytes(a->c, a->bias != NULL, t.e == 4u, a->flags),
+                                 rowtile_buffers_bytes(&t));
 }
 
 void npurt_dwconv2d(const npurt_dwconv2d_args *a) {
@@ -766,7 +747,7 @@ void npurt_dwconv2d(const npurt_dwconv2d_args *a) {
     dw_setup(a, &t);
     const uint32_t need = npurt_dwconv2d_l1_bytes(a);
     if (a->l1_bytes < need)
-        conv_die(1, "npurt_dwconv2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, kernel %lux%lu)",
+        npurt_die(1, "npurt_dwconv2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, kernel %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh, (unsigned long)a->h,
                  (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh, (unsigned long)a->kw);
     t.act_min = (a->flags & NPURT_CONV_RELU) ? max_i32(a->act_min, 0) : a->act_min;
@@ -841,9 +822,9 @@ static void pool_setup(const npurt_pool2d_args *a, rowtile *t) {
     const int f32 = (a->flags & NPURT_CONV_F32) != 0;
     t->e = f32 ? 4u : 1u;
     t->eo = (f32 || a->mode == NPURT_POOL_SUM) ? 4u : 1u;
-    if (a->mode > NPURT_POOL_AVG) conv_die(1, "npurt_pool2d: unknown mode %lu", (unsigned long)a->mode);
+    if (a->mode > NPURT_POOL_AVG) npurt_die(1, "npurt_pool2d: unknown mode %lu", (unsigned long)a->mode);
     if (!f32 && a->mode == NPURT_POOL_AVG && (a->rq_shift < 0 || a->rq_shift > 62))
-        conv_die(1, "npurt_pool2d: rq_shift %ld is outside 0..62", (long)a->rq_shift);
+        npurt_die(1, "npurt_pool2d: rq_shift %ld is outside 0..62", (long)a->rq_shift);
     rowtile_geometry(t, a->tile_oh, a->pad_bottom, a->pad_right);
 }
 
@@ -858,12 +839,185 @@ void npurt_pool2d(const npurt_pool2d_args *a) {
     pool_setup(a, &t);
     const uint32_t need = rowtile_buffers_bytes(&t);
     if (a->l1_bytes < need)
-        conv_die(1, "npurt_pool2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, window %lux%lu)",
+        npurt_die(1, "npurt_pool2d: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows (%lux%lux%lu, window %lux%lu)",
                  (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh, (unsigned long)a->h,
                  (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh, (unsigned long)a->kw);
     t.pixel = pool_pixel;
     int owned;
     char *l1 = l1_acquire(t.kernel, a->l1, a->l1_bytes, a->flags, &owned);
     rowtile_run(&t, l1);
+    if (owned) npu_l1_free(l1);
+}
+
+/* === npurt_conv2d_ksplit ========================================================
+ * npurt_conv2d for layers whose K x tile_cout weight panel and im2col rows do
+ * not fit L1 at all (f32 at 32/64 KiB): K is split into chunks of tile_k.
+ * For each output tile the SA accumulates the chunks in k order (ACCUMULATE
+ * after the first: the array continues the same fmaf chain from C, so the
+ * result is the one a single job gives, bit for bit). Single-buffered and
+ * not pipelined (every step waits for its DMA and SA): the way to run such a
+ * layer at all, not a fast one. f32 only (the int8 layers of the MLPerf Tiny
+ * networks fit npurt_conv2d), with npurt_conv2d's f32 epilogue. */
+
+typedef struct {
+    conv_ctx *x;
+    uint32_t t, k0, kn, tile_k; /* row tile, its K chunk [k0, k0 + kn) */
+    char *A;                    /* the chunk's im2col: [mr][kn] */
+    int epilogue;               /* 0: im2col of the chunk, 1: epilogue of step x->epi_step */
+} convk_task;
+
+/* In L2 .bss, in a section of its own, like the messages below: a firmware
+ * without a K-split layer links none of this kernel (an L1 .bss variable
+ * here would move every conv network's L1 tiles, and their cycles). The
+ * workers read it once per call. */
+static convk_task convk_cur __attribute__((section(".bss.convk_cur")));
+static const char ks_kernel[] = "npurt_conv2d_ksplit";
+static const char ks_bad_tile_k[] = "%s: tile_k must be >= 1";
+static const char ks_not_f32[] = "%s: f32 only (every int8 layer fits npurt_conv2d)";
+static const char ks_too_big[] = "%s: a tile of %lu output pixels exceeds the SA's 65535";
+static const char ks_short_l1[] = "%s: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels x %lu k";
+static const char ks_sa_abort[] = "%s: SA job of step %lu, k %lu aborted at 0x%08lx (error info 0x%lx)";
+
+/* Worker part of a chunk's im2col: A[p][k - k0] for k in [k0, k0 + kn), k =
+ * (r*kw + s)*cin + ci, in runs of contiguous input channels. */
+static void convk_im2col_rows(const convk_task *q, uint32_t id, uint32_t nw) {
+    const conv_ctx *x = q->x;
+    const npurt_conv2d_args *a = x->a;
+    const uint32_t e = x->e, cin = a->cin, row_bytes = a->w * cin * e;
+    const uint32_t r0 = q->t * x->toh, mr = min_u32(x->toh, x->oh - r0) * x->ow, k1 = q->k0 + q->kn;
+    const int32_t lo = x->ih_lo[0];
+    for (uint32_t p = id; p < mr; p += nw) {
+        const uint32_t oh = r0 + p / x->ow, ow = p % x->ow;
+        char *dst = q->A + p * q->kn * e;
+        for (uint32_t k = q->k0; k < k1;) {
+            const uint32_t ci = k % cin, s = (k / cin) % a->kw, r = k / (cin * a->kw), n = min_u32(cin - ci, k1 - k);
+            const int32_t ih = (int32_t)(oh * a->stride_h + r * a->dilation_h) - (int32_t)a->pad_top;
+            const int32_t iw = (int32_t)(ow * a->stride_w + s * a->dilation_w) - (int32_t)a->pad_left;
+            if (ih < 0 || ih >= (int32_t)a->h || iw < 0 || iw >= (int32_t)a->w)
+                zero_bytes(dst, n * e);
+            else
+                copy_bytes(dst, x->IN[0] + (uint32_t)(ih - lo) * row_bytes + ((uint32_t)iw * cin + ci) * e, n * e);
+            dst += n * e;
+            k += n;
+        }
+    }
+}
+
+/* The f32 epilogue of npurt_conv2d (npurt_conv.h) on the output tile's rows
+ * p = id, id + nw, ...: its own copy, so that conv_epilogue_rows keeps the
+ * single caller it is inlined into (npurt_conv2d's code, and the cycles of
+ * every network, stay what they were). */
+static void convk_epilogue_rows(const convk_task *q, uint32_t id, uint32_t nw) {
+    const conv_ctx *x = q->x;
+    uint32_t i, j, mr, j0, nr;
+    step_tile(x, (uint32_t)x->epi_step, &i, &j, &mr, &j0, &nr);
+    const float *C = (const float *)x->C[0], *R = (const float *)x->R[0], *bias = (const float *)x->prm.bias;
+    float *O = (float *)x->O[0];
+    const int relu = (x->a->flags & NPURT_CONV_RELU) != 0;
+    for (uint32_t r = id; r < mr; r += nw)
+        for (uint32_t n = 0; n < nr; ++n) {
+            float v = C[r * nr + n];
+            if (bias) v = v + bias[j0 + n];
+            if (x->has_res) v = v + R[r * nr + n];
+            if (relu && !(v > 0.0f)) v = 0.0f;
+            O[r * nr + n] = v;
+        }
+}
+
+static void convk_worker(void) {
+    const convk_task *q = &convk_cur;
+    const uint32_t id = npurt_worker_id(), nw = npurt_num_workers();
+    if (q->epilogue)
+        convk_epilogue_rows(q, id, nw);
+    else
+        convk_im2col_rows(q, id, nw);
+}
+
+uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *ka) {
+    const npurt_conv2d_args *a = &ka->conv;
+    conv_ctx x;
+    conv_geometry(a, &x);
+    const uint32_t e = (a->flags & NPURT_CONV_F32) ? 4u : 1u;
+    return NPU_CONV2D_KSPLIT_L1_BYTES(x.toh * x.ow, x.tn, min_u32(ka->tile_k, x.K), e, x.in_rows * a->w * a->cin * e,
+                                      a->residual != NULL,
+                                      params_bytes(a->cout, a->bias != NULL, e == 4u, a->flags));
+}
+
+void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
+    const npurt_conv2d_args *a = &ka->conv;
+    conv_ctx *const x = &conv_state;
+    convk_task *const q = &convk_cur;
+    x->a = a;
+    x->f32 = (a->flags & NPURT_CONV_F32) != 0;
+    x->e = x->f32 ? 4u : 1u;
+    x->has_res = a->residual != NULL;
+    conv_geometry(a, x);
+    const uint32_t e = x->e, ow = x->ow, toh = x->toh, tn = x->tn, K = x->K, M = toh * ow;
+    const uint32_t tk = min_u32(ka->tile_k, K);
+    if (tk == 0) npurt_die(1, ks_bad_tile_k, ks_kernel);
+    if (!x->f32) npurt_die(1, ks_not_f32, ks_kernel);
+    x->rt = ceil_div(x->oh, toh);
+    x->nt = ceil_div(a->cout, tn);
+    x->steps = x->rt * x->nt;
+    if (M > 65535u)
+        npurt_die(1, ks_too_big, ks_kernel, (unsigned long)M);
+    const uint32_t need = npurt_conv2d_ksplit_l1_bytes(ka);
+    if (a->l1_bytes < need)
+        npurt_die(1, ks_short_l1, ks_kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
+                  (unsigned long)tk);
+    x->act_min = a->act_min;
+    x->act_max = a->act_max;
+    if (a->flags & NPURT_CONV_RELU) x->act_min = max_i32(x->act_min, 0);
+
+    int owned;
+    char *l1 = l1_acquire(ks_kernel, a->l1, a->l1_bytes, a->flags, &owned);
+    char *p = l1;
+    x->C[0] = x->C[1] = p, p += align4(M * tn * 4u);
+    x->O[0] = x->O[1] = p, p += align4(M * tn * e);
+    x->R[0] = x->R[1] = NULL;
+    if (x->has_res) x->R[0] = x->R[1] = p, p += align4(M * tn * e);
+    x->B[0] = x->B[1] = p, p += align4(tk * tn * e);
+    q->A = p, p += align4(M * tk * e);
+    x->IN[0] = x->IN[1] = p, p += align4(x->in_rows * a->w * a->cin * e);
+    load_params(ks_kernel, p, a->cout, a->bias, a->rq_mult, a->rq_shift, x->f32, a->flags, &x->prm);
+    q->x = x;
+    q->tile_k = tk;
+
+    for (uint32_t s = 0; s < x->steps; ++s) {
+        uint32_t i, j, mr, j0, nr;
+        step_tile(x, s, &i, &j, &mr, &j0, &nr);
+        if (j == 0) {
+            int in_id = -1;
+            conv_load_input(x, i, &in_id);
+            x->ih_lo[0] = x->ih_lo[i & 1u];
+            dma_done(ks_kernel, "input rows L2 -> L1", &in_id);
+        }
+        for (uint32_t k0 = 0; k0 < K; k0 += tk) {
+            const uint32_t kn = min_u32(tk, K - k0);
+            /* The chunk's weight rows k0 .. k0+kn, channels j0 .. j0+nr. */
+            int b_id = dma_rows(ks_kernel, "weights L2 -> L1", x->B[0],
+                                (const char *)a->weights + (k0 * a->cout + j0) * e, nr * e, kn, a->cout * e, nr * e);
+            q->t = i, q->k0 = k0, q->kn = kn, q->epilogue = 0;
+            npurt_parallel(convk_worker);
+            dma_done(ks_kernel, "weights L2 -> L1", &b_id);
+            const npu_sa_job_t job = {q->A,     x->B[0], x->C[0], mr,    nr,
+                                      kn,       kn * e,  nr * e,  nr * 4u,
+                                      (x->f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u) | (k0 ? NPU_SA_CTRL_ACCUMULATE : 0u)};
+            npu_sa_start(&job);
+            if (npu_sa_wait())
+                npurt_die(1, ks_sa_abort, ks_kernel, (unsigned long)s, (unsigned long)k0, (unsigned long)npu_sa_error_address(),
+                          (unsigned long)npu_sa_error_info());
+        }
+        int res_id = -1, wb_id = -1;
+        if (x->has_res) {
+            res_id = conv_load_residual(x, s);
+            dma_done(ks_kernel, "residual L2 -> L1", &res_id);
+        }
+        x->epi_step = (int32_t)s;
+        q->epilogue = 1;
+        npurt_parallel(convk_worker);
+        wb_id = conv_write_back(x, s);
+        dma_done(ks_kernel, "output L1 -> L2", &wb_id);
+    }
     if (owned) npu_l1_free(l1);
 }

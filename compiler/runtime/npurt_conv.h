@@ -125,6 +125,23 @@ typedef struct {
 void npurt_conv2d(const npurt_conv2d_args *args);
 uint32_t npurt_conv2d_l1_bytes(const npurt_conv2d_args *args);
 
+/* npurt_conv2d_ksplit: npurt_conv2d for an f32 layer whose K x tile_cout
+ * weight panel and im2col rows do not fit L1 (npuc uses it only then): K =
+ * kh*kw*cin is split into chunks of tile_k, accumulated on the SA in k order
+ * (bit for bit what one job gives). Single-buffered, not pipelined:
+ *
+ *   l1_bytes >= M*tn*4 + M*tn*e + M*tn*e (residual) + tile_k*tn*e
+ *             + M*tile_k*e + in_rows*w*cin*e + the parameters
+ *
+ * (npurt_conv2d_ksplit_l1_bytes(); each buffer rounded up to 4). */
+typedef struct {
+    npurt_conv2d_args conv;
+    uint32_t tile_k; /* K per SA job, >= 1 */
+} npurt_conv2d_ksplit_args;
+
+void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *args);
+uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *args);
+
 /* ---------------------------------------------------------------------------
  * npurt_dwconv2d: depthwise convolution on the workers
  * ---------------------------------------------------------------------------

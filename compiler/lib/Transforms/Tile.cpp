@@ -7,6 +7,7 @@
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
+#include "npu_conv_l1_plan.h"
 #include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -78,11 +79,11 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
   return best;
 }
 
-// The L1 working sets of the conv kernels for given tiles, as
-// npurt_conv2d_l1_bytes / npurt_dwconv2d_l1_bytes / npurt_pool2d_l1_bytes
-// compute them on the firmware (compiler/runtime/npurt_conv.c; the formulas
-// are documented in npurt_conv.h). The kernel stops with the needed bytes if
-// this ever disagrees.
+// The L1 working sets of the conv kernels for given tiles: the formulas of
+// npu_conv_l1_plan.h, which npurt_conv2d_l1_bytes / npurt_dwconv2d_l1_bytes
+// / npurt_pool2d_l1_bytes evaluate on the firmware too (in 32 bits; here in
+// 64, as the tile search tries sizes that would wrap). The kernel stops with
+// the needed bytes if the two ever disagree.
 struct ConvShape {
   StringRef kernel;
   int64_t h, w, c, cout, oh, ow, kh, kw, sh, dh;
@@ -91,32 +92,40 @@ struct ConvShape {
   bool bias, perChannel, residual, f32;
 };
 
-uint64_t align4(uint64_t x) { return (x + 3) & ~uint64_t(3); }
-
 uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
-  int64_t toh = std::min(tileOh, s.oh);
-  int64_t inRows = std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t toh = std::min(tileOh, s.oh);
+  uint64_t inRows =
+      std::min<uint64_t>(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t in = inRows * s.w * s.c * s.e;
+  uint64_t rowTiles = NPU_POOL2D_L1_BYTES(in, toh * s.ow * s.c * s.eo);
   if (s.kernel == "avgpool2d")
-    return 2 * align4(inRows * s.w * s.c * s.e) +
-           2 * align4(toh * s.ow * s.c * s.eo);
-  uint64_t params = 4 * (s.kernel == "conv2d" ? s.cout : s.c) *
-                    ((s.bias ? 1 : 0) + (!s.f32 && s.perChannel ? 2 : 0));
+    return rowTiles;
+  uint64_t params =
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.kernel == "conv2d" ? s.cout : s.c),
+                            s.bias, !s.f32 && s.perChannel);
   if (s.kernel == "dwconv2d")
-    return align4(s.kh * s.kw * s.c * s.e) + params +
-           2 * align4(inRows * s.w * s.c * s.e) +
-           2 * align4(toh * s.ow * s.c * s.eo);
-  int64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
-          k = s.kh * s.kw * s.c;
+    return NPU_DWCONV2D_L1_BYTES(uint64_t(s.kh * s.kw * s.c) * s.e, params,
+                                 rowTiles);
+  uint64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
+           k = s.kh * s.kw * s.c;
   bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] &&
                 !s.pad[2] && !s.pad[3] && s.ow == s.w;
-  uint64_t need = 2 * align4(m * tn * 4) + 2 * align4(m * tn * s.e);
-  if (s.residual)
-    need += 2 * align4(m * tn * s.e);
-  need += (tn < s.cout ? 2 : 1) * align4(k * tn * s.e);
-  if (!direct)
-    need += 2 * align4(m * k * s.e);
-  need += 2 * align4(inRows * s.w * s.c * s.e);
-  return need + params;
+  uint64_t need;
+  NPU_CONV2D_L1_BYTES(need, m, tn, k, s.e, in, tn < uint64_t(s.cout), direct,
+                      s.residual, params);
+  return need;
+}
+
+// npurt_conv2d_ksplit's working set (npu_conv_l1_plan.h).
+uint64_t convKSplitL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout,
+                           uint64_t tileK) {
+  uint64_t toh = std::min(tileOh, s.oh);
+  uint64_t inRows =
+      std::min<uint64_t>(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+  uint64_t tn = std::min(tileCout, s.cout);
+  return NPU_CONV2D_KSPLIT_L1_BYTES(
+      toh * s.ow, tn, tileK, s.e, inRows * s.w * s.c * s.e, s.residual,
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.cout), s.bias, false));
 }
 
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
@@ -288,7 +297,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     return success();
   }
 
-  LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t cols) {
+  LogicalResult tileConvKernel(ConvKernelOp k, uint64_t budget, int64_t rows,
+                               int64_t cols) {
     auto ti = dyn_cast<MemRefType>(k.getInput().getType());
     auto to = dyn_cast<MemRefType>(k.getInit().getType());
     if (!ti || !to || !ti.hasStaticShape() || !to.hasStaticShape())
@@ -311,7 +321,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     MLIRContext *ctx = k.getContext();
     NpuDialect::TilesAttrHelper tilesAttr(ctx);
     int64_t bestOh = 0, bestCout = 0;
-    uint64_t bestBytes = 0;
+    uint64_t bestBytes = 0, bestK = 0, bestSteps = 0;
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(k)) {
       // A user's choice (npu.tiles = [rows, channels]), kept if it fits.
       if (given.size() != 2 || given[0] < 1 || given[1] < 1)
@@ -361,15 +371,51 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           }
         }
       }
-      if (!bestOh)
+      // Nothing fits npurt_conv2d (an f32 layer in a small L1): the K-split
+      // kernel, the largest tile that fits (K chunks of multiples of the
+      // SA's rows, the fewest SA jobs first).
+      if (!bestOh && s.kernel == "conv2d" && s.f32) {
+        uint64_t k = s.kh * s.kw * s.c;
+        for (int64_t tn : couts)
+          for (uint64_t tk = k; tk >= 1;
+               tk = tk > uint64_t(rows) ? llvm::alignDown(tk - 1, rows)
+                                        : tk - 1) {
+            if (tk == 0)
+              break;
+            for (int64_t toh = s.oh; toh >= 1; --toh) {
+              uint64_t bytes = convKSplitL1Bytes(s, toh, tn, tk);
+              if (bytes > budget)
+                continue;
+              uint64_t steps = ((s.oh + toh - 1) / toh) *
+                               ((s.cout + tn - 1) / tn) * ((k + tk - 1) / tk);
+              if (!bestOh || steps < bestSteps)
+                bestSteps = steps, bestOh = toh, bestCout = tn, bestK = tk,
+                bestBytes = bytes;
+              break;
+            }
+          }
+      }
+      if (!bestOh) {
+        // The smallest tile of the kernels this layer could run on.
+        uint64_t smallest =
+            convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout);
+        if (s.kernel == "conv2d" && s.f32)
+          for (int64_t tn : couts)
+            smallest = std::min(smallest, convKSplitL1Bytes(s, 1, tn, 1));
         return k.emitOpError("the L1 budget of ")
                << budget
                << " bytes cannot hold the smallest tile of this layer ("
-               << convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout)
+               << smallest
                << " bytes): raise l1.size or lower firmware.stack_size";
+      }
     }
     Builder b(ctx);
-    tilesAttr.setAttr(k, b.getDenseI64ArrayAttr({bestOh, bestCout}));
+    // [output rows, output channels] for npurt_conv2d; a third entry, the K
+    // chunk, selects npurt_conv2d_ksplit.
+    SmallVector<int64_t> tiles = {bestOh, bestCout};
+    if (bestK)
+      tiles.push_back(static_cast<int64_t>(bestK));
+    tilesAttr.setAttr(k, b.getDenseI64ArrayAttr(tiles));
     NpuDialect::L1BytesAttrHelper(ctx).setAttr(k,
                                                b.getI64IntegerAttr(bestBytes));
     NpuDialect::L1BudgetAttrHelper(ctx).setAttr(k, b.getI64IntegerAttr(budget));
@@ -415,24 +461,27 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     constexpr uint64_t kConvStateBytes = 640;
     module.walk([&](ConvKernelOp k) {
       ok &= succeeded(tileConvKernel(
-          k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, cols));
+          k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, rows,
+          cols));
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
         ok &= succeeded(tileMatmul(mm, budget, rows, cols));
         return;
       }
-      // Elementwise work (staging copies go to the DMA): the workers split
-      // the largest parallel loop, each taking one contiguous slice.
-      if (isStagingCopy(op) || op.getNumReductionLoops() != 0)
+      // Worker work (staging copies go to the DMA): the workers split the
+      // loop workerSplitDim picks, each taking one contiguous slice; -1
+      // when there is none (one worker runs it).
+      if (isStagingCopy(op))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+      if (llvm::any_of(ranges, ShapedType::isDynamic))
         return;
-      int64_t dim =
-          std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+      std::optional<unsigned> dim =
+          ranges.empty() ? std::nullopt : workerSplitDim(op);
       NpuDialect::SplitDimAttrHelper(b.getContext())
-          .setAttr(op, b.getI64IntegerAttr(dim));
+          .setAttr(op,
+                   b.getI64IntegerAttr(dim ? static_cast<int64_t>(*dim) : -1));
     });
     if (!ok)
       signalPassFailure();
