@@ -397,6 +397,8 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options,
        llvm::json::Object{{"enforced_by_codegen", true},
                           {"peak_bytes", std::move(info.plan.peakBytes)},
                           {"tensors", std::move(info.plan.tensors)}}}};
+  if (info.training.kind() != llvm::json::Value::Null)
+    manifest["training"] = std::move(info.training);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec) {
@@ -405,6 +407,30 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options,
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   return success();
+}
+
+// A training step's tensors by what they hold: step<s>.data/.labels in,
+// loss.step<s> and layer<k>.weight/.bias out (npusim's loss check keys on
+// the loss.* names).
+static void nameTrainingTensors(ModuleOp module, ManifestInfo &info) {
+  auto training = NpuDialect::TrainingAttrHelper(module.getContext())
+                      .getAttr(module.getOperation());
+  if (!training)
+    return;
+  auto names = training.getAs<ArrayAttr>("outputs");
+  for (auto [t, name] : llvm::zip(info.outputs, names.getValue()))
+    t.name = cast<StringAttr>(name).str();
+  int64_t dataInputs = training.getAs<IntegerAttr>("data_inputs").getInt();
+  info.training = llvm::json::Object{
+      {"steps", training.getAs<IntegerAttr>("steps").getInt()},
+      {"batch", training.getAs<IntegerAttr>("batch").getInt()},
+      {"lr", training.getAs<FloatAttr>("lr").getValueAsDouble()},
+      {"loss", training.getAs<StringAttr>("loss").str()},
+      {"classes", training.getAs<IntegerAttr>("classes").getInt()},
+      {"data_inputs_per_step", dataInputs}};
+  for (auto [k, t] : llvm::enumerate(info.inputs))
+    t.name = "step" + std::to_string(k / dataInputs) +
+             (k % dataInputs ? ".labels" : ".data");
 }
 
 int mlir::npu::compileNetwork(const DriverOptions &options) {
@@ -446,6 +472,20 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+  if (options.train) {
+    // The training module replaces the network: everything after (plan,
+    // golden, manifest) sees the training step as the network.
+    PassManager pm(&context);
+    if (!configure(pm))
+      return 1;
+    NpuDeriveTrainingOptions train;
+    train.steps = options.trainSteps;
+    train.batch = options.trainBatch;
+    train.lr = options.trainLr;
+    pm.addPass(createNpuDeriveTraining(train));
+    if (failed(pm.run(*module)))
+      return 1;
+  }
   FailureOr<func::FuncOp> net = findNetwork(*module);
   if (failed(net))
     return 1;
@@ -459,6 +499,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     return 1;
   if (info.outputs.empty())
     return fail("the network function has no result");
+  nameTrainingTensors(*module, info);
 
   // The pipeline, with what the later phases need read between its phases.
   NpuPipelineOptions pipelineOptions;
@@ -572,7 +613,8 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   for (auto [k, t] : llvm::enumerate(info.inputs)) {
     inData.resize(t.offset, 0);
     FailureOr<std::vector<uint8_t>> bytes =
-        networkInput(t.type, k, options.inputData, error);
+        networkInput(t.type, k, options.inputData, error,
+                     labelClasses(*module, k));
     if (failed(bytes))
       return fail(error);
     inData.insert(inData.end(), bytes->begin(), bytes->end());

@@ -337,6 +337,15 @@ struct NpuMemoryPlanPass
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
         Value init = dps.getDpsInitOperand(0)->get();
         auto it = bufferOf.find(init);
+        // A training step's SGD update is the last reader of the weight it
+        // rewrites (npu-derive-training orders it so): in place.
+        if (it != bufferOf.end() &&
+            NpuDialect::SgdUpdateAttrHelper(op.getContext())
+                .isAttrPresent(&op)) {
+          buffers[it->second].values.push_back(result);
+          bufferOf[result] = it->second;
+          continue;
+        }
         if (it != bufferOf.end() && init.hasOneUse()) {
           Buffer &initBuffer = buffers[it->second];
           if (initBuffer.kind != BufferKind::Weight &&

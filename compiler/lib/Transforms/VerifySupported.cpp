@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -47,7 +48,8 @@ bool isSupportedBodyOp(Operation *op) {
              arith::MaxNumFOp, arith::MinNumFOp, arith::ExtSIOp,
              arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ShRSIOp,
              arith::ShLIOp, arith::AndIOp, arith::CmpIOp, arith::CmpFOp,
-             arith::SelectOp, arith::ConstantOp, linalg::YieldOp>(op);
+             arith::SelectOp, arith::ConstantOp, math::ExpOp, math::LogOp,
+             linalg::YieldOp>(op);
 }
 
 } // namespace

@@ -32,6 +32,10 @@ struct DriverOptions {
   std::vector<std::string> tilePins;
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
+  // --train: npu-derive-training first (steps, batch, lr).
+  bool train = false;
+  int64_t trainSteps = 4, trainBatch = 4;
+  double trainLr = 0.01;
   Phase to = Phase::Elf;
   unsigned optLevel = 2;
   bool golden = true;
@@ -75,6 +79,8 @@ struct ManifestInfo {
   PlanSummary plan;
   ScheduledPlan scheduled;
   uint64_t configFingerprint = 0;
+  // npuc --train: {steps, batch, lr, loss, classes}; null for inference.
+  llvm::json::Value training = nullptr;
 };
 LogicalResult writeManifest(const DriverOptions &options, ManifestInfo &info,
                             const std::string &path, std::string &error);

@@ -17,6 +17,41 @@ def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
   }];
 }
 
+def NpuDeriveTraining : Pass<"npu-derive-training", "ModuleOp"> {
+  let summary = "Turn an f32 forward network into N unrolled SGD training steps";
+  let description = [{
+    Runs before everything else (npuc --train). The network must be a chain
+    of fully connected layers: `linalg.matmul` of the previous activation
+    with a constant f32 weight, then one elementwise `linalg.generic` adding
+    a constant bias with an optional ReLU; the function returns the last
+    layer's output. The pass replaces the function by one that runs `steps`
+    training steps on mini-batches of `batch` rows, each: the forward pass
+    keeping every activation the backward reads, the loss (softmax
+    cross-entropy against i32 labels, a second data input per step; or,
+    when the output has the input's width, the mean squared error against
+    the input: an autoencoder), the backward pass (dW = X^T dY and
+    dX = dY W^T as matmuls on the SA, the bias gradient as a matmul with a
+    ones row, the ReLU mask and the transposes on the workers) and an SGD
+    update `w -= lr * dw` of every weight in place. Results: each step's
+    loss (tensor<1x1xf32>), then every weight and bias after the last step.
+    An op or form without a backward rule, an integer network or an output
+    that is not a supported loss shape is an error at the op.
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"steps", "steps", "int64_t", /*default=*/"4",
+           "training steps (mini-batches), 1..64">,
+    Option<"batch", "batch", "int64_t", /*default=*/"4",
+           "rows per mini-batch, 1..256">,
+    Option<"lr", "lr", "double", /*default=*/"0.01",
+           "SGD learning rate, (0, 10]">,
+  ];
+}
+
 def NpuFuseConv : Pass<"npu-fuse-conv", "ModuleOp"> {
   let summary = "Fuse each conv / depthwise / pooling layer into one npu.conv_kernel";
   let description = [{
