@@ -152,10 +152,10 @@ def main():
         if args.npusim:
             r = subprocess.run([args.npusim, "--manifest", os.path.join(out, "manifest.json"), "--memcheck=error"],
                                capture_output=True, text=True)
-            line = [l for l in r.stdout.splitlines() if l.startswith("losses:")]
+            line = [l for l in (r.stdout + r.stderr).splitlines() if l.startswith("losses:")]
             print(f"{name}: npusim exit {r.returncode}: {line[0] if line else 'no losses line'}")
             if r.returncode != 0 or not line or not re.match(r"losses: compared ([1-9]\d*) of \1,", line[0]):
-                print(r.stdout[-3000:])
+                print((r.stdout + r.stderr)[-3000:])
                 return 1
     print(f"train vs torch: compared {total} of {total} elements, {bad} mismatches")
     return 0 if total and not bad else 1

@@ -500,6 +500,10 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   if (info.outputs.empty())
     return fail("the network function has no result");
   nameTrainingTensors(*module, info);
+  // Read now: npu-strip-attributes drops npu.training before input.bin.
+  std::vector<int64_t> inputClasses;
+  for (unsigned k = 0; k < info.inputs.size(); ++k)
+    inputClasses.push_back(labelClasses(*module, k));
 
   // The pipeline, with what the later phases need read between its phases.
   NpuPipelineOptions pipelineOptions;
@@ -613,8 +617,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   for (auto [k, t] : llvm::enumerate(info.inputs)) {
     inData.resize(t.offset, 0);
     FailureOr<std::vector<uint8_t>> bytes =
-        networkInput(t.type, k, options.inputData, error,
-                     labelClasses(*module, k));
+        networkInput(t.type, k, options.inputData, error, inputClasses[k]);
     if (failed(bytes))
       return fail(error);
     inData.insert(inData.end(), bytes->begin(), bytes->end());

@@ -9,9 +9,10 @@
 // dX = dY W^T, the bias gradient and the loss sums as products with a ones
 // vector) is a linalg.matmul on the SA; the transposes, the softmax, the
 // ReLU mask and the SGD update are elementwise generics on the workers.
-// The SGD update writes each weight in place (npu.sgd_update: the memory
-// plan gives its result the weight's buffer), so a training step needs no
-// second copy of the weights.
+// The SGD update is fused into the weight-gradient GEMM, W += (-lr X^T) dY,
+// a matmul accumulating into the weight itself (npu.sgd_update: the memory
+// plan gives its result the weight's buffer), so a training step holds no
+// gradient or second copy of the weights.
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -244,14 +245,10 @@ struct DeriveTrainingPass
         2, 0, {getAffineDimExpr(1, c), getAffineDimExpr(0, c)}, c);
 
     using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
-    // An elementwise generic writing a fresh tensor of `type` (or, for an
-    // in-place update, `into`).
+    // An elementwise generic writing a fresh tensor of `type`.
     auto gen = [&](Location loc, ValueRange ins, ArrayRef<AffineMap> maps,
-                   RankedTensorType type, BodyFn fn,
-                   Value into = Value()) -> linalg::GenericOp {
-      Value init = into ? into
-                        : b.create<tensor::EmptyOp>(loc, type.getShape(), f32)
-                              .getResult();
+                   RankedTensorType type, BodyFn fn) -> linalg::GenericOp {
+      Value init = b.create<tensor::EmptyOp>(loc, type.getShape(), f32);
       SmallVector<AffineMap> all(maps.begin(), maps.end());
       all.push_back(type.getRank() == 2 ? id2 : id1);
       SmallVector<utils::IteratorType> iters(type.getRank(),
@@ -308,6 +305,9 @@ struct DeriveTrainingPass
       biases.push_back(bb);
     }
     Value onesRow = ones(floc, 1, B); // sums over the batch
+    Value negRate = b.create<arith::ConstantOp>(
+        floc, DenseElementsAttr::get(t2(1, B), b.getF32FloatAttr(
+                                                   static_cast<float>(-lr))));
     Value onesOut = ones(floc, C, 1); // sums over the output's columns
     Value classIds;
     if (!mse) {
@@ -371,10 +371,30 @@ struct DeriveTrainingPass
                  })
                  .getResult(0);
       } else {
-        // softmax(z) = e / sum(e), e = exp(z): the row sums are a matmul.
-        Value e = gen(lloc, {z}, {id2}, zType,
-                      [](OpBuilder &nb, Location lo, ValueRange a) {
-                        return nb.create<math::ExpOp>(lo, a[0]).getResult();
+        // softmax(z) = e / sum(e), e = exp(z - m), the row sums a matmul.
+        // The shift m must keep exp from overflowing; a row max would be a
+        // reduction, so m is the row's log-sum-exp at temperature T,
+        // m = T log sum exp(z / T), which lies in [max z, max z + T ln C]:
+        // exp(z - m) <= 1, and the largest term stays >= C^-T (no
+        // underflow of the sum) for logits within +-88 T.
+        constexpr float kT = 8.0f;
+        Value soft = gen(lloc, {z}, {id2}, zType,
+                         [&](OpBuilder &nb, Location lo, ValueRange a) {
+                           Value v = nb.create<arith::MulFOp>(
+                               lo, a[0], cst(nb, lo, 1.0f / kT));
+                           return nb.create<math::ExpOp>(lo, v).getResult();
+                         })
+                         .getResult(0);
+        Value softSum = flatten(lloc, mm(lloc, soft, onesOut)); // B
+        auto shift = [&](OpBuilder &nb, Location lo, Value rowSum) -> Value {
+          return nb.create<arith::MulFOp>(
+              lo, nb.create<math::LogOp>(lo, rowSum), cst(nb, lo, kT));
+        };
+        Value e = gen(lloc, {z, softSum}, {id2, row}, zType,
+                      [&](OpBuilder &nb, Location lo, ValueRange a) {
+                        Value v = nb.create<arith::SubFOp>(
+                            lo, a[0], shift(nb, lo, a[1]));
+                        return nb.create<math::ExpOp>(lo, v).getResult();
                       })
                       .getResult(0);
         Value sum = flatten(lloc, mm(lloc, e, onesOut)); // B
@@ -383,12 +403,15 @@ struct DeriveTrainingPass
           return nb.create<arith::CmpIOp>(lo, arith::CmpIPredicate::eq, label,
                                           cls);
         };
-        // Per row: log(sum) - z[label], scaled by 1/B; zero elsewhere.
+        // Per row: log(sum) + m - z[label], scaled by 1/B; zero elsewhere.
         perElement =
-            gen(lloc, {z, sum, labels, classIds}, {id2, row, row, col}, zType,
+            gen(lloc, {z, sum, labels, classIds, softSum},
+                {id2, row, row, col, row}, zType,
                 [&](OpBuilder &nb, Location lo, ValueRange a) {
-                  Value nll = nb.create<arith::SubFOp>(
-                      lo, nb.create<math::LogOp>(lo, a[1]), a[0]);
+                  Value lse = nb.create<arith::AddFOp>(
+                      lo, nb.create<math::LogOp>(lo, a[1]),
+                      shift(nb, lo, a[4]));
+                  Value nll = nb.create<arith::SubFOp>(lo, lse, a[0]);
                   Value scaled =
                       nb.create<arith::MulFOp>(lo, nll, cst(nb, lo, invB));
                   return nb
@@ -432,27 +455,37 @@ struct DeriveTrainingPass
                    })
                    .getResult(0);
         }
-        Value dw = mm(l.matmulLoc, transpose(l.matmulLoc, acts[k]), dz);
-        Value db = flatten(l.epilogueLoc, mm(l.epilogueLoc, onesRow, dz));
+        // dX = dY W^T reads the weights before their update.
         Value dx;
         if (k > 0)
           dx = mm(l.matmulLoc, dz, transpose(l.matmulLoc, weights[k]));
-        auto sgd = [&](Location loc, Value w, Value g) -> Value {
-          auto type = cast<RankedTensorType>(w.getType());
-          AffineMap m = type.getRank() == 2 ? id2 : id1;
-          auto op = gen(
-              loc, {w, g}, {m, m}, type,
-              [&](OpBuilder &nb, Location lo, ValueRange a) {
-                Value step =
-                    nb.create<arith::MulFOp>(lo, a[1], cst(nb, lo, rate));
-                return nb.create<arith::SubFOp>(lo, a[0], step).getResult();
-              },
-              w);
+        // SGD fused into the weight-gradient GEMM: W += (-lr X^T) dY and
+        // b += (-lr 1^T) dY, each a matmul accumulating into the weight's
+        // own buffer on the SA; no gradient buffer as large as W is needed.
+        auto update = [&](Location loc, Value a, Value g, Value w) -> Value {
+          auto ta = cast<RankedTensorType>(a.getType());
+          auto tg = cast<RankedTensorType>(g.getType());
+          auto op = b.create<linalg::MatmulOp>(
+              loc, TypeRange{t2(ta.getDimSize(0), tg.getDimSize(1))},
+              ValueRange{a, g}, ValueRange{w});
           NpuDialect::SgdUpdateAttrHelper(ctx).setAttr(op, UnitAttr::get(ctx));
           return op.getResult(0);
         };
-        weights[k] = sgd(l.weightLoc, weights[k], dw);
-        biases[k] = sgd(l.biasLoc, biases[k], db);
+        auto aType = cast<RankedTensorType>(acts[k].getType());
+        Value negXt =
+            gen(l.matmulLoc, {acts[k]}, {tr},
+                t2(aType.getDimSize(1), aType.getDimSize(0)),
+                [&](OpBuilder &nb, Location lo, ValueRange a) {
+                  return nb.create<arith::MulFOp>(lo, a[0], cst(nb, lo, -rate))
+                      .getResult();
+                })
+                .getResult(0);
+        weights[k] = update(l.weightLoc, negXt, dz, weights[k]);
+        int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
+        SmallVector<ReassociationIndices> all{{0, 1}};
+        Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
+                                                   biases[k], all);
+        biases[k] = flatten(l.biasLoc, update(l.biasLoc, negRate, dz, b2));
         dz = dx;
       }
     }

@@ -29,10 +29,11 @@ def NpuDeriveTraining : Pass<"npu-derive-training", "ModuleOp"> {
     keeping every activation the backward reads, the loss (softmax
     cross-entropy against i32 labels, a second data input per step; or,
     when the output has the input's width, the mean squared error against
-    the input: an autoencoder), the backward pass (dW = X^T dY and
-    dX = dY W^T as matmuls on the SA, the bias gradient as a matmul with a
-    ones row, the ReLU mask and the transposes on the workers) and an SGD
-    update `w -= lr * dw` of every weight in place. Results: each step's
+    the input: an autoencoder), the backward pass (dX = dY W^T as a matmul
+    on the SA, the ReLU mask and the transposes on the workers) and the SGD
+    update fused into the weight-gradient GEMM: W += (-lr X^T) dY and
+    b += (-lr 1^T) dY, matmuls accumulating into the weights' own buffers
+    (`npu.sgd_update`), so no gradient is stored. Results: each step's
     loss (tensor<1x1xf32>), then every weight and bias after the last step.
     An op or form without a backward rule, an integer network or an output
     that is not a supported loss shape is an error at the op.
