@@ -373,10 +373,12 @@ struct DeriveTrainingPass
       } else {
         // softmax(z) = e / sum(e), e = exp(z - m), the row sums a matmul.
         // The shift m must keep exp from overflowing; a row max would be a
-        // reduction, so m is the row's log-sum-exp at temperature T,
-        // m = T log sum exp(z / T), which lies in [max z, max z + T ln C]:
-        // exp(z - m) <= 1, and the largest term stays >= C^-T (no
-        // underflow of the sum) for logits within +-88 T.
+        // reduction, so m is the row's log-mean-exp at temperature T,
+        // m = T (log sum exp(z / T) - log C), which lies in
+        // [max z - T ln C, max z]: the largest term exp(z - m) is >= 1 (the
+        // sum cannot underflow) and every term <= C^T (no overflow for
+        // C <= 10^4), for logits within +-88 T. Equal logits give m = z
+        // exactly, so all-zero weights give exactly ln C.
         constexpr float kT = 8.0f;
         Value soft = gen(lloc, {z}, {id2}, zType,
                          [&](OpBuilder &nb, Location lo, ValueRange a) {
@@ -387,8 +389,10 @@ struct DeriveTrainingPass
                          .getResult(0);
         Value softSum = flatten(lloc, mm(lloc, soft, onesOut)); // B
         auto shift = [&](OpBuilder &nb, Location lo, Value rowSum) -> Value {
-          return nb.create<arith::MulFOp>(
-              lo, nb.create<math::LogOp>(lo, rowSum), cst(nb, lo, kT));
+          Value logMean = nb.create<arith::SubFOp>(
+              lo, nb.create<math::LogOp>(lo, rowSum),
+              nb.create<math::LogOp>(lo, cst(nb, lo, static_cast<float>(C))));
+          return nb.create<arith::MulFOp>(lo, logMean, cst(nb, lo, kT));
         };
         Value e = gen(lloc, {z, softSum}, {id2, row}, zType,
                       [&](OpBuilder &nb, Location lo, ValueRange a) {

@@ -287,7 +287,11 @@ public:
     }
 
     uint64_t l1Bytes = tiledBytes.getInt();
-    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+    // In a training step the fault goes to the first backward kernel (the
+    // weight-gradient GEMM with its fused SGD update).
+    bool training = NpuDialect::TrainingAttrHelper(ctx).isAttrPresent(module);
+    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked &&
+        (!training || NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(mm))) {
       // More than L1 holds: npu_l1_malloc returns NULL, used unchecked.
       flags |= kUncheckedL1;
       l1Bytes = l1Size + 4096;

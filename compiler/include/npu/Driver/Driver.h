@@ -59,11 +59,12 @@ LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                          const std::string &path, std::string &error);
 
 // Phase elf: npu_fwgen's linker script, plan.ld (every planned data section
-// at its address; `noloadSymbol`'s NOLOAD) and ld.lld -> <outDir>/firmware.elf.
+// at its address; `noloadSymbols`' NOLOAD) and ld.lld -> <outDir>/firmware.elf.
 LogicalResult linkFirmware(const DriverOptions &options,
                            const ScheduledPlan &plan, uint64_t l2PlanStart,
                            const std::string &objPath,
-                           const std::string &noloadSymbol, std::string &error);
+                           const std::vector<std::string> &noloadSymbols,
+                           std::string &error);
 
 // Runs `original` (the tagged input network) on the host through MLIR's
 // ExecutionEngine (buildHostPipeline) and writes the first `bytes` of
