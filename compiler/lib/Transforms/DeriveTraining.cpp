@@ -104,11 +104,6 @@ struct DeriveTrainingPass
                             "input (the data), got ")
              << func.getNumArguments();
     Value act = func.getArgument(0);
-    auto inType = dyn_cast<RankedTensorType>(act.getType());
-    if (!inType || inType.getRank() != 2 || !inType.getElementType().isF32())
-      return func.emitError("npu-derive-training needs an f32 input of "
-                            "shape batch x features, got ")
-             << act.getType();
     Block &body = func.getBody().front();
     for (Operation &op : body) {
       if (isa<tensor::EmptyOp, linalg::FillOp>(op))
@@ -161,6 +156,13 @@ struct DeriveTrainingPass
       }
       return op.emitOpError("has no backward rule ") << kRules;
     }
+    // After the ops, so an integer or convolutional network is named by
+    // its first op without a rule rather than by its input.
+    auto inType = dyn_cast<RankedTensorType>(func.getArgument(0).getType());
+    if (!inType || inType.getRank() != 2 || !inType.getElementType().isF32())
+      return func.emitError("npu-derive-training needs an f32 input of "
+                            "shape batch x features, got ")
+             << func.getArgument(0).getType();
     return layers;
   }
 
@@ -171,7 +173,9 @@ struct DeriveTrainingPass
         !(lr > 0.0 && lr <= 10.0)) {
       module.emitError("npu-derive-training: steps must be 1..64, batch "
                        "1..256 and lr in (0, 10], got steps=")
-          << steps << " batch=" << batch << " lr=" << lr;
+          << static_cast<int64_t>(steps)
+          << " batch=" << static_cast<int64_t>(batch)
+          << " lr=" << static_cast<double>(lr);
       return signalPassFailure();
     }
     func::FuncOp forward;
