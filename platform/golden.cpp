@@ -608,8 +608,8 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         auto bad_loss = std::find_if(c.losses.begin(), c.losses.end(), [](const auto& s) { return !s.equal; });
         auto bad_out = std::find_if(c.outputs.begin(), c.outputs.end(), [](const auto& r) { return r.mismatches; });
         if (bad_loss != c.losses.end())
-            c.failure = fmt::format("{} differs first: got {}, expected {}", bad_loss->name,
-                                    number_text(bad_loss->got), number_text(bad_loss->expected));
+            c.failure = fmt::format("{} differs first: got {:.6f}, expected {:.6f}", bad_loss->name, bad_loss->got,
+                                    bad_loss->expected);
         else if (!c.losses.empty() && bad_out != c.outputs.end())
             c.failure = fmt::format("every loss matches, but {} differs after the last step ({} of {} elements)",
                                     bad_out->name, bad_out->mismatches, bad_out->compared);
