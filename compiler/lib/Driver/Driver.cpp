@@ -539,8 +539,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
       pm.addPass(createCallbackPass([&](ModuleOp m) {
         info.plan = collectPlan(*findNetwork(m), m, info.checkpoints.size());
         m.walk([&](Operation *op) {
-          if (NpuDialect::TrainableAttrHelper(m.getContext())
-                  .isAttrPresent(op))
+          if (NpuDialect::TrainableAttrHelper(m.getContext()).isAttrPresent(op))
             if (auto p = op->getAttrOfType<PlacementAttr>(kPlacementAttrName))
               trainableAddresses.insert(p.getAddress());
         });

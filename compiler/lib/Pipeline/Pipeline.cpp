@@ -316,8 +316,8 @@ int64_t mlir::npu::labelClasses(ModuleOp module, unsigned k) {
   return classes.getInt();
 }
 
-std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
-                                             unsigned k, int64_t classes) {
+std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type, unsigned k,
+                                             int64_t classes) {
   std::vector<uint8_t> out;
   Type et = type.getElementType();
   int64_t n = type.getNumElements();
@@ -340,11 +340,9 @@ std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
   return out;
 }
 
-FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type,
-                                                        unsigned k,
-                                                        llvm::StringRef file,
-                                                        std::string &error,
-                                                        int64_t classes) {
+FailureOr<std::vector<uint8_t>>
+mlir::npu::networkInput(RankedTensorType type, unsigned k, llvm::StringRef file,
+                        std::string &error, int64_t classes) {
   if (file.empty())
     return inputPattern(type, k, classes);
   if (k != 0) {

@@ -64,7 +64,7 @@ bool matchEpilogue(linalg::GenericOp g, Value acc, bool &relu) {
     return f && f.getValue().isZero();
   };
   if (auto max = out.getDefiningOp<arith::MaximumFOp>()) {
-    Value x = isZero(max.getRhs()) ? max.getLhs()
+    Value x = isZero(max.getRhs())   ? max.getLhs()
               : isZero(max.getLhs()) ? max.getRhs()
                                      : Value();
     if (!x)
@@ -124,8 +124,12 @@ struct DeriveTrainingPass
         if (mm.getDpsInputs()[0] != act || !w || !init || !mm->hasOneUse())
           return op.emitOpError("has no backward rule in this form ") << kRules;
         auto g = dyn_cast<linalg::GenericOp>(*mm->getUsers().begin());
-        Layer layer{cast<DenseElementsAttr>(w.getValue()), {},
-                    w.getLoc(), w.getLoc(), mm.getLoc(), mm.getLoc()};
+        Layer layer{cast<DenseElementsAttr>(w.getValue()),
+                    {},
+                    w.getLoc(),
+                    w.getLoc(),
+                    mm.getLoc(),
+                    mm.getLoc()};
         if (!g || !matchEpilogue(g, mm.getResult(0), layer.relu))
           return op.emitOpError("is not followed by a bias add (+ ReLU) "
                                 "epilogue with a backward rule ")
@@ -233,9 +237,9 @@ struct DeriveTrainingPass
 
     Location floc = forward.getLoc();
     OpBuilder b(forward);
-    auto train = b.create<func::FuncOp>(
-        floc, (forward.getSymName() + "_train").str(),
-        FunctionType::get(ctx, argTypes, resultTypes));
+    auto train =
+        b.create<func::FuncOp>(floc, (forward.getSymName() + "_train").str(),
+                               FunctionType::get(ctx, argTypes, resultTypes));
     Block *entry = train.addEntryBlock();
     b.setInsertionPointToStart(entry);
     Value zero = b.create<arith::ConstantOp>(floc, b.getF32FloatAttr(0.0f));
@@ -268,10 +272,10 @@ struct DeriveTrainingPass
       auto ty = cast<RankedTensorType>(y.getType());
       auto type = t2(tx.getDimSize(0), ty.getDimSize(1));
       Value empty = b.create<tensor::EmptyOp>(loc, type.getShape(), f32);
-      Value fill =
-          b.create<linalg::FillOp>(loc, zero, empty).getResult(0);
-      return b.create<linalg::MatmulOp>(loc, TypeRange{type}, ValueRange{x, y},
-                                        ValueRange{fill})
+      Value fill = b.create<linalg::FillOp>(loc, zero, empty).getResult(0);
+      return b
+          .create<linalg::MatmulOp>(loc, TypeRange{type}, ValueRange{x, y},
+                                    ValueRange{fill})
           .getResult(0);
     };
     auto transpose = [&](Location loc, Value x) -> Value {
@@ -295,7 +299,7 @@ struct DeriveTrainingPass
     auto markKept = [&](Value v) {
       if (Operation *def = v.getDefiningOp())
         NpuDialect::KeptForBackwardAttrHelper(ctx).setAttr(def,
-                                                            UnitAttr::get(ctx));
+                                                           UnitAttr::get(ctx));
     };
 
     // The trainable weights: the forward network's constants, now updated.
@@ -310,8 +314,8 @@ struct DeriveTrainingPass
     }
     Value onesRow = ones(floc, 1, B); // sums over the batch
     Value negRate = b.create<arith::ConstantOp>(
-        floc, DenseElementsAttr::get(t2(1, B), b.getF32FloatAttr(
-                                                   static_cast<float>(-lr))));
+        floc, DenseElementsAttr::get(
+                  t2(1, B), b.getF32FloatAttr(static_cast<float>(-lr))));
     Value onesOut = ones(floc, C, 1); // sums over the output's columns
     Value classIds;
     if (!mse) {
@@ -336,15 +340,15 @@ struct DeriveTrainingPass
         Value acc = mm(l.matmulLoc, acts.back(), weights[k]);
         auto type = cast<RankedTensorType>(acc.getType());
         bool relu = l.relu;
-        Value out = gen(l.epilogueLoc, {acc, biases[k]}, {id2, col}, type,
-                        [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
-                          Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
-                          if (relu)
-                            v = nb.create<arith::MaximumFOp>(
-                                lo, v, cst(nb, lo, 0.0f));
-                          return v;
-                        })
-                        .getResult(0);
+        Value out =
+            gen(l.epilogueLoc, {acc, biases[k]}, {id2, col}, type,
+                [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
+                  Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
+                  if (relu)
+                    v = nb.create<arith::MaximumFOp>(lo, v, cst(nb, lo, 0.0f));
+                  return v;
+                })
+                .getResult(0);
         acts.push_back(out);
       }
       for (size_t k = 0; k + 1 < acts.size(); ++k)
@@ -356,16 +360,15 @@ struct DeriveTrainingPass
       // The loss and its gradient dL/dz.
       Value perElement, dz;
       if (mse) {
-        perElement = gen(lloc, {z, x}, {id2, id2}, zType,
-                         [&](OpBuilder &nb, Location lo, ValueRange a) {
-                           Value d = nb.create<arith::SubFOp>(lo, a[0], a[1]);
-                           Value sq = nb.create<arith::MulFOp>(lo, d, d);
-                           return nb
-                               .create<arith::MulFOp>(lo, sq,
-                                                      cst(nb, lo, invN))
-                               .getResult();
-                         })
-                         .getResult(0);
+        perElement =
+            gen(lloc, {z, x}, {id2, id2}, zType,
+                [&](OpBuilder &nb, Location lo, ValueRange a) {
+                  Value d = nb.create<arith::SubFOp>(lo, a[0], a[1]);
+                  Value sq = nb.create<arith::MulFOp>(lo, d, d);
+                  return nb.create<arith::MulFOp>(lo, sq, cst(nb, lo, invN))
+                      .getResult();
+                })
+                .getResult(0);
         dz = gen(lloc, {z, x}, {id2, id2}, zType,
                  [&](OpBuilder &nb, Location lo, ValueRange a) {
                    Value d = nb.create<arith::SubFOp>(lo, a[0], a[1]);
@@ -400,14 +403,13 @@ struct DeriveTrainingPass
         };
         Value e = gen(lloc, {z, softSum}, {id2, row}, zType,
                       [&](OpBuilder &nb, Location lo, ValueRange a) {
-                        Value v = nb.create<arith::SubFOp>(
-                            lo, a[0], shift(nb, lo, a[1]));
+                        Value v = nb.create<arith::SubFOp>(lo, a[0],
+                                                           shift(nb, lo, a[1]));
                         return nb.create<math::ExpOp>(lo, v).getResult();
                       })
                       .getResult(0);
         Value sum = flatten(lloc, mm(lloc, e, onesOut)); // B
-        auto isLabel = [&](OpBuilder &nb, Location lo, Value label,
-                           Value cls) {
+        auto isLabel = [&](OpBuilder &nb, Location lo, Value label, Value cls) {
           return nb.create<arith::CmpIOp>(lo, arith::CmpIPredicate::eq, label,
                                           cls);
         };
@@ -453,9 +455,9 @@ struct DeriveTrainingPass
           markKept(a);
           dz = gen(l.epilogueLoc, {dz, a}, {id2, id2}, type,
                    [&](OpBuilder &nb, Location lo, ValueRange v) {
-                     Value pos = nb.create<arith::CmpFOp>(
-                         lo, arith::CmpFPredicate::OGT, v[1],
-                         cst(nb, lo, 0.0f));
+                     Value pos =
+                         nb.create<arith::CmpFOp>(lo, arith::CmpFPredicate::OGT,
+                                                  v[1], cst(nb, lo, 0.0f));
                      return nb
                          .create<arith::SelectOp>(lo, pos, v[0],
                                                   cst(nb, lo, 0.0f))

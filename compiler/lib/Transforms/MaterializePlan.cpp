@@ -142,7 +142,8 @@ struct NpuMaterializePlanPass
         }
         std::string name = "npu_weight_" + std::to_string(weightIndex++);
         // A trainable weight's SGD update writes it in place.
-        bool trainable = NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(&op);
+        bool trainable =
+            NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(&op);
         mb.setInsertionPointToEnd(module.getBody());
         auto global = mb.create<memref::GlobalOp>(
             op.getLoc(), name, mb.getStringAttr("public"),

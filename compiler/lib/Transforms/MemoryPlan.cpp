@@ -194,9 +194,8 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     if (!NpuDialect::SgdUpdateAttrHelper(context).isAttrPresent(&op) ||
         isStagingCopy(&op)) // a write-back this loop inserted
       continue;
-    Value target = cast<DestinationStyleOpInterface>(op)
-                       .getDpsInitOperand(0)
-                       ->get();
+    Value target =
+        cast<DestinationStyleOpInterface>(op).getDpsInitOperand(0)->get();
     Value updated = op.getResult(0);
     if (auto view = target.getDefiningOp<tensor::ExpandShapeOp>()) {
       // A bias: updated as a 1 x N view, written back as the N vector.
@@ -213,7 +212,7 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     auto copy = b.create<linalg::CopyOp>(op.getLoc(), updated, target);
     markStagingCopy(copy);
     NpuDialect::SgdUpdateAttrHelper(context).setAttr(copy,
-                                                      UnitAttr::get(context));
+                                                     UnitAttr::get(context));
     copy->setAttr(kMemAttrName, mem(MemLevel::L3));
     updated.replaceAllUsesExcept(copy.getResult(0), copy);
     inL3.push_back(copy.getResult(0));

@@ -101,8 +101,7 @@ struct NpuPrintMemoryPlanPass
           kindText = "weight (sgd)";
         else if (NpuDialect::KeptForBackwardAttrHelper(ctx).isAttrPresent(op))
           kindText = "kept for bwd";
-        rows.push_back({placement, static_cast<unsigned>(rows.size()),
-                        kindText,
+        rows.push_back({placement, static_cast<unsigned>(rows.size()), kindText,
                         typeText(result.getType()),
                         llvm::formatv("{0} at {1}", op->getName(),
                                       describeLocation(op->getLoc()))});

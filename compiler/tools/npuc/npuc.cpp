@@ -71,9 +71,10 @@ cl::opt<std::string> inputData(
     cl::value_desc("file"), cl::init(""), cl::cat(cat));
 cl::opt<bool> train(
     "train",
-    cl::desc("compile a training step instead of inference: npu-derive-training "
-             "(forward, loss, backward, SGD) for --steps mini-batches "
-             "(docs/training.md)"),
+    cl::desc(
+        "compile a training step instead of inference: npu-derive-training "
+        "(forward, loss, backward, SGD) for --steps mini-batches "
+        "(docs/training.md)"),
     cl::init(false), cl::cat(cat));
 cl::opt<int64_t> trainSteps("steps",
                             cl::desc("--train: mini-batches, one SGD step "
@@ -151,7 +152,8 @@ int main(int argc, char **argv) {
                  trainBatch.getNumOccurrences() || trainLr.getNumOccurrences()))
     return fail("--steps, --batch and --lr need --train");
   if (trainSteps < 1 || trainSteps > 64)
-    return fail("--steps=" + llvm::Twine(trainSteps) + " is out of range (1..64)");
+    return fail("--steps=" + llvm::Twine(trainSteps) +
+                " is out of range (1..64)");
   if (trainBatch < 1 || trainBatch > 256)
     return fail("--batch=" + llvm::Twine(trainBatch) +
                 " is out of range (1..256)");
