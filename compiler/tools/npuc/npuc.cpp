@@ -55,7 +55,8 @@ cl::list<std::string> configSets(
 cl::opt<std::string> injectFault(
     "inject-fault",
     cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
-             "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
+             "l3-as-l2 | unchecked-l1-alloc | data-input-count (--train; "
+             "docs/compiler.md, docs/training.md)"),
     cl::init(""), cl::cat(cat));
 cl::list<std::string> tilePins(
     "tile",
@@ -132,9 +133,11 @@ int main(int argc, char **argv) {
     return fail("--opt=" + llvm::Twine(optLevel) +
                 " is not an optimisation level (0-3)");
   if (!injectFault.empty() && injectFault != "skip-weight-load" &&
-      injectFault != "l3-as-l2" && injectFault != "unchecked-l1-alloc")
+      injectFault != "l3-as-l2" && injectFault != "unchecked-l1-alloc" &&
+      injectFault != "data-input-count")
     return fail("unknown --inject-fault=" + injectFault +
-                " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
+                " (skip-weight-load, l3-as-l2, unchecked-l1-alloc, "
+                "data-input-count)");
   // A directory or /dev/zero as the network would be read without end.
   if (inputFile != "-")
     if (std::string why = npu::cfg::check_input_file(
