@@ -64,7 +64,8 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::init("L2")};
   Option<std::string> injectFault{
       *this, "inject-fault",
-      llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
+      llvm::cl::desc("'', 'l3-as-l2', 'unchecked-l1-alloc' or "
+                     "'data-input-count' (npu-schedule); "
                      "'skip-weight-load' is the linker's and changes no IR"),
       llvm::cl::init("")};
   ListOption<std::string> tilePins{

@@ -206,7 +206,9 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
     `inject-fault` rewrites the schedule into a known-wrong one, for tests
     and teaching: `l3-as-l2` DMAs an L3 weight straight to L1 as if it were
     in L2; `unchecked-l1-alloc` asks for more L1 than exists and uses the
-    NULL result unchecked.
+    NULL result unchecked (in a training step: in the first backward GEMM);
+    `data-input-count` (a training step with L3 weights) shifts the
+    optimizer's copy-out by one slot, as if a step had one data input.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
@@ -214,7 +216,8 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
   let options = [
     Option<"injectFault", "inject-fault", "std::string", /*default=*/"\"\"",
-           "'', 'l3-as-l2' or 'unchecked-l1-alloc' (teaching/test aid)">
+           "'', 'l3-as-l2', 'unchecked-l1-alloc' or 'data-input-count' "
+           "(teaching/test aid)">
   ];
 }
 
