@@ -432,6 +432,17 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module,
                                                       : "activation";
     record(op->getAttr(kPlacementAttrName), kind, op->getName().getStringRef(),
            op->getResult(0).getType(), op->getLoc());
+    // A training step's roles (npu-derive-training), only where they apply
+    // so an inference manifest is unchanged.
+    MLIRContext *ctx = op->getContext();
+    if (!plan.tensors.empty() && op->getAttr(kPlacementAttrName)) {
+      llvm::json::Object &row = *plan.tensors.back().getAsObject();
+      if (NpuDialect::KeptForBackwardAttrHelper(ctx).isAttrPresent(op))
+        row["kept_for_backward"] = true;
+      if (NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(op) ||
+          NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(op))
+        row["trained"] = true;
+    }
   });
   plan.checkpointAddress.assign(numCheckpoints, 0);
   plan.checkpointLocation.assign(numCheckpoints, "");
