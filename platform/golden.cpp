@@ -10,6 +10,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -576,6 +577,15 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
             std::vector<unsigned char> mask(t.bytes);
             if ((*written)(t.address, mask.data(), t.bytes)) r.never_written = count_never_written(t, mask.data());
         }
+        if (llvm::StringRef(t.name).starts_with("loss.step") && t.type == element_type::f32 && t.bytes == 4) {
+            comparison::loss_step s{t.name};
+            std::memcpy(&s.got, buf.data(), 4);
+            std::memcpy(&s.expected, golden.data() + t.golden_offset, 4);
+            s.compared = r.compared == 1;
+            s.equal = s.compared && r.mismatches == 0;
+            if (r.compared) c.loss_max_abs_err = std::max(c.loss_max_abs_err, r.max_abs_err);
+            c.losses.push_back(std::move(s));
+        }
         note_never_written(r);
         c.compared += r.compared;
         c.expected += r.expected;
@@ -591,8 +601,19 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         c.failure = fmt::format("only {} of {} elements were compared", c.compared, c.expected);
     else if (!c.never_written.empty())
         c.failure = fmt::format("{}", fmt::join(c.never_written, "; "));
-    else if (c.mismatches)
+    else if (c.mismatches) {
         c.failure = fmt::format("{} of {} elements differ from the golden reference", c.mismatches, c.compared);
+        // A training run fails at its first wrong step: the first loss that
+        // differs, else the first tensor (the weights after the last step).
+        auto bad_loss = std::find_if(c.losses.begin(), c.losses.end(), [](const auto& s) { return !s.equal; });
+        auto bad_out = std::find_if(c.outputs.begin(), c.outputs.end(), [](const auto& r) { return r.mismatches; });
+        if (bad_loss != c.losses.end())
+            c.failure = fmt::format("{} differs first: got {:.6f}, expected {:.6f}", bad_loss->name, bad_loss->got,
+                                    bad_loss->expected);
+        else if (!c.losses.empty() && bad_out != c.outputs.end())
+            c.failure = fmt::format("every loss matches, but {} differs after the last step ({} of {} elements)",
+                                    bad_out->name, bad_out->mismatches, bad_out->compared);
+    }
     else if (!c.unreached.empty())
         c.failure = fmt::format("the run never reached layer checkpoint {}", c.unreached.front());
     else if (c.layer_mismatches)
@@ -620,6 +641,16 @@ std::string comparison::text() const {
     for (const auto& r : outputs) o += line(r);
     o += fmt::format("compared {} of {} elements, {} mismatches, max abs err {}\n", compared, expected, mismatches,
                      number_text(max_abs_err));
+    if (!losses.empty()) {
+        std::size_t equal = 0, n = 0;
+        for (const auto& s : losses) equal += s.equal, n += s.compared;
+        o += fmt::format("losses: compared {} of {}, max abs err {}\n", n, losses.size(),
+                         number_text(loss_max_abs_err));
+        for (const auto& s : losses)
+            o += fmt::format("  {}: got {:.6f}, expected {:.6f}{}\n", s.name, s.got, s.expected,
+                             s.equal ? "" : "  <- differs");
+        if (equal != losses.size()) o += fmt::format("losses: {} of {} differ\n", losses.size() - equal, losses.size());
+    }
     for (const auto& l : first_mismatches) o += l + "\n";
     if (mismatches > first_mismatches.size())
         o += fmt::format("  ... and {} more mismatches\n", mismatches - first_mismatches.size());

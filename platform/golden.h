@@ -136,6 +136,16 @@ struct comparison {
     // any; a failure even where the memory happens to hold the golden value.
     std::vector<std::string> never_written;
 
+    // A training step's losses (outputs named loss.step<s>, npuc --train):
+    // one line per step, got / expected, and their own count and error.
+    struct loss_step {
+        std::string name;
+        float got = 0, expected = 0;
+        bool compared = false, equal = false;
+    };
+    std::vector<loss_step> losses;
+    double loss_max_abs_err = 0;
+
     bool passed() const { return failure.empty(); }
     // Per-output lines, the total line, the first mismatches, the verdict.
     std::string text() const;

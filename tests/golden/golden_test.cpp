@@ -434,4 +434,51 @@ TEST(GoldenNeverWritten, OutputsAndLayersNoInitiatorWroteFailWhateverTheirValue)
     EXPECT_TRUE(c.passed()) << c.failure;
 }
 
+// A training step's outputs (npuc --train): the losses get a line each,
+// got / expected, and the run fails at the first step whose loss differs,
+// else names the trained tensor that differs.
+TEST(GoldenCompare, TrainingLossesPerStep) {
+    manifest m;
+    auto out = [&](const std::string& name, std::vector<std::uint64_t> shape, std::uint64_t offset) {
+        tensor_desc d;
+        d.name = name;
+        d.type = element_type::f32;
+        d.shape = std::move(shape);
+        d.bytes = d.elements() * 4;
+        d.address = 0x1000 + offset;
+        d.golden_offset = offset;
+        m.outputs.push_back(d);
+    };
+    out("loss.step0", {1, 1}, 0);
+    out("loss.step1", {1, 1}, 4);
+    out("layer1.bias", {2}, 8);
+    const std::vector<float> expected{2.5f, 1.5f, 0.25f, -0.5f};
+    const auto golden = bytes_of(expected);
+    std::vector<float> dev = expected;
+    auto reader = [&](std::uint64_t a, void* d, std::uint64_t n) {
+        std::memcpy(d, reinterpret_cast<const unsigned char*>(dev.data()) + (a - 0x1000), n);
+        return n;
+    };
+
+    auto c = compare_outputs(m, golden, reader);
+    EXPECT_TRUE(c.passed()) << c.failure;
+    EXPECT_NE(c.text().find("losses: compared 2 of 2, max abs err 0\n  loss.step0: got 2.500000, expected "
+                            "2.500000\n  loss.step1: got 1.500000, expected 1.500000\n"),
+              std::string::npos)
+        << c.text();
+
+    dev[1] = 3.0f;  // step 1 collapses, step 0 still exact
+    c = compare_outputs(m, golden, reader);
+    EXPECT_FALSE(c.passed());
+    EXPECT_EQ(c.failure, "loss.step1 differs first: got 3.000000, expected 1.500000");
+    EXPECT_NE(c.text().find("  loss.step1: got 3.000000, expected 1.500000  <- differs\nlosses: 1 of 2 differ\n"),
+              std::string::npos)
+        << c.text();
+
+    dev[1] = 1.5f;
+    dev[3] = 0.0f;  // every loss right, a trained weight wrong
+    c = compare_outputs(m, golden, reader);
+    EXPECT_EQ(c.failure, "every loss matches, but layer1.bias differs after the last step (1 of 2 elements)");
+}
+
 }  // namespace

@@ -158,7 +158,7 @@ struct InputGlobalsPass
           RankedTensorType::get(types[k].getShape(), types[k].getElementType());
       std::string error;
       FailureOr<std::vector<uint8_t>> input =
-          networkInput(tensor, k, inputFile, error);
+          networkInput(tensor, k, inputFile, error, labelClasses(module, k));
       if (failed(input)) {
         module.emitError(error);
         return signalPassFailure();
@@ -246,7 +246,7 @@ struct HostEntryPass : public mlir::npu::impl::NpuHostEntryBase<HostEntryPass> {
       inData.resize(t.offset, 0);
       std::string error;
       FailureOr<std::vector<uint8_t>> bytes =
-          networkInput(t.type, k, inputFile, error);
+          networkInput(t.type, k, inputFile, error, labelClasses(module, k));
       if (failed(bytes)) {
         net.emitError(error);
         return signalPassFailure();

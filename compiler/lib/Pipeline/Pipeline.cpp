@@ -304,8 +304,21 @@ std::vector<TensorInfo> mlir::npu::collectCheckpoints(func::FuncOp net,
 
 // Element i of input k is ((37*i + 11*k + 13) mod 256) - 128 for integers
 // (the whole int8 range), ((7*i + 3*k + 3) mod 17 - 8) / 8 for f32.
-std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
-                                             unsigned k) {
+int64_t mlir::npu::labelClasses(ModuleOp module, unsigned k) {
+  auto training = NpuDialect::TrainingAttrHelper(module.getContext())
+                      .getAttr(module.getOperation());
+  if (!training)
+    return 0;
+  auto classes = training.getAs<IntegerAttr>("classes");
+  auto dataInputs = training.getAs<IntegerAttr>("data_inputs");
+  if (!classes || !dataInputs || classes.getInt() <= 0 ||
+      dataInputs.getInt() != 2 || k % 2 != 1)
+    return 0;
+  return classes.getInt();
+}
+
+std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type, unsigned k,
+                                             int64_t classes) {
   std::vector<uint8_t> out;
   Type et = type.getElementType();
   int64_t n = type.getNumElements();
@@ -317,6 +330,8 @@ std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
       uint32_t u;
       std::memcpy(&u, &f, 4);
       raw = u;
+    } else if (classes > 0) {
+      raw = static_cast<uint64_t>((7 * i + 3 * k) % classes);
     } else {
       raw = static_cast<uint64_t>((37 * i + 11 * k + 13) % 256 - 128);
     }
@@ -326,12 +341,11 @@ std::vector<uint8_t> mlir::npu::inputPattern(RankedTensorType type,
   return out;
 }
 
-FailureOr<std::vector<uint8_t>> mlir::npu::networkInput(RankedTensorType type,
-                                                        unsigned k,
-                                                        llvm::StringRef file,
-                                                        std::string &error) {
+FailureOr<std::vector<uint8_t>>
+mlir::npu::networkInput(RankedTensorType type, unsigned k, llvm::StringRef file,
+                        std::string &error, int64_t classes) {
   if (file.empty())
-    return inputPattern(type, k);
+    return inputPattern(type, k, classes);
   if (k != 0) {
     error = "--input gives input 0 only; the network has several inputs";
     return failure();
@@ -419,6 +433,17 @@ PlanSummary mlir::npu::collectPlan(func::FuncOp net, ModuleOp module,
                                                       : "activation";
     record(op->getAttr(kPlacementAttrName), kind, op->getName().getStringRef(),
            op->getResult(0).getType(), op->getLoc());
+    // A training step's roles (npu-derive-training), only where they apply
+    // so an inference manifest is unchanged.
+    MLIRContext *ctx = op->getContext();
+    if (!plan.tensors.empty() && op->getAttr(kPlacementAttrName)) {
+      llvm::json::Object &row = *plan.tensors.back().getAsObject();
+      if (NpuDialect::KeptForBackwardAttrHelper(ctx).isAttrPresent(op))
+        row["kept_for_backward"] = true;
+      if (NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(op) ||
+          NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(op))
+        row["trained"] = true;
+    }
   });
   plan.checkpointAddress.assign(numCheckpoints, 0);
   plan.checkpointLocation.assign(numCheckpoints, "");

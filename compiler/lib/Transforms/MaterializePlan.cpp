@@ -141,11 +141,14 @@ struct NpuMaterializePlanPass
           continue;
         }
         std::string name = "npu_weight_" + std::to_string(weightIndex++);
+        // A trainable weight's SGD update writes it in place.
+        bool trainable =
+            NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(&op);
         mb.setInsertionPointToEnd(module.getBody());
         auto global = mb.create<memref::GlobalOp>(
             op.getLoc(), name, mb.getStringAttr("public"),
             MemRefType::get(type.getShape(), type.getElementType()), value,
-            /*constant=*/true, mb.getI64IntegerAttr(64));
+            /*constant=*/!trainable, mb.getI64IntegerAttr(64));
         NpuDialect::SectionAttrHelper(ctx).setAttr(
             global, mb.getStringAttr(".npu.plan." + name));
         global->setAttr(kPlacementAttrName, p);
@@ -153,7 +156,7 @@ struct NpuMaterializePlanPass
             b.create<memref::GetGlobalOp>(op.getLoc(), global.getType(), name);
         Value tensor = b.create<bufferization::ToTensorOp>(
             op.getLoc(), type, mem,
-            /*restrict=*/true, /*writable=*/false);
+            /*restrict=*/true, /*writable=*/trainable);
         placementOf[tensor] = p;
         constant.getResult().replaceAllUsesWith(tensor);
         toErase.push_back(&op);

@@ -186,6 +186,38 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     inL3.push_back(copy);
   }
 
+  // A training step's in-place SGD update of an L3 weight computes in L2
+  // (the loop below gives it a staging copy of the weight to accumulate
+  // into) and one more staging copy writes the result back into the
+  // weight's own L3 buffer, which the later steps read.
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (!NpuDialect::SgdUpdateAttrHelper(context).isAttrPresent(&op) ||
+        isStagingCopy(&op)) // a write-back this loop inserted
+      continue;
+    Value target =
+        cast<DestinationStyleOpInterface>(op).getDpsInitOperand(0)->get();
+    Value updated = op.getResult(0);
+    if (auto view = target.getDefiningOp<tensor::ExpandShapeOp>()) {
+      // A bias: updated as a 1 x N view, written back as the N vector.
+      target = view.getSrc();
+      if (!updated.hasOneUse() ||
+          !isa<tensor::CollapseShapeOp>(*updated.getUsers().begin()))
+        continue;
+      updated = updated.getUsers().begin()->getResult(0);
+    }
+    if (!llvm::is_contained(inL3, target))
+      continue;
+    OpBuilder b(context);
+    b.setInsertionPointAfter(updated.getDefiningOp());
+    auto copy = b.create<linalg::CopyOp>(op.getLoc(), updated, target);
+    markStagingCopy(copy);
+    NpuDialect::SgdUpdateAttrHelper(context).setAttr(copy,
+                                                     UnitAttr::get(context));
+    copy->setAttr(kMemAttrName, mem(MemLevel::L3));
+    updated.replaceAllUsesExcept(copy.getResult(0), copy);
+    inL3.push_back(copy.getResult(0));
+  }
+
   for (Value value : inL3) {
     SmallVector<OpOperand *> readers;
     for (OpOperand &use : value.getUses()) {
@@ -337,6 +369,15 @@ struct NpuMemoryPlanPass
       if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
         Value init = dps.getDpsInitOperand(0)->get();
         auto it = bufferOf.find(init);
+        // A training step's SGD update is the last reader of the weight it
+        // rewrites (npu-derive-training orders it so): in place.
+        if (it != bufferOf.end() &&
+            NpuDialect::SgdUpdateAttrHelper(op.getContext())
+                .isAttrPresent(&op)) {
+          buffers[it->second].values.push_back(result);
+          bufferOf[result] = it->second;
+          continue;
+        }
         if (it != bufferOf.end() && init.hasOneUse()) {
           Buffer &initBuffer = buffers[it->second];
           if (initBuffer.kind != BufferKind::Weight &&

@@ -92,8 +92,16 @@ struct NpuPrintMemoryPlanPass
         if (kind == BufferKind::Staging)
           kind =
               isReturned(result) ? BufferKind::Output : BufferKind::Activation;
-        rows.push_back({placement, static_cast<unsigned>(rows.size()),
-                        stringifyBufferKind(kind).str(),
+        // A training step (npu-derive-training): the weights SGD rewrites
+        // in place, and the activations the backward pass reads again.
+        MLIRContext *ctx = op->getContext();
+        std::string kindText = stringifyBufferKind(kind).str();
+        if (NpuDialect::TrainableAttrHelper(ctx).isAttrPresent(op) ||
+            NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(op))
+          kindText = "weight (sgd)";
+        else if (NpuDialect::KeptForBackwardAttrHelper(ctx).isAttrPresent(op))
+          kindText = "kept for bwd";
+        rows.push_back({placement, static_cast<unsigned>(rows.size()), kindText,
                         typeText(result.getType()),
                         llvm::formatv("{0} at {1}", op->getName(),
                                       describeLocation(op->getLoc()))});

@@ -104,6 +104,10 @@ public:
   ModuleOp module;
   std::string injectFault;
   uint64_t l1Size;
+  // inject-fault=data-input-count: optimizer write-backs seen, and whether
+  // one was shifted.
+  int64_t writeBacks = 0;
+  bool usedDataInputCount = false;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
   // The conv layer whose weights the l3-as-l2 fault reads straight from L3.
@@ -287,7 +291,11 @@ public:
     }
 
     uint64_t l1Bytes = tiledBytes.getInt();
-    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked) {
+    // In a training step the fault goes to the first backward kernel (the
+    // weight-gradient GEMM with its fused SGD update).
+    bool training = NpuDialect::TrainingAttrHelper(ctx).isAttrPresent(module);
+    if (injectFault == "unchecked-l1-alloc" && !usedUnchecked &&
+        (!training || NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(mm))) {
       // More than L1 holds: npu_l1_malloc returns NULL, used unchecked.
       flags |= kUncheckedL1;
       l1Bytes = l1Size + 4096;
@@ -474,6 +482,44 @@ public:
     return success();
   }
 
+  // inject-fault=data-input-count: the optimizer's copy-out of a training
+  // step (the write-back of an updated L3 weight, npu.sgd_update) indexes
+  // the step's slot table [data inputs..., weights...] as if the step had
+  // one data input where it has two, so weight k lands in slot k - 1 of the
+  // weights (weight 0 in the step's labels slot), as many bytes as that
+  // slot holds. Returns the slot written instead, or none.
+  std::optional<PlacementAttr> shiftedWriteBack(linalg::CopyOp copy) {
+    MLIRContext *ctx = copy.getContext();
+    if (injectFault != "data-input-count" ||
+        !NpuDialect::SgdUpdateAttrHelper(ctx).isAttrPresent(copy))
+      return std::nullopt;
+    auto training = NpuDialect::TrainingAttrHelper(ctx).getAttr(module);
+    auto inputs = NpuDialect::InputsAttrHelper(ctx).getAttr(module);
+    auto outputs = NpuDialect::OutputsAttrHelper(ctx).getAttr(module);
+    Origin dst = originOf(copy.getDpsInitOperand(0)->get());
+    if (!training || !inputs || !outputs || !dst.offset)
+      return std::nullopt;
+    int64_t steps = training.getAs<IntegerAttr>("steps").getInt();
+    int64_t dataInputs = training.getAs<IntegerAttr>("data_inputs").getInt();
+    // The trained weights are the outputs after the losses, in order.
+    SmallVector<PlacementAttr> weights;
+    for (Attribute a : outputs.getValue().drop_front(steps))
+      weights.push_back(cast<PlacementAttr>(a));
+    auto k = llvm::find_if(weights,
+                           [&](PlacementAttr p) {
+                             return static_cast<int64_t>(p.getAddress()) ==
+                                    *dst.offset;
+                           }) -
+             weights.begin();
+    if (k == static_cast<int64_t>(weights.size()) || dataInputs < 2)
+      return std::nullopt;
+    int64_t step = writeBacks++ / static_cast<int64_t>(weights.size());
+    usedDataInputCount = true;
+    if (k > 0)
+      return weights[k - 1];
+    return cast<PlacementAttr>(inputs[step * dataInputs + dataInputs - 1]);
+  }
+
   // The DMA transfer of a copy between levels (one end in L3).
   LogicalResult scheduleCopy(linalg::CopyOp copy, const std::string &layer) {
     Value src = copy.getDpsInputOperand(0)->get();
@@ -491,9 +537,13 @@ public:
     declare("npurt_copy", {i32Type, i32Type, i32Type}, {});
     int64_t bytes = ts.getNumElements() * elementBytes(ts.getElementType());
     region(b, loc, layer + ".stage", true);
+    Value to = address(b, loc, dst);
+    if (std::optional<PlacementAttr> slot = shiftedWriteBack(copy)) {
+      to = i32(b, loc, slot->getAddress());
+      bytes = slot->getSize();
+    }
     b.create<func::CallOp>(loc, "npurt_copy", TypeRange{},
-                           ValueRange{address(b, loc, dst),
-                                      address(b, loc, src),
+                           ValueRange{to, address(b, loc, src),
                                       i32(b, loc, bytes)});
     region(b, loc, layer + ".stage", false, copy);
     copy.erase();
@@ -736,9 +786,11 @@ struct NpuSchedulePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (!injectFault.empty() && injectFault != "l3-as-l2" &&
-        injectFault != "unchecked-l1-alloc") {
+        injectFault != "unchecked-l1-alloc" &&
+        injectFault != "data-input-count") {
       module.emitError("npu-schedule: unknown inject-fault '")
-          << injectFault << "' (l3-as-l2, unchecked-l1-alloc)";
+          << injectFault
+          << "' (l3-as-l2, unchecked-l1-alloc, data-input-count)";
       return signalPassFailure();
     }
     auto target = TargetAttr::lookup(module);
@@ -833,6 +885,13 @@ struct NpuSchedulePass
     if (ok && injectFault == "unchecked-l1-alloc" && !scheduler.usedUnchecked) {
       module.emitError("inject-fault=unchecked-l1-alloc needs a linalg.matmul "
                        "or a convolution layer");
+      ok = false;
+    }
+    if (ok && injectFault == "data-input-count" &&
+        !scheduler.usedDataInputCount) {
+      module.emitError("inject-fault=data-input-count needs a training step "
+                       "(npuc --train) with labels and weights in L3 (the "
+                       "optimizer's copy-out: --default-mem-level=L3)");
       ok = false;
     }
     if (!ok)

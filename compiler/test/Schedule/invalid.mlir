@@ -1,7 +1,7 @@
 // What npu-schedule refuses, each at the op's location.
 // RUN: npuc-opt %s -split-input-file -verify-diagnostics -npu-attach-target -npu-tile -npu-schedule
 // RUN: not npuc-opt %s -split-input-file -npu-attach-target '-npu-schedule=inject-fault=typo' 2>&1 | FileCheck %s --check-prefix=FAULT
-// FAULT: npu-schedule: unknown inject-fault 'typo' (l3-as-l2, unchecked-l1-alloc)
+// FAULT: npu-schedule: unknown inject-fault 'typo' (l3-as-l2, unchecked-l1-alloc, data-input-count)
 
 // The SA reads A and writes C in L2: an activation in L3 is refused.
 module {

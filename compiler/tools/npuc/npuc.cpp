@@ -56,7 +56,8 @@ cl::list<std::string> configSets(
 cl::opt<std::string> injectFault(
     "inject-fault",
     cl::desc("teaching/test aid, a known-wrong firmware: skip-weight-load | "
-             "l3-as-l2 | unchecked-l1-alloc (docs/compiler.md)"),
+             "l3-as-l2 | unchecked-l1-alloc | data-input-count (--train; "
+             "docs/compiler.md, docs/training.md)"),
     cl::init(""), cl::cat(cat));
 cl::list<std::string> tilePins(
     "tile",
@@ -70,6 +71,25 @@ cl::opt<std::string> inputData(
         "the network's input 0 from a file (.npy of its dtype and size, or "
         "raw .bin) instead of the fixed pattern"),
     cl::value_desc("file"), cl::init(""), cl::cat(cat));
+cl::opt<bool> train(
+    "train",
+    cl::desc(
+        "compile a training step instead of inference: npu-derive-training "
+        "(forward, loss, backward, SGD) for --steps mini-batches "
+        "(docs/training.md)"),
+    cl::init(false), cl::cat(cat));
+cl::opt<int64_t> trainSteps("steps",
+                            cl::desc("--train: mini-batches, one SGD step "
+                                     "each (1..64, default 4)"),
+                            cl::init(4), cl::cat(cat));
+cl::opt<int64_t> trainBatch("batch",
+                            cl::desc("--train: rows per mini-batch (1..256, "
+                                     "default 4)"),
+                            cl::init(4), cl::cat(cat));
+cl::opt<double> trainLr("lr",
+                        cl::desc("--train: SGD learning rate (0 < lr <= 10, "
+                                 "default 0.01)"),
+                        cl::init(0.01), cl::cat(cat));
 cl::opt<std::string> npurtLib("npurt-lib",
                               cl::desc("libnpurt.a (runtime kernels)"),
                               cl::init(NPUC_NPURT_LIB), cl::cat(cat));
@@ -122,9 +142,11 @@ int main(int argc, char **argv) {
     return fail("--opt=" + llvm::Twine(optLevel) +
                 " is not an optimisation level (0-3)");
   if (!injectFault.empty() && injectFault != "skip-weight-load" &&
-      injectFault != "l3-as-l2" && injectFault != "unchecked-l1-alloc")
+      injectFault != "l3-as-l2" && injectFault != "unchecked-l1-alloc" &&
+      injectFault != "data-input-count")
     return fail("unknown --inject-fault=" + injectFault +
-                " (skip-weight-load, l3-as-l2, unchecked-l1-alloc)");
+                " (skip-weight-load, l3-as-l2, unchecked-l1-alloc, "
+                "data-input-count)");
   // A directory or /dev/zero as the network would be read without end.
   if (inputFile != "-")
     if (std::string why = npu::cfg::check_input_file(
@@ -138,7 +160,24 @@ int main(int argc, char **argv) {
     return fail("--activation-mem-level must be L2 or L3, not '" +
                 activationMemLevel + "'");
 
+  if (!train && (trainSteps.getNumOccurrences() ||
+                 trainBatch.getNumOccurrences() || trainLr.getNumOccurrences()))
+    return fail("--steps, --batch and --lr need --train");
+  if (trainSteps < 1 || trainSteps > 64)
+    return fail("--steps=" + llvm::Twine(trainSteps) +
+                " is out of range (1..64)");
+  if (trainBatch < 1 || trainBatch > 256)
+    return fail("--batch=" + llvm::Twine(trainBatch) +
+                " is out of range (1..256)");
+  if (!(trainLr > 0.0 && trainLr <= 10.0))
+    return fail("--lr=" + llvm::Twine(std::to_string(trainLr)) +
+                " is out of range (0 < lr <= 10)");
+
   mlir::npu::DriverOptions options;
+  options.train = train;
+  options.trainSteps = trainSteps;
+  options.trainBatch = trainBatch;
+  options.trainLr = trainLr;
   options.inputFile = inputFile;
   options.outDir = outDir;
   options.configFile = configFile;

@@ -32,6 +32,10 @@ struct DriverOptions {
   std::vector<std::string> tilePins;
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
+  // --train: npu-derive-training first (steps, batch, lr).
+  bool train = false;
+  int64_t trainSteps = 4, trainBatch = 4;
+  double trainLr = 0.01;
   Phase to = Phase::Elf;
   unsigned optLevel = 2;
   bool golden = true;
@@ -55,11 +59,12 @@ LogicalResult emitObject(llvm::Module &module, llvm::TargetMachine &tm,
                          const std::string &path, std::string &error);
 
 // Phase elf: npu_fwgen's linker script, plan.ld (every planned data section
-// at its address; `noloadSymbol`'s NOLOAD) and ld.lld -> <outDir>/firmware.elf.
+// at its address; `noloadSymbols`' NOLOAD) and ld.lld -> <outDir>/firmware.elf.
 LogicalResult linkFirmware(const DriverOptions &options,
                            const ScheduledPlan &plan, uint64_t l2PlanStart,
                            const std::string &objPath,
-                           const std::string &noloadSymbol, std::string &error);
+                           const std::vector<std::string> &noloadSymbols,
+                           std::string &error);
 
 // Runs `original` (the tagged input network) on the host through MLIR's
 // ExecutionEngine (buildHostPipeline) and writes the first `bytes` of
@@ -75,6 +80,8 @@ struct ManifestInfo {
   PlanSummary plan;
   ScheduledPlan scheduled;
   uint64_t configFingerprint = 0;
+  // npuc --train: {steps, batch, lr, loss, classes}; null for inference.
+  llvm::json::Value training = nullptr;
 };
 LogicalResult writeManifest(const DriverOptions &options, ManifestInfo &info,
                             const std::string &path, std::string &error);

@@ -65,7 +65,8 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::init("L2")};
   Option<std::string> injectFault{
       *this, "inject-fault",
-      llvm::cl::desc("'', 'l3-as-l2' or 'unchecked-l1-alloc' (npu-schedule); "
+      llvm::cl::desc("'', 'l3-as-l2', 'unchecked-l1-alloc' or "
+                     "'data-input-count' (npu-schedule); "
                      "'skip-weight-load' is the linker's and changes no IR"),
       llvm::cl::init("")};
   ListOption<std::string> tilePins{
@@ -146,14 +147,21 @@ LogicalResult collectInterface(func::FuncOp net,
 std::vector<TensorInfo> collectCheckpoints(func::FuncOp net,
                                            uint64_t &goldenBytes);
 
-// Input k's bytes: the deterministic pattern of docs/compiler.md.
-std::vector<uint8_t> inputPattern(RankedTensorType type, unsigned k);
+// Input k's bytes: the deterministic pattern of docs/compiler.md. A labels
+// input of a training step (`classes` > 0, see labelClasses) holds valid
+// class indices instead: element i of input k is (7*i + 3*k) mod classes.
+std::vector<uint8_t> inputPattern(RankedTensorType type, unsigned k,
+                                  int64_t classes = 0);
+// The class count if input k of `module`'s network is the labels input of a
+// training step (npu-derive-training's npu.training), else 0.
+int64_t labelClasses(ModuleOp module, unsigned k);
 // Input k's bytes: the pattern, or for input 0 the contents of `file` when
 // given (a .npy of the input's dtype and element count, or a raw .bin of
 // exactly the input's bytes). Fails with `error` saying what does not match.
 FailureOr<std::vector<uint8_t>> networkInput(RankedTensorType type, unsigned k,
                                              llvm::StringRef file,
-                                             std::string &error);
+                                             std::string &error,
+                                             int64_t classes = 0);
 
 // The plan as the manifest lists it, read after phase `plan`.
 struct PlanSummary {

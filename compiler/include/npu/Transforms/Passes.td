@@ -40,6 +40,42 @@ def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
   }];
 }
 
+def NpuDeriveTraining : Pass<"npu-derive-training", "ModuleOp"> {
+  let summary = "Turn an f32 forward network into N unrolled SGD training steps";
+  let description = [{
+    Runs before everything else (npuc --train). The network must be a chain
+    of fully connected layers: `linalg.matmul` of the previous activation
+    with a constant f32 weight, then one elementwise `linalg.generic` adding
+    a constant bias with an optional ReLU; the function returns the last
+    layer's output. The pass replaces the function by one that runs `steps`
+    training steps on mini-batches of `batch` rows, each: the forward pass
+    keeping every activation the backward reads, the loss (softmax
+    cross-entropy against i32 labels, a second data input per step; or,
+    when the output has the input's width, the mean squared error against
+    the input: an autoencoder), the backward pass (dX = dY W^T as a matmul
+    on the SA, the ReLU mask and the transposes on the workers) and the SGD
+    update fused into the weight-gradient GEMM: W += (-lr X^T) dY and
+    b += (-lr 1^T) dY, matmuls accumulating into the weights' own buffers
+    (`npu.sgd_update`), so no gradient is stored. Results: each step's
+    loss (tensor<1x1xf32>), then every weight and bias after the last step.
+    An op or form without a backward rule, an integer network or an output
+    that is not a supported loss shape is an error at the op.
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"steps", "steps", "int64_t", /*default=*/"4",
+           "training steps (mini-batches), 1..64">,
+    Option<"batch", "batch", "int64_t", /*default=*/"4",
+           "rows per mini-batch, 1..256">,
+    Option<"lr", "lr", "double", /*default=*/"0.01",
+           "SGD learning rate, (0, 10]">,
+  ];
+}
+
 def NpuFuseConv : Pass<"npu-fuse-conv", "ModuleOp"> {
   let summary = "Fuse each conv / depthwise / pooling layer into one npu.conv_kernel";
   let description = [{
@@ -193,7 +229,9 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
     `inject-fault` rewrites the schedule into a known-wrong one, for tests
     and teaching: `l3-as-l2` DMAs an L3 weight straight to L1 as if it were
     in L2; `unchecked-l1-alloc` asks for more L1 than exists and uses the
-    NULL result unchecked.
+    NULL result unchecked (in a training step: in the first backward GEMM);
+    `data-input-count` (a training step with L3 weights) shifts the
+    optimizer's copy-out by one slot, as if a step had one data input.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
@@ -201,7 +239,8 @@ def NpuSchedule : Pass<"npu-schedule", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
   let options = [
     Option<"injectFault", "inject-fault", "std::string", /*default=*/"\"\"",
-           "'', 'l3-as-l2' or 'unchecked-l1-alloc' (teaching/test aid)">
+           "'', 'l3-as-l2', 'unchecked-l1-alloc' or 'data-input-count' "
+           "(teaching/test aid)">
   ];
 }
 

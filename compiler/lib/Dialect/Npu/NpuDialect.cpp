@@ -105,8 +105,13 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
       name == NpuDialect::RegionAttrHelper::getNameStr())
     return is(StringAttr(), "a string");
   if (name == NpuDialect::StagingAttrHelper::getNameStr() ||
-      name == NpuDialect::ZeroInitAttrHelper::getNameStr())
+      name == NpuDialect::ZeroInitAttrHelper::getNameStr() ||
+      name == NpuDialect::SgdUpdateAttrHelper::getNameStr() ||
+      name == NpuDialect::TrainableAttrHelper::getNameStr() ||
+      name == NpuDialect::KeptForBackwardAttrHelper::getNameStr())
     return is(UnitAttr(), "a unit attribute");
+  if (name == NpuDialect::TrainingAttrHelper::getNameStr())
+    return is(DictionaryAttr(), "a dictionary");
   if (name == NpuDialect::TilesAttrHelper::getNameStr() ||
       name == NpuDialect::SaAttrHelper::getNameStr())
     return is(DenseI64ArrayAttr(), "an i64 array");

@@ -40,7 +40,15 @@ def Npu_Dialect : Dialect {
     "::mlir::StringAttr":$region,                 // region marker's name
     "::mlir::IntegerAttr":$macs,                  // MACs of a region's layer
     // Layer results npusim compares with the golden (npuc).
-    "::mlir::IntegerAttr":$checkpoint
+    "::mlir::IntegerAttr":$checkpoint,
+    // Training (npu-derive-training): the module's step description
+    // {steps, batch, lr, loss, classes, data_inputs, outputs}, an in-place
+    // SGD update of a trainable weight (its result takes the weight's
+    // buffer), a weight the SGD updates, an activation the backward reads.
+    "::mlir::DictionaryAttr":$training,
+    "::mlir::UnitAttr":$sgd_update,
+    "::mlir::UnitAttr":$trainable,
+    "::mlir::UnitAttr":$kept_for_backward
   );
   // The `npu.*` discardable attributes are checked here so a misspelt or
   // mistyped override is an error at its op instead of being ignored.

@@ -1,0 +1,55 @@
+// A two-layer MLP becomes N unrolled SGD steps: data and labels per step in,
+// each step's loss and the trained weights out; the forward activations the
+// backward reads are marked, and each weight update is a matmul accumulating
+// into the weight (npu.sgd_update).
+// RUN: npuc-opt %s -npu-derive-training='steps=2 batch=3 lr=0.5' | FileCheck %s
+
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+func.func @net(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<0.25> : tensor<8x5xf32>
+  %b1 = arith.constant dense<0.5> : tensor<5xf32>
+  %e1 = tensor.empty() : tensor<4x5xf32>
+  %z1 = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %m1 = linalg.matmul ins(%x, %w1 : tensor<4x8xf32>, tensor<8x5xf32>) outs(%z1 : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %o1 = tensor.empty() : tensor<4x5xf32>
+  %a1 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%m1, %b1 : tensor<4x5xf32>, tensor<5xf32>) outs(%o1 : tensor<4x5xf32>) {
+    ^bb0(%a: f32, %b: f32, %out: f32):
+      %s = arith.addf %a, %b : f32
+      %r = arith.maximumf %s, %c0 : f32
+      linalg.yield %r : f32
+  } -> tensor<4x5xf32>
+  %w2 = arith.constant dense<0.125> : tensor<5x3xf32>
+  %b2 = arith.constant dense<0.0> : tensor<3xf32>
+  %e2 = tensor.empty() : tensor<4x3xf32>
+  %z2 = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %m2 = linalg.matmul ins(%a1, %w2 : tensor<4x5xf32>, tensor<5x3xf32>) outs(%z2 : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %o2 = tensor.empty() : tensor<4x3xf32>
+  %a2 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]}
+      ins(%m2, %b2 : tensor<4x3xf32>, tensor<3xf32>) outs(%o2 : tensor<4x3xf32>) {
+    ^bb0(%a: f32, %b: f32, %out: f32):
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+  } -> tensor<4x3xf32>
+  return %a2 : tensor<4x3xf32>
+}
+
+// CHECK: module attributes {npu.training = {batch = 3 : i64, classes = 3 : i64, data_inputs = 2 : i64, loss = "cross-entropy", lr = 5.000000e-01 : f64, outputs = ["loss.step0", "loss.step1", "layer1.weight", "layer1.bias", "layer2.weight", "layer2.bias"], steps = 2 : i64}}
+// CHECK-NOT: func.func @net(
+// CHECK: func.func @net_train(%{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<3xi32>, %{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<3xi32>) -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<8x5xf32>, tensor<5xf32>, tensor<5x3xf32>, tensor<3xf32>)
+// CHECK-DAG: %[[W1:.*]] = arith.constant {npu.trainable} dense<2.500000e-01> : tensor<8x5xf32>
+// CHECK-DAG: %[[W2:.*]] = arith.constant {npu.trainable} dense<1.250000e-01> : tensor<5x3xf32>
+// The hidden activation is kept for the backward pass.
+// CHECK: linalg.generic {{.*}}npu.kept_for_backward
+// The softmax: exp, then row sums as a matmul with ones.
+// CHECK: math.exp
+// CHECK: linalg.matmul
+// The output layer's update accumulates into W2 on the SA (after dX read W2).
+// CHECK: %[[U2:.*]] = linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<5x3xf32>, tensor<3x3xf32>) outs(%[[W2]] : tensor<5x3xf32>)
+// CHECK: linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<3x3xf32>) outs(%expanded
+// CHECK: %[[U1:.*]] = linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<8x3xf32>, tensor<3x5xf32>) outs(%[[W1]] : tensor<8x5xf32>)
+// Step 1 reads the updated weights.
+// CHECK: linalg.matmul ins(%{{.*}}, %[[U1]] : tensor<3x8xf32>, tensor<8x5xf32>)
+// CHECK: return
