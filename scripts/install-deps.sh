@@ -16,6 +16,7 @@ packages=(
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
   python3-torch python3-numpy         # MLPerf Tiny networks: generator and the PyTorch reference (tests/reference)
   verilator                           # RTL co-simulation of the systolic array (NPU_RTL, docs/cosim.md)
+  libonnx-dev libprotobuf-dev         # npuc's ONNX importer (docs/frontend.md)
 )
 
 missing=()

@@ -17,6 +17,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -45,6 +46,7 @@
 
 #include "config/config.h"
 #include "npu/Driver/Driver.h"
+#include "npu/Frontend/OnnxImport.h"
 #include "npu/Transforms/Passes.h"
 
 #include <chrono>
@@ -439,13 +441,31 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   std::string error;
-  auto file = openInputFile(options.inputFile, &error);
-  if (!file)
-    return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
+  OwningOpRef<ModuleOp> module;
+  if (isOnnxFile(options.inputFile)) {
+    OnnxImportOptions onnxOptions;
+    onnxOptions.inputShapes = options.inputShapes;
+    module = importOnnxFile(options.inputFile, &context, onnxOptions);
+    if (!module)
+      return 1;
+    // The imported network as later phases and npuc-opt see it.
+    if (failed(verify(*module)))
+      return fail("internal error: the imported network does not verify");
+  } else {
+    if (!options.inputShapes.empty())
+      return fail("--input-shape applies to ONNX models (.onnx)");
+    auto file = openInputFile(options.inputFile, &error);
+    if (!file)
+      return fail(error);
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return 1;
+  }
+  if (options.emitImported) {
+    module->print(llvm::outs());
+    return 0;
+  }
   FailureOr<func::FuncOp> net = findNetwork(*module);
   if (failed(net))
     return 1;

@@ -33,6 +33,12 @@ struct DriverOptions {
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
   Phase to = Phase::Elf;
+  // --emit=imported: print the network as read (an ONNX model imported to
+  // linalg) and stop.
+  bool emitImported = false;
+  // --input-shape name=AxBx..: static shapes for an ONNX model's dynamic
+  // graph inputs.
+  std::vector<std::string> inputShapes;
   unsigned optLevel = 2;
   bool golden = true;
   // The RV32 pieces the link uses.
