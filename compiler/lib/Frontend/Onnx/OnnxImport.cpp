@@ -340,6 +340,7 @@ private:
   LogicalResult importIdentity();
   LogicalResult importCast();
   LogicalResult reshapeTo(const Tensor &x, ArrayRef<int64_t> to);
+  LogicalResult foldConstantNode(bool &folded);
 
   MLIRContext *ctx;
   std::string path;
@@ -357,6 +358,10 @@ private:
   const onnx::NodeProto *node = nullptr;
   int nodeIndex = 0;
 };
+
+// Evaluated on constants only (foldConstantNode); Shape also of a computed
+// tensor, whose shapes are static.
+const StringRef kShapeOps[] = {"ConstantOfShape", "Shape", "Slice"};
 
 const std::pair<const char *, Importer::Handler> Importer::kHandlers[] = {
     {"Conv", &Importer::importConv},
@@ -2408,6 +2413,185 @@ LogicalResult Importer::importCast() {
   return success();
 }
 
+// Nodes whose inputs are all constants (exporters compute pads and shapes
+// in small subgraphs: ConstantOfShape, Slice, Concat, ...) are evaluated at
+// import; `folded` is false when the node is not one of these.
+LogicalResult Importer::foldConstantNode(bool &folded) {
+  folded = false;
+  StringRef op = node->op_type();
+  if (!llvm::is_contained(kShapeOps, op) && op != "Concat" &&
+      op != "Reshape" && op != "Transpose" && op != "Squeeze" &&
+      op != "Unsqueeze")
+    return success();
+  if (op == "Shape" && node->input_size() == 1 &&
+      values.count(node->input(0))) {
+    Const r;
+    r.type = TensorProto::INT64;
+    for (int64_t d : values[node->input(0)].shape)
+      r.data.push_back(double(d));
+    r.shape = {int64_t(r.data.size())};
+    if (!node->attribute().empty())
+      return nodeError() << "start/end attributes are not supported";
+    consts[node->output(0)] = std::move(r);
+    folded = true;
+    return success();
+  }
+  SmallVector<const Const *> in;
+  for (int i = 0; i < node->input_size(); ++i) {
+    if (node->input(i).empty()) {
+      in.push_back(nullptr);
+      continue;
+    }
+    const Const *c = constInput(i);
+    if (!c)
+      return success();
+    in.push_back(c);
+  }
+  if (node->input_size() == 0 || !in[0])
+    return success();
+  const Const &x = *in[0];
+  auto ints = [](const Const *c) {
+    SmallVector<int64_t> v;
+    if (c)
+      for (double d : c->data)
+        v.push_back(int64_t(d));
+    return v;
+  };
+  auto norm = [](int64_t a, int64_t rank) { return a < 0 ? a + rank : a; };
+  Const r;
+  r.type = x.type;
+  if (op == "ConstantOfShape") {
+    r.shape = ints(&x);
+    r.type = TensorProto::FLOAT;
+    double v = 0;
+    if (const onnx::AttributeProto *a = attr("value")) {
+      Const value;
+      if (failed(readTensor(a->t(), value, false)))
+        return failure();
+      if (value.numel() != 1)
+        return nodeError() << "value must hold one element";
+      r.type = value.type;
+      v = value.data[0];
+    }
+    r.data.assign(r.numel(), v);
+  } else if (op == "Shape") {
+    r.type = TensorProto::INT64;
+    r.shape = {int64_t(x.shape.size())};
+    for (int64_t d : x.shape)
+      r.data.push_back(double(d));
+  } else if (op == "Concat") {
+    const int64_t rank = x.shape.size();
+    const int64_t axis = norm(attrInt("axis", 0), rank);
+    r.shape = x.shape;
+    r.shape[axis] = 0;
+    for (const Const *c : in)
+      r.shape[axis] += c->shape[axis];
+    const int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
+    for (int64_t o = 0; o < outer; ++o)
+      for (const Const *c : in) {
+        int64_t inner = product(ArrayRef<int64_t>(c->shape).drop_front(axis));
+        r.data.insert(r.data.end(), c->data.begin() + o * inner,
+                      c->data.begin() + (o + 1) * inner);
+      }
+  } else if (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze") {
+    // The same data under the shape the value handlers compute.
+    r = x;
+    if (op == "Reshape") {
+      SmallVector<int64_t> to = ints(in[1]);
+      int64_t known = 1, infer = -1;
+      for (auto [i, d] : llvm::enumerate(to)) {
+        if (d == 0)
+          d = x.shape[i];
+        if (d == -1)
+          infer = i;
+        else
+          known *= d;
+      }
+      if (infer >= 0)
+        to[infer] = x.numel() / std::max<int64_t>(known, 1);
+      r.shape = to;
+    } else {
+      SmallVector<int64_t> axes = ints(in.size() > 1 ? in[1] : nullptr);
+      if (op == "Squeeze") {
+        r.shape.clear();
+        for (auto [i, d] : llvm::enumerate(x.shape))
+          if (!(llvm::is_contained(axes, int64_t(i)) ||
+                llvm::is_contained(axes, int64_t(i) - int64_t(x.shape.size())) ||
+                (axes.empty() && d == 1)))
+            r.shape.push_back(d);
+      } else {
+        const int64_t rank = x.shape.size() + axes.size();
+        r.shape.clear();
+        unsigned next = 0;
+        for (int64_t i = 0; i < rank; ++i)
+          r.shape.push_back(llvm::is_contained(axes, i) ||
+                                    llvm::is_contained(axes, i - rank)
+                                ? 1
+                                : x.shape[next++]);
+      }
+    }
+    if (r.numel() != x.numel())
+      return nodeError() << "reshaping a constant of " << x.numel()
+                         << " elements to " << r.numel();
+  } else if (op == "Transpose") {
+    SmallVector<int64_t> perm;
+    for (int64_t i = x.shape.size() - 1; i >= 0; --i)
+      perm.push_back(i);
+    perm = attrInts("perm", perm);
+    r.shape = permuteShape(x.shape, perm);
+    r.data = permuteData(x.data, x.shape, perm);
+  } else if (op == "Slice") {
+    const int64_t rank = x.shape.size();
+    SmallVector<int64_t> starts = ints(in[1]), ends = ints(in[2]),
+                         axes = ints(in.size() > 3 ? in[3] : nullptr),
+                         steps = ints(in.size() > 4 ? in[4] : nullptr);
+    if (axes.empty())
+      for (size_t i = 0; i < starts.size(); ++i)
+        axes.push_back(i);
+    if (steps.empty())
+      steps.assign(starts.size(), 1);
+    SmallVector<int64_t> start(rank, 0), step(rank, 1);
+    r.shape = x.shape;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      int64_t a = norm(axes[i], rank), d = x.shape[a], st = steps[i];
+      if (st == 0)
+        return nodeError() << "step 0";
+      int64_t b0 = starts[i] < 0 ? starts[i] + d : starts[i];
+      int64_t e0 = ends[i] < 0 ? ends[i] + d : ends[i];
+      if (st > 0) {
+        b0 = std::clamp<int64_t>(b0, 0, d);
+        e0 = std::clamp<int64_t>(e0, 0, d);
+        r.shape[a] = std::max<int64_t>(0, (e0 - b0 + st - 1) / st);
+      } else {
+        b0 = std::clamp<int64_t>(b0, -1, d - 1);
+        e0 = std::clamp<int64_t>(e0, -1, d - 1);
+        r.shape[a] = std::max<int64_t>(0, (b0 - e0 - st - 1) / -st);
+      }
+      start[a] = b0;
+      step[a] = st;
+    }
+    SmallVector<int64_t> stride(rank, 1), idx(rank, 0);
+    for (int64_t i = rank - 2; i >= 0; --i)
+      stride[i] = stride[i + 1] * x.shape[i + 1];
+    for (int64_t flat = 0, n = r.numel(); flat < n; ++flat) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        src += (start[d] + idx[d] * step[d]) * stride[d];
+      r.data.push_back(x.data[src]);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++idx[d] < r.shape[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+  } else {
+    return success(); // Cast and Identity fold in their handlers
+  }
+  consts[node->output(0)] = std::move(r);
+  folded = true;
+  return success();
+}
+
 // --- the graph ---------------------------------------------------------------------
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -2462,6 +2646,18 @@ OwningOpRef<ModuleOp> Importer::run() {
     for (const auto &[op, h] : kHandlers)
       if (node->op_type() == op)
         handler = h;
+    if (!handler && llvm::is_contained(kShapeOps, node->op_type())) {
+      bool folded;
+      if (failed(foldConstantNode(folded)))
+        return nullptr;
+      if (folded)
+        continue;
+      nodeError() << "op " << node->op_type()
+                  << " is supported on constants only (the shape "
+                     "computations exporters write); here an input is "
+                     "computed";
+      return nullptr;
+    }
     if (!handler) {
       std::string list;
       for (const auto &entry : kHandlers)
@@ -2470,7 +2666,10 @@ OwningOpRef<ModuleOp> Importer::run() {
                   << " is not supported (supported: " << list << ")";
       return nullptr;
     }
-    if (failed((this->*handler)()))
+    bool folded;
+    if (failed(foldConstantNode(folded)))
+      return nullptr;
+    if (!folded && failed((this->*handler)()))
       return nullptr;
   }
 
