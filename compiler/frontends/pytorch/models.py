@@ -186,9 +186,12 @@ def fq(x, scale):
     return torch.fake_quantize_per_tensor_affine(x, scale, 0, -128, 127)
 
 
-def fq_weight(w):
+def weight_scale(w):
     """Per output channel, symmetric: scale max|w| / 127."""
-    scale = (w.detach().abs().reshape(w.shape[0], -1).max(dim=1).values.clamp(min=1e-12) / 127.0).float()
+    return (w.detach().abs().reshape(w.shape[0], -1).max(dim=1).values.clamp(min=1e-12) / 127.0).float()
+
+
+def fq_weight(w, scale):
     return torch.fake_quantize_per_channel_affine(w, scale, torch.zeros(w.shape[0], dtype=torch.int32), 0, -128, 127)
 
 
@@ -201,12 +204,13 @@ class QConv(nn.Module):
         k = bn.weight / torch.sqrt(bn.running_var + bn.eps)
         self.weight = nn.Parameter((conv.weight * k.reshape(-1, 1, 1, 1)).detach())
         self.bias = nn.Parameter(((conv.bias - bn.running_mean) * k + bn.bias).detach())
+        self.register_buffer("w_scale", weight_scale(self.weight))
         self.pad, self.stride, self.padding, self.groups = cb.pad, conv.stride, conv.padding, conv.groups
         self.relu = cb.relu
         self.out_scale = None
 
     def forward(self, x, residual=None):
-        y = F.conv2d(self.pad(x), fq_weight(self.weight), self.bias, self.stride, self.padding, 1, self.groups)
+        y = F.conv2d(self.pad(x), fq_weight(self.weight, self.w_scale), self.bias, self.stride, self.padding, 1, self.groups)
         if residual is not None:
             y = y + residual
         if self.relu:
@@ -219,10 +223,11 @@ class QLinear(nn.Module):
     def __init__(self, fc):
         super().__init__()
         self.weight, self.bias = fc.weight, fc.bias
+        self.register_buffer("w_scale", weight_scale(self.weight))
         self.out_scale = None
 
     def forward(self, x):
-        y = F.linear(x, fq_weight(self.weight), self.bias)
+        y = F.linear(x, fq_weight(self.weight, self.w_scale), self.bias)
         self.observed = y
         return fq(y, self.out_scale)
 

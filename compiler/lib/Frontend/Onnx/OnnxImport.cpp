@@ -2610,6 +2610,18 @@ OwningOpRef<ModuleOp> Importer::run() {
       if (!in.empty())
         consumers[in].push_back(i);
   consumed.assign(graph().node_size(), false);
+  // Constant nodes depend on nothing: read them first, so the graph input's
+  // QuantizeLinear and BatchNormalization folding see their values.
+  for (nodeIndex = 0; nodeIndex < graph().node_size(); ++nodeIndex) {
+    node = &graph().node(nodeIndex);
+    if (node->op_type() != "Constant" ||
+        (!node->domain().empty() && node->domain() != "ai.onnx"))
+      continue;
+    loc = nodeLocation(nodeIndex);
+    if (failed(importConstant()))
+      return nullptr;
+    consumed[nodeIndex] = true;
+  }
   if (failed(foldBatchNorms()))
     return nullptr;
 
