@@ -197,7 +197,7 @@ private:
 
   // --- errors -------------------------------------------------------------
   InFlightDiagnostic fileError() {
-    return emitError(fileLoc) << path << ": ";
+    return emitError(fileLoc);
   }
   // An error at the node being imported, naming it.
   InFlightDiagnostic nodeError() {
