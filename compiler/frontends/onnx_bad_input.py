@@ -107,13 +107,13 @@ def cases(work):
         ("control: dynamic batch with --input-shape", mlp(x_dims=("batch", 4)), ["--input-shape=x=1x4"], 0,
          r"tensor<1x4xf32>"),
         ("unsupported op", mlp(op="Erf"), [], 1,
-         r"ONNX node 'act1' \(Erf, opset 13\): op Erf is not supported \(supported: Conv, "),
+         r"ONNX node 'act1': Erf \(opset 13\): not an op npuc imports \(supported: Conv, "),
         ("unsupported op domain", mlp(op="FusedGelu", op_domain="com.microsoft"), [], 1,
-         r"ONNX node 'act1' \(FusedGelu, opset 13\): op domain 'com.microsoft' is not supported"),
+         r"ONNX node 'act1': FusedGelu \(opset 13\): op domain 'com.microsoft' is not supported"),
         ("unsupported attribute", conv([attr_int("frobnicate", 1)]), [], 1,
-         r"ONNX node 'conv_a' \(Conv, opset 13\): attribute 'frobnicate' is not supported"),
+         r"ONNX node 'conv_a': Conv \(opset 13\): attribute 'frobnicate' is not supported"),
         ("unsupported attribute value", conv([attr_int("group", 2)], group_weights=2), [], 1,
-         r"ONNX node 'conv_a' \(Conv, opset 13\): group=2 is not supported"),
+         r"ONNX node 'conv_a': Conv \(opset 13\): group=2 is not supported"),
         ("unsupported opset (too old)", mlp(opset=9), [], 1,
          r"opset 9 of the default ONNX domain is not supported \(opsets 13-17"),
         ("unsupported opset (too new)", mlp(opset=21), [], 1, r"opset 21 of the default ONNX domain is not supported"),
@@ -130,14 +130,14 @@ def cases(work):
         ("raw data of the wrong size", mlp(w=tensor("W", [4, 2], FLOAT, raw=b"\0" * 12)), [], 1,
          r"initializer 'W': holds 12 bytes of data for 8 float elements"),
         ("type mismatch", mlp(b_init=tensor("b", [2], INT64, [1, 2])), [], 1,
-         r"ONNX node 'bias1' \(Add, opset 13\): type mismatch: input 1 is int64, expected float"),
+         r"ONNX node 'bias1': Add \(opset 13\): type mismatch: input 1 is int64, expected float"),
         ("dynamic shape without --input-shape", mlp(x_dims=("batch", 4)), [], 1,
          r"graph input 'x' has a dynamic dimension 0 \('batch'\); npuc needs static shapes: give it with "
          r"--input-shape=x="),
         ("--input-shape of no input", ok, ["--input-shape=z=1x4"], 1, r"--input-shape names 'z', which is not a graph input"),
         ("--input-shape not fitting", ok, ["--input-shape=x=1x5"], 1, r"--input-shape for 'x' does not fit"),
         ("uint8 quantization (no zero point)", mlp(quant=True), [], 1,
-         r"ONNX node 'quant_in' \(QuantizeLinear, opset 13\): no zero point: ONNX then quantises to uint8"),
+         r"ONNX node 'quant_in': QuantizeLinear \(opset 13\): no zero point: ONNX then quantises to uint8"),
         ("output not computed", mlp(y_name="nowhere"), [], 1, r"graph output 'nowhere' is not computed by the graph"),
     ]
 
@@ -164,7 +164,7 @@ def main():
         text = r.stdout + r.stderr
         good = r.returncode == want_rc and re.search(want, text) is not None
         if want_rc != 0:
-            good = good and "npuc: error:" not in r.stdout and re.search(r"\.onnx:\d+:\d+: error: ", r.stderr) is not None
+            good = good and "npuc: error:" not in r.stdout and re.search(r"\.onnx: error: ", r.stderr) is not None
         print(f"{'ok  ' if good else 'FAIL'} {name}: exit {r.returncode}")
         if not good:
             print(f"     expected exit {want_rc} and /{want}/; got:\n" + text[-2000:])
@@ -178,7 +178,7 @@ def main():
     torch.onnx.export(net.eval(), torch.zeros(1, 8), path, opset_version=13)
     r = subprocess.run([sys.executable, args.npu, "run", path, "-o", os.path.join(args.work, "gelu")],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    good = r.returncode == 2 and re.search(r"ONNX node '/1/Erf' \(Erf, opset 13\): op Erf is not supported",
+    good = r.returncode == 2 and re.search(r"ONNX node '/1/Erf': Erf \(opset 13\): not an op npuc imports",
                                            r.stdout) is not None
     print(f"{'ok  ' if good else 'FAIL'} npu run on an exported GELU: exit {r.returncode}")
     if not good:

@@ -442,7 +442,30 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   std::string error;
   OwningOpRef<ModuleOp> module;
+  // An imported model has no source text to quote: diagnostics name the
+  // model and the ONNX node(s) an op came from (the importer's NameLocs).
+  std::optional<ScopedDiagnosticHandler> onnxDiagnostics;
   if (isOnnxFile(options.inputFile)) {
+    onnxDiagnostics.emplace(&context, [&](Diagnostic &diag) {
+      auto print = [&](const Diagnostic &d) {
+        static const char *kinds[] = {"note", "warning", "error", "remark"};
+        llvm::SmallVector<std::string> nodes;
+        d.getLocation()->walk([&](Location l) {
+          if (auto name = dyn_cast<NameLoc>(l))
+            nodes.push_back("'" + name.getName().str() + "'");
+          return WalkResult::advance();
+        });
+        llvm::errs() << options.inputFile << ": "
+                     << kinds[static_cast<int>(d.getSeverity())] << ": ";
+        if (!nodes.empty())
+          llvm::errs() << "ONNX node " << llvm::join(nodes, " + ") << ": ";
+        llvm::errs() << d.str() << "\n";
+      };
+      print(diag);
+      for (const Diagnostic &note : diag.getNotes())
+        print(note);
+      return success();
+    });
     OnnxImportOptions onnxOptions;
     onnxOptions.inputShapes = options.inputShapes;
     module = importOnnxFile(options.inputFile, &context, onnxOptions);

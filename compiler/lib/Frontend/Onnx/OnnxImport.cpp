@@ -199,18 +199,19 @@ private:
   InFlightDiagnostic fileError() {
     return emitError(fileLoc);
   }
-  // An error at the node being imported, naming it.
+  // An error at the node being imported (its location names it).
   InFlightDiagnostic nodeError() {
-    return emitError(loc) << "ONNX node '" << nodeName(nodeIndex) << "' ("
-                          << node->op_type() << ", opset " << opset << "): ";
+    return emitError(loc) << node->op_type() << " (opset " << opset << "): ";
   }
   std::string nodeName(int index) const {
     const onnx::NodeProto &n = graph().node(index);
     return n.name().empty() ? n.op_type() + "#" + std::to_string(index)
                             : n.name();
   }
+  // The node's name alone: every later diagnostic then starts with it
+  // ("/s2_conv1/Conv": error: ...), and the manifest names it.
   Location nodeLocation(int index) {
-    return NameLoc::get(StringAttr::get(ctx, nodeName(index)), fileLoc);
+    return NameLoc::get(StringAttr::get(ctx, nodeName(index)));
   }
   const onnx::GraphProto &graph() const { return model.graph(); }
 
@@ -2651,7 +2652,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     loc = nodeLocation(nodeIndex);
     if (!node->domain().empty() && node->domain() != "ai.onnx") {
       nodeError() << "op domain '" << node->domain()
-                  << "' is not supported (the default ONNX domain)";
+                  << "' is not supported (the default ONNX domain only)";
       return nullptr;
     }
     Handler handler = nullptr;
@@ -2664,18 +2665,16 @@ OwningOpRef<ModuleOp> Importer::run() {
         return nullptr;
       if (folded)
         continue;
-      nodeError() << "op " << node->op_type()
-                  << " is supported on constants only (the shape "
-                     "computations exporters write); here an input is "
-                     "computed";
+      nodeError() << "supported on constants only (the shape computations "
+                     "exporters write); here an input is computed";
       return nullptr;
     }
     if (!handler) {
       std::string list;
       for (const auto &entry : kHandlers)
         list += (list.empty() ? "" : ", ") + std::string(entry.first);
-      nodeError() << "op " << node->op_type()
-                  << " is not supported (supported: " << list << ")";
+      nodeError() << "not an op npuc imports (supported: " << list
+                  << "; on constants: ConstantOfShape, Shape, Slice)";
       return nullptr;
     }
     bool folded;
