@@ -48,6 +48,10 @@ def main():
     ap.add_argument("expected", help="PyTorch's output (export.py's expected.npy)")
     ap.add_argument("--int8-tolerance", type=int, default=1, help="largest int8 difference to PyTorch, in LSB")
     args = ap.parse_args()
+    if not os.path.exists(os.path.join(args.out_dir, "manifest.json")):
+        print(f"compare: error: {args.out_dir}/manifest.json not found (did npu run compile the model?)",
+              file=sys.stderr)
+        return 2
     n, bad, line = compare(args.out_dir, np.load(args.expected), args.int8_tolerance)
     print(line)
     return 0 if n > 0 and bad == 0 else 1
