@@ -301,9 +301,8 @@ private:
   LogicalResult finishLayer(Value acc, ArrayRef<int64_t> physShape,
                             ArrayRef<double> biasReal, bool int8,
                             double inScale, const Const &weights,
-                            int64_t channelAxis, Epilogue &ep,
-                            Tensor resultShape, const Const *qlinearBias,
-                            double qlinearOutScale);
+                            Epilogue &ep, Tensor result,
+                            const Const *qlinearBias, double qlinearOutScale);
   LogicalResult convLayer(const Tensor &x, const Const &w, const Const *bias,
                           bool int8, const Const *qlinearBias,
                           double qlinearOutScale);
@@ -1155,8 +1154,8 @@ Value Importer::epilogue(Location at, Value acc, ArrayRef<int64_t> shape,
 LogicalResult Importer::finishLayer(Value acc, ArrayRef<int64_t> physShape,
                                     ArrayRef<double> biasReal, bool int8,
                                     double inScale, const Const &weights,
-                                    int64_t channelAxis, Epilogue &ep,
-                                    Tensor result, const Const *qlinearBias,
+                                    Epilogue &ep, Tensor result,
+                                    const Const *qlinearBias,
                                     double qlinearOutScale) {
   const int64_t c = physShape.back();
   Location at = FusedLoc::get(ctx, ep.locs);
@@ -1195,7 +1194,6 @@ LogicalResult Importer::finishLayer(Value acc, ArrayRef<int64_t> physShape,
       !quantMultiplier(ep.residual->scale / outScale, rm, rs))
     return nodeError() << "the residual's scale ratio "
                        << ep.residual->scale / outScale << " is out of range";
-  (void)channelAxis;
   Value bias = constant({c}, i32(), bq);
   result.value = epilogue(at, acc, physShape, bias, mult, shift, residual, rm,
                           rs, ep.relu, true);
@@ -1296,8 +1294,8 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
   Tensor result;
   result.shape = {n, cout, oh, ow};
   result.layout = Layout::Nhwc;
-  return finishLayer(conv, outShape, biasReal, int8, x.scale, w, 0, *ep,
-                     result, qlinearBias, qlinearOutScale);
+  return finishLayer(conv, outShape, biasReal, int8, x.scale, w, *ep, result,
+                     qlinearBias, qlinearOutScale);
 }
 
 // a [M, K] x w [K, N] (+ bias [N]) and the epilogue.
@@ -1345,7 +1343,7 @@ LogicalResult Importer::matmulLayer(const Tensor &a, Const w,
                  .getResult(0);
   Tensor result;
   result.shape = {m, n};
-  return finishLayer(mm, {m, n}, bias, int8, a.scale, w, 1, *ep, result,
+  return finishLayer(mm, {m, n}, bias, int8, a.scale, w, *ep, result,
                      qlinearBias, qlinearOutScale);
 }
 
@@ -1368,6 +1366,11 @@ LogicalResult Importer::elementwise(ArrayRef<int> inputs, Body body) {
     FailureOr<Tensor> t = valueInput(i);
     if (failed(t))
       return failure();
+    if (t->quant == Quant::Quantized)
+      return nodeError() << "input " << i
+                         << " is an int8 tensor (a QuantizeLinear output); "
+                            "arithmetic on int8 tensors is not supported "
+                            "(DequantizeLinear first)";
     ts.push_back(*t);
     if (!out.empty() && out != t->shape)
       return nodeError() << "broadcasting between computed tensors is not "
