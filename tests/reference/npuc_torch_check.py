@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""npuc's golden reference against PyTorch, on the f32 MLPerf Tiny networks.
+"""npuc's golden reference against PyTorch, on the MLPerf Tiny networks.
 
-For each f32 network of compiler/networks: the generator's input (the .npz of
-gen_mlperf.py) is written as a .npy and given to `npuc --input`, which runs the
-network on the host through MLIR's ExecutionEngine (golden.bin); its output
-is compared with PyTorch's (torch_outputs.npz of torch_reference.py, the
-topology written again in torch.nn.functional) within
-|golden - torch| <= 1e-4 * max(1, |torch|). With --npusim the firmware npuc
+For each network of compiler/networks (--kind f32 or int8): the generator's
+input (the .npz of gen_mlperf.py) is written as a .npy and given to
+`npuc --input`, which runs the network on the host through MLIR's
+ExecutionEngine (golden.bin); its output is compared with PyTorch's
+(torch_outputs.npz of torch_reference.py, the topology written again in
+torch.nn.functional; int8 with PyTorch integer arithmetic of the
+requantisation) within |golden - torch| <= 1e-4 * max(1, |torch|) for f32,
+exactly for int8. With --npusim the firmware npuc
 built for the same input also runs and must verify against that golden
 ("compared N of N elements, 0 mismatches"), so device, golden and PyTorch
 agree on the same data. Prints "npuc vs torch: compared N of N elements,
@@ -33,16 +35,18 @@ def main():
     ap.add_argument("--torch-outputs", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--nets", default="dscnn,resnet8,mobilenet,autoencoder")
+    ap.add_argument("--kind", choices=["f32", "int8"], default="f32")
     args = ap.parse_args()
+    dtype = np.float32 if args.kind == "f32" else np.int8
     torch_out = np.load(args.torch_outputs)
     total = bad = 0
     for net in args.nets.split(","):
-        name = f"{net}_f32"
+        name = f"{net}_{args.kind}"
         d = np.load(os.path.join(args.npz_dir, f"{name}.npz"))
         out = os.path.join(args.out, name)
         os.makedirs(out, exist_ok=True)
         inp = os.path.join(out, "input.npy")
-        np.save(inp, np.ascontiguousarray(d["input"].astype(np.float32)))
+        np.save(inp, np.ascontiguousarray(d["input"].astype(dtype)))
         c = subprocess.run([args.npuc, os.path.join(args.net_dir, f"{name}.mlir"), "-o", out,
                             f"--input={inp}"], capture_output=True, text=True)
         if c.returncode != 0:
@@ -52,12 +56,15 @@ def main():
         o = manifest["outputs"][0]
         count = int(np.prod(o["shape"]))
         gold = np.frombuffer(open(os.path.join(out, manifest["golden_file"]), "rb").read(),
-                             dtype=np.float32, count=count, offset=o["golden_offset"])
-        want = torch_out[name].reshape(-1).astype(np.float32)
-        err = np.abs(gold.astype(np.float64) - want) > TOL * np.maximum(1.0, np.abs(want))
+                             dtype=dtype, count=count, offset=o["golden_offset"])
+        want = torch_out[name].reshape(-1).astype(dtype)
+        if args.kind == "int8":
+            err = gold.astype(np.int64) != want.astype(np.int64)
+        else:
+            err = np.abs(gold.astype(np.float64) - want) > TOL * np.maximum(1.0, np.abs(want))
         n_bad = int(err.sum())
         print(f"{name}: golden.bin vs torch: compared {count} of {want.size} output elements, {n_bad} mismatches, "
-              f"max abs err {np.abs(gold - want).max():.3g}")
+              f"max abs err {np.abs(gold.astype(np.float64) - want).max():.3g}")
         total += count
         bad += n_bad + (count != want.size)
         if args.npusim:

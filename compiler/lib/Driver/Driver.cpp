@@ -330,7 +330,11 @@ LogicalResult mlir::npu::writeManifest(const DriverOptions &options,
     return llvm::json::Object{
         {"name", t.name},
         {"shape", std::move(shape)},
-        {"element_type", typeString(t.type.getElementType())},
+        // An i1 mask (a checkpoint) is one byte per element, 0 or 1, on
+        // the host and the device alike.
+        {"element_type", t.type.getElementType().isInteger(1)
+                             ? std::string("i8")
+                             : typeString(t.type.getElementType())},
         {"address", static_cast<int64_t>(address)},
         {"bytes", static_cast<int64_t>(t.bytes)}};
   };

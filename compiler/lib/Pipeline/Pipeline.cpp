@@ -52,8 +52,8 @@ std::string lowerToLLVM(unsigned indexBits) {
   return "func.func(convert-linalg-to-loops),lower-affine,convert-scf-to-cf,"
          "expand-strided-metadata,lower-affine,finalize-memref-to-llvm" +
          ib + ",convert-arith-to-llvm" + ib +
-         ",convert-math-to-llvm,convert-func-to-llvm" + ib +
-         ",convert-cf-to-llvm" + ib + ",reconcile-unrealized-casts";
+         ",convert-math-to-llvm,convert-math-to-libm,convert-func-to-llvm" +
+         ib + ",convert-cf-to-llvm" + ib + ",reconcile-unrealized-casts";
 }
 
 // The textual pipelines name registered passes; they were checked when
@@ -122,6 +122,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
       target.configPath = options.configPath;
       target.configOverrides = overrides;
       pm.addPass(createNpuAttachTarget(target));
+      pm.addPass(createNpuLegalizeLinalg());
       pm.addPass(createNpuTagCheckpoints());
       pm.addPass(createNpuVerifySupported());
       break;

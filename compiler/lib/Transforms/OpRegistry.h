@@ -10,7 +10,12 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
+
+namespace mlir::linalg {
+class LinalgOp;
+} // namespace mlir::linalg
 
 namespace mlir::npu {
 
@@ -42,6 +47,14 @@ const OpEntry *lookupOp(Operation *op);
 // "func.func, func.return, ...": the ops accepted in the input.
 const std::string &supportedOpList();
 
+// The loop the workers split for a linalg op they run (npu-tile records it,
+// npu-schedule slices by it): the largest parallel loop that every operand
+// either does not depend on or indexes by that loop alone in one dimension,
+// and that every output indexes, so the workers' slices are disjoint.
+// None when no loop qualifies (a reduction to one value): one worker runs
+// the op.
+std::optional<unsigned> workerSplitDim(linalg::LinalgOp op);
+
 // Verify hooks (VerifySupported.cpp).
 void verifyFunction(SupportChecker &checker, Operation *op);
 void verifyValueTypes(SupportChecker &checker, Operation *op);
@@ -49,6 +62,8 @@ void verifyMatmul(SupportChecker &checker, Operation *op);
 void verifyElementwise(SupportChecker &checker, Operation *op);
 void verifyConvLike(SupportChecker &checker, Operation *op);
 void verifyPad(SupportChecker &checker, Operation *op);
+// Ops npu-legalize-linalg rewrites: reaching the check is a pipeline error.
+void verifyLegalized(SupportChecker &checker, Operation *op);
 
 // Lowering hooks (Schedule.cpp).
 LogicalResult lowerToSystolicArray(Scheduler &scheduler, Operation *op,

@@ -496,23 +496,27 @@ public:
     return success();
   }
 
-  // Outlines an elementwise op into @npu_worker_<i>() and runs it on every
-  // worker; each takes a contiguous slice of the largest parallel loop.
+  // Outlines a linalg op into @npu_worker_<i>() and runs it on every
+  // worker; each takes a contiguous slice of loop npu.split_dim (a parallel
+  // loop, so a reduction runs whole inside each slice, in program order).
+  // npu.split_dim = -1: worker 0 runs it all, the others return.
   LogicalResult scheduleElementwise(linalg::LinalgOp op,
                                     const std::string &layer) {
-    if (op.getNumReductionLoops() != 0)
-      return op->emitOpError("has reduction loops: only linalg.matmul may "
-                             "reduce (it runs on the SA)");
     if (!op.hasPureBufferSemantics())
       return op->emitOpError("npu-schedule runs on bufferized IR (memrefs)");
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     NpuDialect::SplitDimAttrHelper splitDim(op->getContext());
     IntegerAttr split = splitDim.getAttr(op);
-    if (!split || split.getInt() < 0 ||
+    if (!split || split.getInt() < -1 ||
         split.getInt() >= static_cast<int64_t>(ranges.size()) ||
-        ShapedType::isDynamic(ranges[split.getInt()]))
+        (split.getInt() >= 0 && ShapedType::isDynamic(ranges[split.getInt()])))
       return op->emitOpError("has no worker split: run -npu-tile first");
-    unsigned dim = split.getInt();
+    const bool whole = split.getInt() < 0;
+    unsigned dim = whole ? 0 : split.getInt();
+    if (!whole &&
+        op.getIteratorTypesArray()[dim] != utils::IteratorType::parallel)
+      return op->emitOpError("npu.split_dim ")
+             << dim << " is a reduction loop: the workers split a parallel one";
 
     Location loc = op.getLoc();
     MLIRContext *ctx = module.getContext();
@@ -564,53 +568,66 @@ public:
         toIndex(wb.create<func::CallOp>(loc, "npurt_num_workers",
                                         TypeRange{i32Type}, ValueRange{})
                     .getResult(0));
-    Value range = wb.create<arith::ConstantIndexOp>(loc, ranges[dim]);
-    // ceil(range / count), spelled out: arith.ceildivui needs arith-expand.
-    Value one = wb.create<arith::ConstantIndexOp>(loc, 1);
-    Value chunk = wb.create<arith::DivUIOp>(
-        loc,
-        wb.create<arith::SubIOp>(
-            loc, wb.create<arith::AddIOp>(loc, range, count), one),
-        count);
-    Value lo = wb.create<arith::MinUIOp>(
-        loc, wb.create<arith::MulIOp>(loc, id, chunk), range);
-    Value hi = wb.create<arith::MinUIOp>(
-        loc, wb.create<arith::AddIOp>(loc, lo, chunk), range);
-    Value size = wb.create<arith::SubIOp>(loc, hi, lo);
+    if (whole) {
+      // One worker: the others skip the op.
+      Value zero = wb.create<arith::ConstantIndexOp>(loc, 0);
+      auto first = wb.create<scf::IfOp>(
+          loc,
+          wb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, id, zero),
+          /*withElseRegion=*/false);
+      OpBuilder tb = first.getThenBodyBuilder();
+      Operation *clone = tb.clone(*op.getOperation(), map);
+      clone->removeAttr(kPlacementAttrName);
+      splitDim.removeAttr(clone);
+    } else {
+      Value range = wb.create<arith::ConstantIndexOp>(loc, ranges[dim]);
+      // ceil(range / count), spelled out: arith.ceildivui needs arith-expand.
+      Value one = wb.create<arith::ConstantIndexOp>(loc, 1);
+      Value chunk = wb.create<arith::DivUIOp>(
+          loc,
+          wb.create<arith::SubIOp>(
+              loc, wb.create<arith::AddIOp>(loc, range, count), one),
+          count);
+      Value lo = wb.create<arith::MinUIOp>(
+          loc, wb.create<arith::MulIOp>(loc, id, chunk), range);
+      Value hi = wb.create<arith::MinUIOp>(
+          loc, wb.create<arith::AddIOp>(loc, lo, chunk), range);
+      Value size = wb.create<arith::SubIOp>(loc, hi, lo);
 
-    SmallVector<Value> sliced;
-    AffineExpr d = wb.getAffineDimExpr(dim);
-    for (OpOperand &operand : op->getOpOperands()) {
-      Value v = map.lookup(operand.get());
-      auto type = dyn_cast<MemRefType>(v.getType());
-      if (!type) {
-        sliced.push_back(v);
-        continue;
+      SmallVector<Value> sliced;
+      AffineExpr d = wb.getAffineDimExpr(dim);
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value v = map.lookup(operand.get());
+        auto type = dyn_cast<MemRefType>(v.getType());
+        if (!type) {
+          sliced.push_back(v);
+          continue;
+        }
+        AffineMap indexing = op.getMatchingIndexingMap(&operand);
+        std::optional<unsigned> pos;
+        for (unsigned r = 0; r < indexing.getNumResults(); ++r)
+          if (indexing.getResult(r) == d)
+            pos = r;
+        if (!pos) {
+          sliced.push_back(v);
+          continue;
+        }
+        SmallVector<OpFoldResult> offsets, sizes, strides;
+        for (unsigned r = 0; r < type.getRank(); ++r) {
+          offsets.push_back(r == *pos ? OpFoldResult(lo) : wb.getIndexAttr(0));
+          sizes.push_back(r == *pos ? OpFoldResult(size)
+                                    : wb.getIndexAttr(type.getDimSize(r)));
+          strides.push_back(wb.getIndexAttr(1));
+        }
+        sliced.push_back(
+            wb.create<memref::SubViewOp>(loc, v, offsets, sizes, strides));
       }
-      AffineMap indexing = op.getMatchingIndexingMap(&operand);
-      std::optional<unsigned> pos;
-      for (unsigned r = 0; r < indexing.getNumResults(); ++r)
-        if (indexing.getResult(r) == d)
-          pos = r;
-      if (!pos) {
-        sliced.push_back(v);
-        continue;
-      }
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (unsigned r = 0; r < type.getRank(); ++r) {
-        offsets.push_back(r == *pos ? OpFoldResult(lo) : wb.getIndexAttr(0));
-        sizes.push_back(r == *pos ? OpFoldResult(size)
-                                  : wb.getIndexAttr(type.getDimSize(r)));
-        strides.push_back(wb.getIndexAttr(1));
-      }
-      sliced.push_back(
-          wb.create<memref::SubViewOp>(loc, v, offsets, sizes, strides));
+      Operation *clone = wb.clone(*op.getOperation(), map);
+      for (auto [i, v] : llvm::enumerate(sliced))
+        clone->setOperand(i, v);
+      clone->removeAttr(kPlacementAttrName);
+      splitDim.removeAttr(clone);
     }
-    Operation *clone = wb.clone(*op.getOperation(), map);
-    for (auto [i, v] : llvm::enumerate(sliced))
-      clone->setOperand(i, v);
-    clone->removeAttr(kPlacementAttrName);
-    splitDim.removeAttr(clone);
     wb.create<func::ReturnOp>(loc);
 
     OpBuilder b(op);

@@ -422,17 +422,19 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
         ok &= succeeded(tileMatmul(mm, budget, rows, cols));
         return;
       }
-      // Elementwise work (staging copies go to the DMA): the workers split
-      // the largest parallel loop, each taking one contiguous slice.
-      if (isStagingCopy(op) || op.getNumReductionLoops() != 0)
+      // Worker work (staging copies go to the DMA): the workers split the
+      // loop workerSplitDim picks, each taking one contiguous slice; -1
+      // when there is none (one worker runs it).
+      if (isStagingCopy(op))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (ranges.empty() || llvm::any_of(ranges, ShapedType::isDynamic))
+      if (llvm::any_of(ranges, ShapedType::isDynamic))
         return;
-      int64_t dim =
-          std::max_element(ranges.begin(), ranges.end()) - ranges.begin();
+      std::optional<unsigned> dim =
+          ranges.empty() ? std::nullopt : workerSplitDim(op);
       NpuDialect::SplitDimAttrHelper(b.getContext())
-          .setAttr(op, b.getI64IntegerAttr(dim));
+          .setAttr(op,
+                   b.getI64IntegerAttr(dim ? static_cast<int64_t>(*dim) : -1));
     });
     if (!ok)
       signalPassFailure();

@@ -9,9 +9,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cmath>
 
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUVERIFYSUPPORTED
@@ -27,8 +30,9 @@ namespace {
 // the per-channel requantisation multipliers and shifts of int8 networks
 // (constants read by the workers' epilogues).
 bool isSupportedElementType(Type type) {
-  return type.isSignlessInteger(8) || type.isSignlessInteger(32) ||
-         type.isSignlessInteger(64) || type.isF32();
+  return type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(32) || type.isSignlessInteger(64) ||
+         type.isF32();
 }
 
 // Scalars inside elementwise bodies: requantization needs i64 products and
@@ -41,13 +45,62 @@ bool isSupportedScalarType(Type type) {
 }
 
 bool isSupportedBodyOp(Operation *op) {
+  // Integer division and remainder are left out: division by zero traps on
+  // the host running the golden.
   return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AddFOp,
-             arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::MaxSIOp,
-             arith::MinSIOp, arith::MaximumFOp, arith::MinimumFOp,
-             arith::MaxNumFOp, arith::MinNumFOp, arith::ExtSIOp,
-             arith::TruncIOp, arith::SIToFPOp, arith::FPToSIOp, arith::ShRSIOp,
-             arith::ShLIOp, arith::AndIOp, arith::CmpIOp, arith::CmpFOp,
-             arith::SelectOp, arith::ConstantOp, linalg::YieldOp>(op);
+             arith::SubFOp, arith::MulFOp, arith::DivFOp, arith::NegFOp,
+             arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+             arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::ShRSIOp,
+             arith::ShRUIOp, arith::ShLIOp, arith::AndIOp, arith::OrIOp,
+             arith::XOrIOp, arith::CmpIOp, arith::CmpFOp, arith::SelectOp,
+             arith::ConstantOp,
+             // Worker code: F-extension instructions or picolibc's libm.
+             math::ExpOp, math::LogOp, math::AbsFOp, math::SqrtOp,
+             math::RsqrtOp, math::CeilOp, math::FloorOp, math::RoundOp,
+             math::TanhOp, math::ErfOp, math::PowFOp, linalg::YieldOp>(op);
+}
+
+// Whether `v` is provably within [lo, hi]: a constant, or clamped by
+// maximumf/maxnumf and minimumf/minnumf with constant bounds (in either
+// order; a rounding op in between keeps integral bounds).
+bool isClampedTo(Value v, double lo, double hi) {
+  auto constant = [](Value x) -> std::optional<double> {
+    FloatAttr attr;
+    if (matchPattern(x, m_Constant(&attr)))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  };
+  bool below = false, above = false;
+  for (int depth = 0; depth < 6 && v; ++depth) {
+    if (std::optional<double> c = constant(v))
+      return *c >= lo && *c <= hi;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<math::RoundOp, math::FloorOp, math::CeilOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(def);
+    bool isMin = isa<arith::MinimumFOp, arith::MinNumFOp>(def);
+    if (!isMax && !isMin)
+      return false;
+    Value next;
+    for (unsigned i = 0; i < 2; ++i)
+      if (std::optional<double> c = constant(def->getOperand(i))) {
+        if (isMax && *c >= lo)
+          below = true;
+        if (isMin && *c <= hi)
+          above = true;
+        next = def->getOperand(1 - i);
+      }
+    if (below && above)
+      return true;
+    v = next;
+  }
+  return false;
 }
 
 } // namespace
@@ -66,7 +119,7 @@ public:
       else if (!isSupportedElementType(tensorType.getElementType()))
         fail(loc, "element type ")
             << tensorType.getElementType()
-            << " is not supported (supported: i8, i32, i64, f32)";
+            << " is not supported (supported: i1, i8, i32, i64, f32)";
       else if (tensorType.getEncoding())
         fail(loc, "tensor encodings are not supported");
       else
@@ -100,10 +153,15 @@ public:
                           "network must be one function with a body");
       return;
     }
-    for (Type type : func.getArgumentTypes())
+    for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
+                                              func.getResultTypes())) {
+      if (getElementTypeOrSelf(type).isInteger(1)) {
+        fail(func.getLoc(), "i1 tensors are supported inside the network "
+                            "(masks), not as its inputs or outputs");
+        continue;
+      }
       checkType(type, func.getLoc(), /*insideBody=*/false);
-    for (Type type : func.getResultTypes())
-      checkType(type, func.getLoc(), /*insideBody=*/false);
+    }
     if (!func.getBody().hasOneBlock()) {
       fail(func.getLoc(), "functions with control flow (several blocks) are "
                           "not supported");
@@ -149,28 +207,40 @@ public:
     }
   }
 
+  // A linalg.generic the workers run: elementwise, or with reduction loops
+  // (row sums and maxima, the softmax's steps, batched matmuls, max
+  // pooling). Each worker takes a slice of one parallel loop (npu-tile's
+  // choice, workerSplitDim) and runs the reductions of its slice in program
+  // order; with no loop to split, one worker runs it all.
   void checkElementwise(linalg::GenericOp generic) {
     if (!checkValueTypes(generic, /*insideBody=*/false))
       return;
-    if (llvm::any_of(generic.getIteratorTypesArray(),
-                     [](utils::IteratorType t) {
-                       return t != utils::IteratorType::parallel;
-                     })) {
-      generic.emitOpError("with a reduction loop is not supported (only "
-                          "elementwise generics: all loops parallel)");
-      failed = true;
-      return;
-    }
     for (OpOperand &operand : generic->getOpOperands()) {
       AffineMap map = generic.getMatchingIndexingMap(&operand);
       bool isInit = generic.isDpsInit(&operand);
-      // Inputs may broadcast (bias over rows); outputs are written densely.
-      if (isInit ? !map.isIdentity() : !map.isProjectedPermutation()) {
+      // Inputs may broadcast, transpose or slide a window (pooling);
+      // outputs are written along the loops, reduced loops left out.
+      // An output may also be written at an offset (d + c: a padded
+      // tensor's interior, npu-legalize-linalg's standalone pads).
+      auto offsetDim = [](AffineExpr e) {
+        if (isa<AffineDimExpr>(e))
+          return true;
+        auto sum = dyn_cast<AffineBinaryOpExpr>(e);
+        return sum && sum.getKind() == AffineExprKind::Add &&
+               isa<AffineDimExpr>(sum.getLHS()) &&
+               isa<AffineConstantExpr>(sum.getRHS());
+      };
+      bool ok = isInit
+                    ? llvm::all_of(map.getResults(), offsetDim) &&
+                          map.getNumResults() ==
+                              static_cast<unsigned>(generic.getRank(&operand))
+                    : map.getNumSymbols() == 0;
+      if (!ok) {
         generic.emitOpError("indexing map ")
             << AffineMapAttr::get(map) << " of operand #"
             << operand.getOperandNumber()
-            << " is not supported (inputs: projected permutations, "
-               "outputs: identity)";
+            << " is not supported (inputs: affine maps of the loops, "
+               "outputs: loops, or loops plus constants)";
         failed = true;
         return;
       }
@@ -179,13 +249,36 @@ public:
       checkType(arg.getType(), generic.getLoc(), /*insideBody=*/true);
     for (Operation &bodyOp : *generic.getBody()) {
       if (!isSupportedBodyOp(&bodyOp)) {
-        bodyOp.emitOpError("is not supported inside an elementwise "
-                           "linalg.generic");
+        bodyOp.emitOpError("is not supported inside a linalg.generic (the "
+                           "workers run arith and math ops)");
         failed = true;
         continue;
       }
+      if (auto toInt = dyn_cast<arith::FPToSIOp>(bodyOp))
+        warnUnclampedConversion(toInt);
       checkValueTypes(&bodyOp, /*insideBody=*/true);
     }
+  }
+
+  // An f32 -> int conversion of a value out of the integer's range is
+  // poison in LLVM: the host golden and the device may legitimately give
+  // different integers. Not an error (the values may stay in range), a
+  // warning at the conversion unless its operand is clamped first.
+  void warnUnclampedConversion(arith::FPToSIOp op) {
+    auto type = dyn_cast<IntegerType>(op.getType());
+    if (!type || type.getWidth() > 64)
+      return;
+    unsigned w = type.getWidth();
+    double lo = -std::ldexp(1.0, w - 1), hi = std::ldexp(1.0, w - 1) - 1;
+    if (isClampedTo(op.getIn(), lo, hi))
+      return;
+    op.emitWarning("converts f32 to ")
+        << type << " without clamping to ["
+        << APInt::getSignedMinValue(w).getSExtValue() << ", "
+        << APInt::getSignedMaxValue(w).getSExtValue()
+        << "] first: an out-of-range value converts to poison in LLVM, so "
+           "the host golden and the device may differ there (clamp with "
+           "arith.maximumf / arith.minimumf first)";
   }
 
   // Convolutions, depthwise convolutions and sum pooling (NHWC, batch 1):
@@ -313,6 +406,13 @@ void mlir::npu::verifyConvLike(SupportChecker &checker, Operation *op) {
 
 void mlir::npu::verifyPad(SupportChecker &checker, Operation *op) {
   checker.checkPad(cast<tensor::PadOp>(op));
+}
+
+void mlir::npu::verifyLegalized(SupportChecker &checker, Operation *op) {
+  checker.fail(op->getLoc(), "'")
+      << op->getName()
+      << "' is compiled after npu-legalize-linalg rewrites it; run that pass "
+         "first (npuc does)";
 }
 
 namespace {

@@ -54,9 +54,11 @@ func.func @pad_channels(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x6x8xf32>) -> ten
 
 // -----
 
-func.func @nchw(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>, %o: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
-  // expected-error @+1 {{'linalg.conv_2d_nchw_fchw' op is not supported by npuc}}
-  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%o : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
-  return %y : tensor<1x8x6x6xf32>
+// FHWC weights (NCHW convs are rewritten by npu-legalize-linalg; this
+// layout has no rewrite).
+func.func @fhwc(%x: tensor<1x8x8x4xf32>, %w: tensor<8x3x3x4xf32>, %o: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' op is not supported by npuc}}
+  %y = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x8x4xf32>, tensor<8x3x3x4xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %y : tensor<1x6x6x8xf32>
 }

@@ -3,7 +3,7 @@
 // RUN: npuc-opt %s -npu-verify-supported -split-input-file -verify-diagnostics
 
 func.func @matmul_f16(%a: tensor<2x8xf32>) -> tensor<2x4xf32> {
-  // expected-error @+1 {{element type 'f16' is not supported (supported: i8, i32, i64, f32)}}
+  // expected-error @+1 {{element type 'f16' is not supported (supported: i1, i8, i32, i64, f32)}}
   %w = arith.constant dense<1.0> : tensor<8x4xf16>
   %e = tensor.empty() : tensor<2x4xf32>
   return %e : tensor<2x4xf32>

@@ -3,6 +3,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def NpuLegalizeLinalg : Pass<"npu-legalize-linalg", "ModuleOp"> {
+  let summary = "Rewrite linalg ops without an engine of their own into compiled forms";
+  let description = [{
+    Runs first, before the network is checked (npu-verify-supported) and
+    before the golden's copy is taken, so host and device run the same ops.
+    `dense_resource` constants become `dense`; `linalg.matmul_transpose_a/_b`
+    become a transpose (folded when the operand is a constant) and
+    `linalg.matmul`; `linalg.conv_2d_nchw_fchw` becomes
+    `linalg.conv_2d_nhwc_hwcf` between transposes (constant weights permuted
+    at compile time, a zero `tensor.pad` moved to NHWC, an elementwise
+    epilogue re-indexed into NHWC so npu-fuse-conv folds it);
+    `linalg.softmax` (f32) becomes max / exp(x - max) / sum / divide
+    generics; transposes, broadcasts, `linalg.reduce`/`map`, the named
+    elementwise ops, `linalg.batch_matmul` and max/min pooling become
+    `linalg.generic` (run by the workers), without the operands their
+    bodies do not read.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
   let summary = "Reject every op and type npuc cannot compile";
   let description = [{
