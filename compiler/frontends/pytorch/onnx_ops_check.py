@@ -54,17 +54,28 @@ class Elementwise(nn.Module):
         self.conv = nn.Conv2d(3, 4, 3, padding=1)
         self.bn = nn.BatchNorm2d(4)
         self.c = nn.Parameter(torch.randn(4, 1, 1))
-        self.w = nn.Parameter(torch.randn(7 * 8 * 12, 6) * 0.05)
+        self.w = nn.Parameter(torch.randn(4 * 8 * 12, 6) * 0.05)
         self.b = nn.Parameter(torch.randn(6))
 
     def forward(self, x):
         y = self.conv(x)
         y = torch.sigmoid(y * 0.5 - self.c) / 1.5
         y = self.bn(torch.clamp(y, 0.1, 0.6))  # Clip, then a BatchNormalization after no conv
-        y = torch.cat([y, x], dim=1)
-        y = F.pad(y.transpose(2, 3), (1, 1, 0, 0), value=0.25)  # [1, 7, 8, 12]
+        y = F.pad(y.transpose(2, 3), (1, 1, 0, 0), value=0.25)  # [1, 4, 8, 12]
         y = torch.flatten(y, 1).unsqueeze(0).squeeze(0)
         return torch.matmul(y, self.w) + self.b  # MatMul + Add
+
+
+class Concat(nn.Module):
+    """Concat (host only: npuc does not lower tensor.insert_slice)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = nn.Linear(7 * 5 * 5, 3)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(torch.cat([F.relu(self.conv(x)), x], dim=1), 1))
 
 
 class Reshapes(nn.Module):
@@ -112,7 +123,8 @@ class ConvBNs(nn.Module):
 
 
 # name: (module, input shape, also run on npusim with `npu run`, export options)
-CASES = {"pools": (Pools, (1, 4, 12, 12), False, {}), "elementwise": (Elementwise, (1, 3, 10, 8), False, {}),
+CASES = {"pools": (Pools, (1, 4, 12, 12), True, {}), "elementwise": (Elementwise, (1, 3, 10, 8), True, {}),
+         "concat": (Concat, (1, 3, 5, 5), False, {}),
          "reshapes": (Reshapes, (1, 2, 4, 4), True, {}), "head": (Head, (1, 3, 8, 8), True, {}),
          "batchnorm": (ConvBNs, (1, 3, 6, 6), True, {"training": torch.onnx.TrainingMode.PRESERVE})}
 
