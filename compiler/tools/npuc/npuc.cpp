@@ -107,12 +107,12 @@ int main(int argc, char **argv) {
   mlir::npu::registerNpuPipeline();
   mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(cat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "npuc: network (.mlir or .onnx) -> npusim firmware\n");
+  cl::ParseCommandLineOptions(
+      argc, argv, "npuc: network (.mlir or .onnx) -> npusim firmware\n");
 
   const bool emitImported = emit == "imported";
-  std::optional<mlir::npu::Phase> to =
-      mlir::npu::parsePhase(emitImported ? std::string("verify") : emit.getValue());
+  std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(
+      emitImported ? std::string("verify") : emit.getValue());
   if (!to)
     return fail("unknown --emit=" + emit + " (imported, " +
                 mlir::npu::phaseList() + ")");

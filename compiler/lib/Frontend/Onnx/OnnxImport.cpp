@@ -196,9 +196,7 @@ private:
   static const std::pair<const char *, Handler> kHandlers[];
 
   // --- errors -------------------------------------------------------------
-  InFlightDiagnostic fileError() {
-    return emitError(fileLoc);
-  }
+  InFlightDiagnostic fileError() { return emitError(fileLoc); }
   // An error at the node being imported (its location names it).
   InFlightDiagnostic nodeError() {
     return emitError(loc) << node->op_type() << " (opset " << opset << "): ";
@@ -249,8 +247,7 @@ private:
     const onnx::AttributeProto *a = attr(name);
     return a ? a->s() : dflt.str();
   }
-  SmallVector<int64_t> attrInts(StringRef name,
-                                ArrayRef<int64_t> dflt) const {
+  SmallVector<int64_t> attrInts(StringRef name, ArrayRef<int64_t> dflt) const {
     const onnx::AttributeProto *a = attr(name);
     if (!a)
       return SmallVector<int64_t>(dflt);
@@ -300,9 +297,9 @@ private:
                  Value residual, int64_t rm, int64_t rs, bool relu, bool int8);
   LogicalResult finishLayer(Value acc, ArrayRef<int64_t> physShape,
                             ArrayRef<double> biasReal, bool int8,
-                            double inScale, const Const &weights,
-                            Epilogue &ep, Tensor result,
-                            const Const *qlinearBias, double qlinearOutScale);
+                            double inScale, const Const &weights, Epilogue &ep,
+                            Tensor result, const Const *qlinearBias,
+                            double qlinearOutScale);
   LogicalResult convLayer(const Tensor &x, const Const &w, const Const *bias,
                           bool int8, const Const *qlinearBias,
                           double qlinearOutScale);
@@ -479,8 +476,8 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
       length = int64_t(all.size()) - offset;
     if (offset < 0 || offset + length > int64_t(all.size()))
       return where() << "external data [" << offset << ", " << offset + length
-                     << ") lies outside '" << location << "' ("
-                     << all.size() << " bytes)";
+                     << ") lies outside '" << location << "' (" << all.size()
+                     << " bytes)";
     external = all.substr(offset, length).str();
   }
   const std::string &raw =
@@ -488,8 +485,8 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
   c.data.resize(n);
   if (!raw.empty() || t.data_location() == TensorProto::EXTERNAL) {
     if (raw.size() != n * width)
-      return where() << "holds " << raw.size() << " bytes of data for "
-                     << n << " " << typeName(c.type) << " elements";
+      return where() << "holds " << raw.size() << " bytes of data for " << n
+                     << " " << typeName(c.type) << " elements";
     const char *p = raw.data();
     for (int64_t i = 0; i < n; ++i, p += width) {
       switch (c.type) {
@@ -576,8 +573,7 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
       continue; // an initializer listed as an input (older exporters)
     const onnx::TypeProto_Tensor &tt = in.type().tensor_type();
     if (!in.type().has_tensor_type())
-      return fileError() << "graph input '" << in.name()
-                         << "' is not a tensor";
+      return fileError() << "graph input '" << in.name() << "' is not a tensor";
     SmallVector<int64_t> shape;
     std::string dynamic;
     for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
@@ -651,10 +647,11 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
       t.value = permuted(t.value, kToNhwc);
       t.layout = Layout::Nhwc;
     }
-    define(quantizedInput ? StringRef(graph().node(consumers.lookup(
-                                          in.name())[0]).output(0))
-                          : StringRef(in.name()),
-           t);
+    define(
+        quantizedInput
+            ? StringRef(graph().node(consumers.lookup(in.name())[0]).output(0))
+            : StringRef(in.name()),
+        t);
   }
   for (const auto &g : given)
     if (!used.count(g.getKey()))
@@ -673,8 +670,8 @@ LogicalResult Importer::foldBatchNorms() {
     if (bn.op_type() != "BatchNormalization" || bn.input_size() != 5 ||
         bn.output_size() != 1)
       continue;
-    auto producers = consumers.lookup(bn.input(0));
-    if (producers.size() != 1 || graphOutputs.count(bn.input(0)))
+    auto users = consumers.lookup(bn.input(0));
+    if (users.size() != 1 || graphOutputs.count(bn.input(0)))
       continue;
     int p = -1;
     for (int j = 0; j < i; ++j)
@@ -690,8 +687,7 @@ LogicalResult Importer::foldBatchNorms() {
       continue;
     auto get = [&](StringRef name) -> const Const * {
       auto it = consts.find(name);
-      return it == consts.end() || it->second.quantized ? nullptr
-                                                        : &it->second;
+      return it == consts.end() || it->second.quantized ? nullptr : &it->second;
     };
     const Const *w = prod.input_size() > 1 ? get(prod.input(1)) : nullptr;
     const Const *bias = prod.input_size() > 2 ? get(prod.input(2)) : nullptr;
@@ -763,8 +759,7 @@ FailureOr<Tensor> Importer::valueInput(int i) {
 LogicalResult Importer::checkAttrs(ArrayRef<StringRef> allowed) {
   for (const onnx::AttributeProto &a : node->attribute())
     if (!llvm::is_contained(allowed, a.name()))
-      return nodeError() << "attribute '" << a.name()
-                         << "' is not supported";
+      return nodeError() << "attribute '" << a.name() << "' is not supported";
   return success();
 }
 
@@ -852,8 +847,7 @@ Value Importer::scalar(Type type, double v) {
       loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
 }
 
-Value Importer::zeroFilled(ArrayRef<int64_t> shape, Type element,
-                           double fill) {
+Value Importer::zeroFilled(ArrayRef<int64_t> shape, Type element, double fill) {
   Value empty = b.create<tensor::EmptyOp>(loc, shape, element);
   return b
       .create<linalg::FillOp>(loc, ValueRange{scalar(element, fill)},
@@ -878,8 +872,7 @@ Value Importer::permuted(Value v, ArrayRef<int64_t> perm) {
     inExprs[perm[i]] = b.getAffineDimExpr(i);
   SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
                                  b.getMultiDimIdentityMap(rank)};
-  Value empty =
-      b.create<tensor::EmptyOp>(loc, outShape, type.getElementType());
+  Value empty = b.create<tensor::EmptyOp>(loc, outShape, type.getElementType());
   return b
       .create<linalg::GenericOp>(
           loc, TypeRange{empty.getType()}, ValueRange{v}, ValueRange{empty},
@@ -988,9 +981,9 @@ int Importer::soleConsumer(StringRef name) const {
 
 // The nodes after the current Conv/Gemm/MatMul that its epilogue does:
 // [bias Add (MatMul)] [residual Add] [Relu] [QuantizeLinear (int8)].
-FailureOr<Importer::Epilogue>
-Importer::fuseEpilogue(bool int8, bool biasAdd, int64_t channels,
-                       ArrayRef<int64_t> shape) {
+FailureOr<Importer::Epilogue> Importer::fuseEpilogue(bool int8, bool biasAdd,
+                                                     int64_t channels,
+                                                     ArrayRef<int64_t> shape) {
   Epilogue ep;
   ep.locs.push_back(loc);
   std::string cur = node->output(0);
@@ -1014,8 +1007,7 @@ Importer::fuseEpilogue(bool int8, bool biasAdd, int64_t channels,
       auto c = consts.find(other(n));
       if (c != consts.end() && !c->second.quantized &&
           c->second.type == TensorProto::FLOAT &&
-          c->second.numel() == channels &&
-          c->second.shape.back() == channels) {
+          c->second.numel() == channels && c->second.shape.back() == channels) {
         ep.bias = &c->second;
         take(next);
         continue;
@@ -1089,10 +1081,10 @@ Value Importer::epilogue(Location at, Value acc, ArrayRef<int64_t> shape,
   SmallVector<Value> ins = {acc, bias};
   SmallVector<AffineMap> maps = {id, ch};
   if (int8) {
-    ins.push_back(constant({c}, i64(), std::vector<double>(mult.begin(),
-                                                           mult.end())));
-    ins.push_back(constant({c}, i64(), std::vector<double>(shift.begin(),
-                                                           shift.end())));
+    ins.push_back(
+        constant({c}, i64(), std::vector<double>(mult.begin(), mult.end())));
+    ins.push_back(
+        constant({c}, i64(), std::vector<double>(shift.begin(), shift.end())));
     maps.append({ch, ch});
   }
   if (residual) {
@@ -1174,8 +1166,7 @@ LogicalResult Importer::finishLayer(Value acc, ArrayRef<int64_t> physShape,
   std::vector<double> bq(c);
   SmallVector<int64_t> mult(c), shift(c);
   for (int64_t o = 0; o < c; ++o) {
-    double sw = weights.scale.size() == 1 ? weights.scale[0]
-                                          : weights.scale[o];
+    double sw = weights.scale.size() == 1 ? weights.scale[0] : weights.scale[o];
     bq[o] = qlinearBias ? qlinearBias->data[o]
                         : std::nearbyint(biasReal[o] / (inScale * sw));
     if (std::abs(bq[o]) > 2147483647.0)
@@ -1190,8 +1181,7 @@ LogicalResult Importer::finishLayer(Value acc, ArrayRef<int64_t> physShape,
                          << " is out of range (shift 0..62)";
   }
   int64_t rm = 0, rs = 0;
-  if (ep.residual &&
-      !quantMultiplier(ep.residual->scale / outScale, rm, rs))
+  if (ep.residual && !quantMultiplier(ep.residual->scale / outScale, rm, rs))
     return nodeError() << "the residual's scale ratio "
                        << ep.residual->scale / outScale << " is out of range";
   Value bias = constant({c}, i32(), bq);
@@ -1255,16 +1245,16 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
   if (oh <= 0 || ow <= 0)
     return nodeError() << "the kernel is larger than the padded input";
   if (bias && bias->numel() != cout)
-    return nodeError() << "bias has " << bias->numel() << " values for "
-                       << cout << " output channels";
+    return nodeError() << "bias has " << bias->numel() << " values for " << cout
+                       << " output channels";
 
   FailureOr<Epilogue> ep =
       fuseEpilogue(int8 && !qlinearBias, false, cout, {n, cout, oh, ow});
   if (failed(ep))
     return failure();
   Type et = int8 ? i8() : f32(), acct = int8 ? i32() : f32();
-  Value in = pad(toNhwc(x), {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0},
-                 0);
+  Value in =
+      pad(toNhwc(x), {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0);
   SmallVector<int64_t> outShape = {n, oh, ow, cout};
   Value acc = zeroFilled(outShape, acct);
   auto attrs = SmallVector<NamedAttribute>{
@@ -1273,8 +1263,7 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
   Value conv;
   if (depthwise) {
     // [C, 1, kh, kw] -> [kh, kw, C]
-    std::vector<double> hwc =
-        permuteData(w.data, {cout, kh, kw}, {1, 2, 0});
+    std::vector<double> hwc = permuteData(w.data, {cout, kh, kw}, {1, 2, 0});
     Value wt = constant({kh, kw, cout}, et, hwc);
     conv = b.create<linalg::DepthwiseConv2DNhwcHwcOp>(
                 loc, TypeRange{acc.getType()}, ValueRange{in, wt},
@@ -1321,8 +1310,7 @@ LogicalResult Importer::matmulLayer(const Tensor &a, Const w,
         for (int64_t cc = 0; cc < a.c; ++cc) {
           int64_t phys = (hh * a.w + ww) * a.c + cc;
           int64_t logical = (cc * a.h + hh) * a.w + ww;
-          std::copy_n(w.data.begin() + logical * n, n,
-                      rows.begin() + phys * n);
+          std::copy_n(w.data.begin() + logical * n, n, rows.begin() + phys * n);
         }
     w.data = std::move(rows);
   }
@@ -1337,10 +1325,10 @@ LogicalResult Importer::matmulLayer(const Tensor &a, Const w,
   Type et = int8 ? i8() : f32(), acct = int8 ? i32() : f32();
   Value wt = constant({k, n}, et, w.data);
   Value acc = zeroFilled({m, n}, acct);
-  Value mm = b.create<linalg::MatmulOp>(loc, TypeRange{acc.getType()},
-                                        ValueRange{a.value, wt},
-                                        ValueRange{acc})
-                 .getResult(0);
+  Value mm =
+      b.create<linalg::MatmulOp>(loc, TypeRange{acc.getType()},
+                                 ValueRange{a.value, wt}, ValueRange{acc})
+          .getResult(0);
   Tensor result;
   result.shape = {m, n};
   return finishLayer(mm, {m, n}, bias, int8, a.scale, w, *ep, result,
@@ -1454,7 +1442,7 @@ LogicalResult Importer::elementwise(ArrayRef<int> inputs, Body body) {
              unsigned next = 0;
              for (const std::optional<double> &s : scalars)
                operands.push_back(s ? nb.create<arith::ConstantOp>(
-                                          l, nb.getF32FloatAttr(float(*s)))
+                                            l, nb.getF32FloatAttr(float(*s)))
                                           .getResult()
                                     : args[next++]);
              nb.create<linalg::YieldOp>(l, body(nb, l, operands));
@@ -1492,12 +1480,12 @@ LogicalResult Importer::pooling(bool max, bool global) {
     return nodeError() << "only 2-D pooling is supported (4-D input)";
   const int64_t n = x->shape[0], c = x->shape[1], h = x->shape[2],
                 wd = x->shape[3];
-  SmallVector<int64_t> k = global ? SmallVector<int64_t>{h, wd}
-                                  : attrInts("kernel_shape", {});
+  SmallVector<int64_t> k =
+      global ? SmallVector<int64_t>{h, wd} : attrInts("kernel_shape", {});
   if (k.size() != 2)
     return nodeError() << "kernel_shape must have 2 values";
-  SmallVector<int64_t> strides = global ? SmallVector<int64_t>{1, 1}
-                                        : attrInts("strides", {1, 1});
+  SmallVector<int64_t> strides =
+      global ? SmallVector<int64_t>{1, 1} : attrInts("strides", {1, 1});
   SmallVector<int64_t> pads = attrInts("pads", {0, 0, 0, 0});
   if (attrInt("ceil_mode", 0) != 0)
     return nodeError() << "ceil_mode=1 is not supported";
@@ -1537,8 +1525,8 @@ LogicalResult Importer::pooling(bool max, bool global) {
                    {0, pads[2], pads[3], 0}, lowest);
     Value init = zeroFilled(outShape, et, lowest);
     result.value = b.create<linalg::PoolingNhwcMaxOp>(
-                        loc, TypeRange{init.getType()},
-                        ValueRange{in, window}, ValueRange{init}, attrs)
+                        loc, TypeRange{init.getType()}, ValueRange{in, window},
+                        ValueRange{init}, attrs)
                        .getResult(0);
     result.quant = x->quant;
     result.scale = x->scale;
@@ -1548,9 +1536,9 @@ LogicalResult Importer::pooling(bool max, bool global) {
   Value in =
       pad(toNhwc(*x), {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0);
   Value acc = zeroFilled(outShape, int8 ? i32() : f32());
-  Value sum = b.create<linalg::PoolingNhwcSumOp>(
-                   loc, TypeRange{acc.getType()}, ValueRange{in, window},
-                   ValueRange{acc}, attrs)
+  Value sum = b.create<linalg::PoolingNhwcSumOp>(loc, TypeRange{acc.getType()},
+                                                 ValueRange{in, window},
+                                                 ValueRange{acc}, attrs)
                   .getResult(0);
   const int64_t count = k[0] * k[1];
   std::string output = node->output(0);
@@ -1613,8 +1601,8 @@ LogicalResult Importer::pooling(bool max, bool global) {
              Value c1 = nb.create<arith::MaxSIOp>(l, v, c64(-128));
              Value c2 = nb.create<arith::MinSIOp>(l, c1, c64(127));
              nb.create<linalg::YieldOp>(
-                 l, ValueRange{
-                        nb.create<arith::TruncIOp>(l, nb.getI8Type(), c2)});
+                 l,
+                 ValueRange{nb.create<arith::TruncIOp>(l, nb.getI8Type(), c2)});
            })
           .getResult(0);
   define(output, result);
@@ -1730,16 +1718,16 @@ LogicalResult Importer::importBinary() {
   if (failed(checkInputs(2, 2)) || failed(checkAttrs({})))
     return failure();
   StringRef op = node->op_type();
-  return elementwise({0, 1}, [op](OpBuilder &nb, Location l,
-                                  ArrayRef<Value> v) -> Value {
-    if (op == "Add")
-      return nb.create<arith::AddFOp>(l, v[0], v[1]);
-    if (op == "Sub")
-      return nb.create<arith::SubFOp>(l, v[0], v[1]);
-    if (op == "Mul")
-      return nb.create<arith::MulFOp>(l, v[0], v[1]);
-    return nb.create<arith::DivFOp>(l, v[0], v[1]);
-  });
+  return elementwise(
+      {0, 1}, [op](OpBuilder &nb, Location l, ArrayRef<Value> v) -> Value {
+        if (op == "Add")
+          return nb.create<arith::AddFOp>(l, v[0], v[1]);
+        if (op == "Sub")
+          return nb.create<arith::SubFOp>(l, v[0], v[1]);
+        if (op == "Mul")
+          return nb.create<arith::MulFOp>(l, v[0], v[1]);
+        return nb.create<arith::DivFOp>(l, v[0], v[1]);
+      });
 }
 
 LogicalResult Importer::importRelu() {
@@ -1767,17 +1755,17 @@ LogicalResult Importer::importClip() {
       return failure();
     hi = *v;
   }
-  return elementwise({0}, [lo, hi](OpBuilder &nb, Location l,
-                                   ArrayRef<Value> v) {
-    Value y = v[0];
-    if (lo)
-      y = nb.create<arith::MaximumFOp>(
-          l, y, nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(*lo)));
-    if (hi)
-      y = nb.create<arith::MinimumFOp>(
-          l, y, nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(*hi)));
-    return y;
-  });
+  return elementwise(
+      {0}, [lo, hi](OpBuilder &nb, Location l, ArrayRef<Value> v) {
+        Value y = v[0];
+        if (lo)
+          y = nb.create<arith::MaximumFOp>(
+              l, y, nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(*lo)));
+        if (hi)
+          y = nb.create<arith::MinimumFOp>(
+              l, y, nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(*hi)));
+        return y;
+      });
 }
 
 LogicalResult Importer::importSigmoid() {
@@ -1803,8 +1791,9 @@ LogicalResult Importer::reshapeTo(const Tensor &x, ArrayRef<int64_t> to) {
   // let the next Gemm/MatMul permute its weight rows.
   if (x.layout == Layout::Nhwc && to.size() == 2 && to[0] == x.shape[0]) {
     result.value = b.create<tensor::CollapseShapeOp>(
-        loc, tensorType(to, cast<RankedTensorType>(x.value.getType())
-                                .getElementType()),
+        loc,
+        tensorType(to,
+                   cast<RankedTensorType>(x.value.getType()).getElementType()),
         x.value, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
     result.layout = Layout::FlatNhwc;
     result.c = x.shape[1];
@@ -1831,7 +1820,8 @@ LogicalResult Importer::importFlatten() {
   if (axis < 0 || axis > rank)
     return nodeError() << "axis " << attrInt("axis", 1) << " is out of range";
   ArrayRef<int64_t> s = x->shape;
-  return reshapeTo(*x, {product(s.take_front(axis)), product(s.drop_front(axis))});
+  return reshapeTo(*x,
+                   {product(s.take_front(axis)), product(s.drop_front(axis))});
 }
 
 LogicalResult Importer::importReshape() {
@@ -1974,11 +1964,11 @@ LogicalResult Importer::importConcat() {
   Value acc = b.create<tensor::EmptyOp>(loc, phys, et);
   int64_t offset = 0;
   for (const Tensor &t : ins) {
-    Value v = et == i8() ? (nhwc ? t.value : toLogical(t))
-                         : realValue(t, layout);
+    Value v =
+        et == i8() ? (nhwc ? t.value : toLogical(t)) : realValue(t, layout);
     auto vt = cast<RankedTensorType>(v.getType());
-    SmallVector<OpFoldResult> offs(rank, b.getIndexAttr(0)),
-        sizes, strides(rank, b.getIndexAttr(1));
+    SmallVector<OpFoldResult> offs(rank, b.getIndexAttr(0)), sizes,
+        strides(rank, b.getIndexAttr(1));
     offs[physAxis] = b.getIndexAttr(offset);
     for (int64_t d : vt.getShape())
       sizes.push_back(b.getIndexAttr(d));
@@ -2030,7 +2020,7 @@ LogicalResult Importer::importPad() {
     result.quant = Quant::None; // an int8 pad value would need its scale
   // Feature maps are padded in NHWC, the layout the convolution reads.
   Layout layout = rank == 4 && x->layout != Layout::FlatNhwc ? Layout::Nhwc
-                                                              : Layout::Logical;
+                                                             : Layout::Logical;
   Value v = layout == Layout::Nhwc ? toNhwc(*x) : toLogical(*x);
   if (result.quant == Quant::None && x->quant != Quant::None) {
     Tensor asIs = *x;
@@ -2078,10 +2068,10 @@ LogicalResult Importer::importSoftmax() {
             SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
                                              utils::IteratorType::reduction},
             [&](OpBuilder &nb, Location l, ValueRange a) {
-              Value r = isMax ? nb.create<arith::MaximumFOp>(l, a[0], a[1])
-                                    .getResult()
-                              : nb.create<arith::AddFOp>(l, a[0], a[1])
-                                    .getResult();
+              Value r =
+                  isMax
+                      ? nb.create<arith::MaximumFOp>(l, a[0], a[1]).getResult()
+                      : nb.create<arith::AddFOp>(l, a[0], a[1]).getResult();
               nb.create<linalg::YieldOp>(l, r);
             })
         .getResult(0);
@@ -2135,8 +2125,7 @@ LogicalResult Importer::importBatchNorm() {
   const int64_t c = x->shape[1];
   if (g->numel() != c || beta->numel() != c || mean->numel() != c ||
       var->numel() != c)
-    return nodeError() << "scale, B, mean and var must have " << c
-                       << " values";
+    return nodeError() << "scale, B, mean and var must have " << c << " values";
   const double eps = attrFloat("epsilon", 1e-5f);
   SmallVector<int64_t> chShape(x->shape.size(), 1);
   chShape[1] = c;
@@ -2154,11 +2143,11 @@ LogicalResult Importer::importBatchNorm() {
   onnx::NodeProto *self = model.mutable_graph()->mutable_node(nodeIndex);
   self->set_input(1, kName);
   self->set_input(2, oName);
-  return elementwise({0, 1, 2}, [](OpBuilder &nb, Location l,
-                                   ArrayRef<Value> v) {
-    Value y = nb.create<arith::MulFOp>(l, v[0], v[1]);
-    return nb.create<arith::AddFOp>(l, y, v[2]).getResult();
-  });
+  return elementwise({0, 1, 2},
+                     [](OpBuilder &nb, Location l, ArrayRef<Value> v) {
+                       Value y = nb.create<arith::MulFOp>(l, v[0], v[1]);
+                       return nb.create<arith::AddFOp>(l, y, v[2]).getResult();
+                     });
 }
 
 LogicalResult Importer::importQuantize() {
@@ -2182,11 +2171,9 @@ LogicalResult Importer::importQuantize() {
     if (scale.numel() != 1 &&
         (q.axis < 0 || q.axis >= int64_t(q.shape.size()) ||
          q.shape[q.axis] != scale.numel()))
-      return nodeError() << "the per-axis scale does not match axis "
-                         << q.axis;
+      return nodeError() << "the per-axis scale does not match axis " << q.axis;
     for (auto [i, v] : llvm::enumerate(q.data))
-      v = std::clamp(std::nearbyint(c->data[i] / q.scaleAt(i)), -128.0,
-                     127.0);
+      v = std::clamp(std::nearbyint(c->data[i] / q.scaleAt(i)), -128.0, 127.0);
     consts[node->output(0)] = std::move(q);
     return success();
   }
@@ -2225,8 +2212,8 @@ LogicalResult Importer::importQuantize() {
              y = nb.create<arith::MaximumFOp>(l, y, f(-128));
              y = nb.create<arith::MinimumFOp>(l, y, f(127));
              nb.create<linalg::YieldOp>(
-                 l, ValueRange{nb.create<arith::FPToSIOp>(l, nb.getI8Type(),
-                                                          y)});
+                 l,
+                 ValueRange{nb.create<arith::FPToSIOp>(l, nb.getI8Type(), y)});
            })
           .getResult(0);
   result.quant = Quant::Quantized;
@@ -2410,8 +2397,7 @@ LogicalResult Importer::importCast() {
       v = std::trunc(v);
     break;
   default:
-    return nodeError() << "Cast to " << typeName(r.type)
-                       << " is not supported";
+    return nodeError() << "Cast to " << typeName(r.type) << " is not supported";
   }
   consts[node->output(0)] = std::move(r);
   return success();
@@ -2423,9 +2409,8 @@ LogicalResult Importer::importCast() {
 LogicalResult Importer::foldConstantNode(bool &folded) {
   folded = false;
   StringRef op = node->op_type();
-  if (!llvm::is_contained(kShapeOps, op) && op != "Concat" &&
-      op != "Reshape" && op != "Transpose" && op != "Squeeze" &&
-      op != "Unsqueeze")
+  if (!llvm::is_contained(kShapeOps, op) && op != "Concat" && op != "Reshape" &&
+      op != "Transpose" && op != "Squeeze" && op != "Unsqueeze")
     return success();
   if (op == "Shape" && node->input_size() == 1 &&
       values.count(node->input(0))) {
@@ -2520,7 +2505,8 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
         r.shape.clear();
         for (auto [i, d] : llvm::enumerate(x.shape))
           if (!(llvm::is_contained(axes, int64_t(i)) ||
-                llvm::is_contained(axes, int64_t(i) - int64_t(x.shape.size())) ||
+                llvm::is_contained(axes,
+                                   int64_t(i) - int64_t(x.shape.size())) ||
                 (axes.empty() && d == 1)))
             r.shape.push_back(d);
       } else {
@@ -2638,9 +2624,8 @@ OwningOpRef<ModuleOp> Importer::run() {
     name = "net_" + name;
   b.setInsertionPointToEnd(module->getBody());
   auto func = b.create<func::FuncOp>(
-      NameLoc::get(StringAttr::get(ctx, graph().name().empty()
-                                            ? "graph"
-                                            : graph().name()),
+      NameLoc::get(StringAttr::get(
+                       ctx, graph().name().empty() ? "graph" : graph().name()),
                    fileLoc),
       name, b.getFunctionType({}, {}));
   b.setInsertionPointToStart(func.addEntryBlock());
@@ -2716,9 +2701,9 @@ bool mlir::npu::isOnnxFile(StringRef path) {
   return llvm::sys::path::extension(path).equals_insensitive(".onnx");
 }
 
-OwningOpRef<ModuleOp> mlir::npu::importOnnxFile(StringRef path,
-                                                MLIRContext *context,
-                                                const OnnxImportOptions &options) {
+OwningOpRef<ModuleOp>
+mlir::npu::importOnnxFile(StringRef path, MLIRContext *context,
+                          const OnnxImportOptions &options) {
   GOOGLE_PROTOBUF_VERIFY_VERSION;
   Importer importer(context, path, options);
   return importer.run();
