@@ -79,6 +79,20 @@ int64_t product(ArrayRef<int64_t> shape) {
                          std::multiplies<int64_t>());
 }
 
+// Constants and tensors npuc holds at import: at most 2^28 elements (a 1 GiB
+// f32 tensor), so no size computation overflows.
+constexpr int64_t kMaxElements = int64_t{1} << 28;
+
+bool shapeFits(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d > 0 && n > kMaxElements / d))
+      return false;
+    n *= d;
+  }
+  return true;
+}
+
 // A constant (initializer, Constant node, or folded from them). Integers
 // and floats are held as double: exact for every value a weight, bias,
 // shape or zero point holds.
@@ -429,9 +443,9 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
   };
   c.shape.assign(t.dims().begin(), t.dims().end());
   c.type = t.data_type();
-  for (int64_t d : c.shape)
-    if (d < 0 || d > (int64_t{1} << 31))
-      return where() << "dimension " << d << " is not supported";
+  if (!shapeFits(c.shape))
+    return where() << "a shape with negative dimensions or more than 2^28 "
+                      "elements is not supported";
   const int64_t n = c.numel();
   size_t width = 0;
   switch (c.type) {
@@ -1223,6 +1237,11 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
                        pads = attrInts("pads", {0, 0, 0, 0});
   if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4)
     return nodeError() << "strides, dilations, pads must have 2, 2, 4 values";
+  if (llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(dil, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(pads, [](int64_t v) { return v < 0; }) || kh < 1 || kw < 1)
+    return nodeError() << "strides and dilations must be >= 1, pads >= 0, "
+                          "the kernel non-empty";
   std::string autoPad = attrString("auto_pad", "NOTSET");
   const int64_t ekh = (kh - 1) * dil[0] + 1, ekw = (kw - 1) * dil[1] + 1;
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -1482,11 +1501,16 @@ LogicalResult Importer::pooling(bool max, bool global) {
                 wd = x->shape[3];
   SmallVector<int64_t> k =
       global ? SmallVector<int64_t>{h, wd} : attrInts("kernel_shape", {});
-  if (k.size() != 2)
-    return nodeError() << "kernel_shape must have 2 values";
+  if (k.size() != 2 || k[0] < 1 || k[1] < 1)
+    return nodeError() << "kernel_shape must have 2 positive values";
   SmallVector<int64_t> strides =
       global ? SmallVector<int64_t>{1, 1} : attrInts("strides", {1, 1});
   SmallVector<int64_t> pads = attrInts("pads", {0, 0, 0, 0});
+  if (strides.size() != 2 || pads.size() != 4 ||
+      llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(pads, [](int64_t v) { return v < 0; }))
+    return nodeError() << "strides (2 values >= 1) and pads (4 values >= 0) "
+                          "are not valid";
   if (attrInt("ceil_mode", 0) != 0)
     return nodeError() << "ceil_mode=1 is not supported";
   if (attrInt("storage_order", 0) != 0)
@@ -1952,6 +1976,8 @@ LogicalResult Importer::importConcat() {
   SmallVector<int64_t> shape = ins[0].shape;
   shape[axis] = 0;
   for (const Tensor &t : ins) {
+    if (int64_t(t.shape.size()) != rank)
+      return nodeError() << "the inputs' ranks differ";
     for (int64_t d = 0; d < rank; ++d)
       if (d != axis && t.shape[d] != ins[0].shape[d])
         return nodeError() << "input shapes differ outside axis " << axis;
@@ -2447,10 +2473,18 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
     return v;
   };
   auto norm = [](int64_t a, int64_t rank) { return a < 0 ? a + rank : a; };
+  auto inRange = [&](ArrayRef<int64_t> axes, int64_t rank) {
+    return llvm::all_of(axes, [&](int64_t a) {
+      return norm(a, rank) >= 0 && norm(a, rank) < rank;
+    });
+  };
   Const r;
   r.type = x.type;
   if (op == "ConstantOfShape") {
     r.shape = ints(&x);
+    if (!shapeFits(r.shape))
+      return nodeError() << "the shape must have non-negative dimensions and "
+                            "at most 2^28 elements";
     r.type = TensorProto::FLOAT;
     double v = 0;
     if (const onnx::AttributeProto *a = attr("value")) {
@@ -2471,10 +2505,18 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
   } else if (op == "Concat") {
     const int64_t rank = x.shape.size();
     const int64_t axis = norm(attrInt("axis", 0), rank);
+    if (axis < 0 || axis >= rank)
+      return nodeError() << "axis is out of range";
     r.shape = x.shape;
     r.shape[axis] = 0;
-    for (const Const *c : in)
+    for (const Const *c : in) {
+      if (!c || c->shape.size() != x.shape.size())
+        return nodeError() << "the inputs' ranks differ";
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != axis && c->shape[d] != x.shape[d])
+          return nodeError() << "input shapes differ outside axis " << axis;
       r.shape[axis] += c->shape[axis];
+    }
     const int64_t outer = product(ArrayRef<int64_t>(x.shape).take_front(axis));
     for (int64_t o = 0; o < outer; ++o)
       for (const Const *c : in) {
@@ -2486,11 +2528,15 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
     // The same data under the shape the value handlers compute.
     r = x;
     if (op == "Reshape") {
+      if (in.size() < 2 || !in[1])
+        return nodeError() << "the shape (input 1) is missing";
       SmallVector<int64_t> to = ints(in[1]);
       int64_t known = 1, infer = -1;
       for (auto [i, d] : llvm::enumerate(to)) {
-        if (d == 0)
+        if (d == 0 && i < x.shape.size())
           d = x.shape[i];
+        if (d < -1 || d == 0 || (d == -1 && infer >= 0))
+          return nodeError() << "shape entry " << d << " is not supported";
         if (d == -1)
           infer = i;
         else
@@ -2498,9 +2544,19 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
       }
       if (infer >= 0)
         to[infer] = x.numel() / std::max<int64_t>(known, 1);
+      if (!shapeFits(to))
+        return nodeError() << "the shape is too large";
       r.shape = to;
     } else {
       SmallVector<int64_t> axes = ints(in.size() > 1 ? in[1] : nullptr);
+      const int64_t rank = x.shape.size() + (op == "Squeeze" ? 0 : axes.size());
+      SmallVector<int64_t> sorted;
+      for (int64_t a : axes)
+        sorted.push_back(norm(a, rank));
+      llvm::sort(sorted);
+      if (!inRange(axes, rank) ||
+          std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        return nodeError() << "axes are out of range or repeated";
       if (op == "Squeeze") {
         r.shape.clear();
         for (auto [i, d] : llvm::enumerate(x.shape))
@@ -2510,7 +2566,6 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
                 (axes.empty() && d == 1)))
             r.shape.push_back(d);
       } else {
-        const int64_t rank = x.shape.size() + axes.size();
         r.shape.clear();
         unsigned next = 0;
         for (int64_t i = 0; i < rank; ++i)
@@ -2528,10 +2583,19 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
     for (int64_t i = x.shape.size() - 1; i >= 0; --i)
       perm.push_back(i);
     perm = attrInts("perm", perm);
+    SmallVector<int64_t> sortedPerm(perm);
+    llvm::sort(sortedPerm);
+    bool isPermutation = perm.size() == x.shape.size();
+    for (size_t i = 0; isPermutation && i < sortedPerm.size(); ++i)
+      isPermutation = sortedPerm[i] == int64_t(i);
+    if (!isPermutation)
+      return nodeError() << "perm is not a permutation of the dimensions";
     r.shape = permuteShape(x.shape, perm);
     r.data = permuteData(x.data, x.shape, perm);
   } else if (op == "Slice") {
     const int64_t rank = x.shape.size();
+    if (in.size() < 3 || !in[1] || !in[2])
+      return nodeError() << "starts and ends (inputs 1, 2) are required";
     SmallVector<int64_t> starts = ints(in[1]), ends = ints(in[2]),
                          axes = ints(in.size() > 3 ? in[3] : nullptr),
                          steps = ints(in.size() > 4 ? in[4] : nullptr);
@@ -2540,6 +2604,9 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
         axes.push_back(i);
     if (steps.empty())
       steps.assign(starts.size(), 1);
+    if (ends.size() != starts.size() || axes.size() != starts.size() ||
+        steps.size() != starts.size() || !inRange(axes, rank))
+      return nodeError() << "starts, ends, axes and steps do not match";
     SmallVector<int64_t> start(rank, 0), step(rank, 1);
     r.shape = x.shape;
     for (size_t i = 0; i < axes.size(); ++i) {
@@ -2638,6 +2705,10 @@ OwningOpRef<ModuleOp> Importer::run() {
       continue;
     node = &graph().node(nodeIndex);
     loc = nodeLocation(nodeIndex);
+    if (node->output_size() < 1 || node->output(0).empty()) {
+      nodeError() << "has no output";
+      return nullptr;
+    }
     if (!node->domain().empty() && node->domain() != "ai.onnx") {
       nodeError() << "op domain '" << node->domain()
                   << "' is not supported (the default ONNX domain only)";
