@@ -92,6 +92,23 @@ int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
   return rc;
 }
 
+// `model: error: ONNX node 'a' + 'b': message` for an op of an imported
+// model, named by the ONNX nodes it came from (the importer's NameLocs).
+void printOnnxDiagnostic(llvm::StringRef model, const Diagnostic &d) {
+  static const char *kinds[] = {"note", "warning", "error", "remark"};
+  llvm::SmallVector<std::string> nodes;
+  d.getLocation()->walk([&](Location l) {
+    if (auto name = dyn_cast<NameLoc>(l))
+      nodes.push_back("'" + name.getName().str() + "'");
+    return WalkResult::advance();
+  });
+  llvm::errs() << model << ": " << kinds[static_cast<int>(d.getSeverity())]
+               << ": ";
+  if (!nodes.empty())
+    llvm::errs() << "ONNX node " << llvm::join(nodes, " + ") << ": ";
+  llvm::errs() << d.str() << "\n";
+}
+
 std::string joinPath(llvm::StringRef dir, llvm::StringRef name) {
   llvm::SmallString<256> p(dir);
   llvm::sys::path::append(p, name);
@@ -451,23 +468,9 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   std::optional<ScopedDiagnosticHandler> onnxDiagnostics;
   if (isOnnxFile(options.inputFile)) {
     onnxDiagnostics.emplace(&context, [&](Diagnostic &diag) {
-      auto print = [&](const Diagnostic &d) {
-        static const char *kinds[] = {"note", "warning", "error", "remark"};
-        llvm::SmallVector<std::string> nodes;
-        d.getLocation()->walk([&](Location l) {
-          if (auto name = dyn_cast<NameLoc>(l))
-            nodes.push_back("'" + name.getName().str() + "'");
-          return WalkResult::advance();
-        });
-        llvm::errs() << options.inputFile << ": "
-                     << kinds[static_cast<int>(d.getSeverity())] << ": ";
-        if (!nodes.empty())
-          llvm::errs() << "ONNX node " << llvm::join(nodes, " + ") << ": ";
-        llvm::errs() << d.str() << "\n";
-      };
-      print(diag);
+      printOnnxDiagnostic(options.inputFile, diag);
       for (const Diagnostic &note : diag.getNotes())
-        print(note);
+        printOnnxDiagnostic(options.inputFile, note);
       return success();
     });
     OnnxImportOptions onnxOptions;
@@ -475,7 +478,8 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
     module = importOnnxFile(options.inputFile, &context, onnxOptions);
     if (!module)
       return 1;
-    // The imported network as later phases and npuc-opt see it.
+    // An importer bug (an op built with mismatched types) stops here, with
+    // one message, instead of in a later pass.
     if (failed(verify(*module)))
       return fail("internal error: the imported network does not verify");
   } else {
