@@ -39,13 +39,15 @@ def load(spec, int8, input_shape):
     return model, x, cls.lower()
 
 
-def export(model, x, out, name):
-    """Writes the .onnx, input.npy and expected.npy; returns the .onnx path."""
+def export(model, x, out, name, opset=13, dynamic_batch=False):
+    """Writes the .onnx, input.npy and expected.npy; returns the .onnx path.
+    dynamic_batch: the input's dimension 0 is symbolic ('batch')."""
     os.makedirs(out, exist_ok=True)
     with torch.no_grad():
         expected = model(x).numpy()
     path = os.path.join(out, name + ".onnx")
-    torch.onnx.export(model, x, path, opset_version=13, input_names=["input"], output_names=["output"])
+    torch.onnx.export(model, x, path, opset_version=opset, input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": {0: "batch"}} if dynamic_batch else None)
     if isinstance(model, models.QuantizedNet):
         # The QDQ model's interface is int8: its input quantized with the
         # input scale, its output in units of the output scale.

@@ -32,14 +32,18 @@ def main():
     ap.add_argument("--int8", action="store_true", help="the QDQ int8 form (dscnn, resnet8)")
     ap.add_argument("--work", required=True, help="directory for the .onnx, the input and npuc's output")
     ap.add_argument("--int8-tolerance", type=int, default=1, help="largest int8 difference to PyTorch, in LSB")
+    ap.add_argument("--opset", type=int, default=13, help="the ONNX opset to export (13-17)")
+    ap.add_argument("--dynamic-batch", action="store_true",
+                    help="export the batch dimension as symbolic; npu run gets --input-shape")
     ap.add_argument("--npu", default=os.path.join(ROOT, "npu"))
     args = ap.parse_args()
 
     model, x, name = export.load(args.model, args.int8, None)
-    onnx_path = export.export(model, x, args.work, name)
+    onnx_path = export.export(model, x, args.work, name, args.opset, args.dynamic_batch)
     out_dir = os.path.join(args.work, "out")
+    shape = ["--input-shape", "input=" + "x".join(map(str, x.shape))] if args.dynamic_batch else []
     run = subprocess.run([sys.executable, args.npu, "run", onnx_path, "--input",
-                          os.path.join(args.work, "input.npy"), "-o", out_dir],
+                          os.path.join(args.work, "input.npy"), "-o", out_dir] + shape,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(run.stdout)
     m = re.search(r"compared (\d+) of (\d+) elements, (\d+) mismatches", run.stdout)
