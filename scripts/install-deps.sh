@@ -19,6 +19,7 @@ packages=(
   python3-matplotlib                  # ./npu sweep's plots (docs/architects.md)
   slurm-wlm munge                     # ./npu sweep --backend slurm and its test's one-node Slurm
   gdb-multiarch                       # npusim --gdb, tested with a real debugger (docs/debugging.md)
+  libonnx-dev libprotobuf-dev         # npuc's ONNX importer (docs/frontend.md)
 )
 
 missing=()

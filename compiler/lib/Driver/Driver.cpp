@@ -17,6 +17,7 @@
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -45,6 +46,7 @@
 
 #include "config/config.h"
 #include "npu/Driver/Driver.h"
+#include "npu/Frontend/OnnxImport.h"
 #include "npu/Transforms/Passes.h"
 
 #include <chrono>
@@ -89,6 +91,23 @@ int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
   if (!error.empty())
     llvm::errs() << "npuc: " << program << ": " << error << "\n";
   return rc;
+}
+
+// `model: error: ONNX node 'a' + 'b': message` for an op of an imported
+// model, named by the ONNX nodes it came from (the importer's NameLocs).
+void printOnnxDiagnostic(llvm::StringRef model, const Diagnostic &d) {
+  static const char *kinds[] = {"note", "warning", "error", "remark"};
+  llvm::SmallVector<std::string> nodes;
+  d.getLocation()->walk([&](Location l) {
+    if (auto name = dyn_cast<NameLoc>(l))
+      nodes.push_back("'" + name.getName().str() + "'");
+    return WalkResult::advance();
+  });
+  llvm::errs() << model << ": " << kinds[static_cast<int>(d.getSeverity())]
+               << ": ";
+  if (!nodes.empty())
+    llvm::errs() << "ONNX node " << llvm::join(nodes, " + ") << ": ";
+  llvm::errs() << d.str() << "\n";
 }
 
 std::string joinPath(llvm::StringRef dir, llvm::StringRef name) {
@@ -476,13 +495,41 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   std::string error;
-  auto file = openInputFile(options.inputFile, &error);
-  if (!file)
-    return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
+  OwningOpRef<ModuleOp> module;
+  // An imported model has no source text to quote: diagnostics name the
+  // model and the ONNX node(s) an op came from (the importer's NameLocs).
+  std::optional<ScopedDiagnosticHandler> onnxDiagnostics;
+  if (isOnnxFile(options.inputFile)) {
+    onnxDiagnostics.emplace(&context, [&](Diagnostic &diag) {
+      printOnnxDiagnostic(options.inputFile, diag);
+      for (const Diagnostic &note : diag.getNotes())
+        printOnnxDiagnostic(options.inputFile, note);
+      return success();
+    });
+    OnnxImportOptions onnxOptions;
+    onnxOptions.inputShapes = options.inputShapes;
+    module = importOnnxFile(options.inputFile, &context, onnxOptions);
+    if (!module)
+      return 1;
+    // An importer bug (an op built with mismatched types) stops here, with
+    // one message, instead of in a later pass.
+    if (failed(verify(*module)))
+      return fail("internal error: the imported network does not verify");
+  } else {
+    if (!options.inputShapes.empty())
+      return fail("--input-shape applies to ONNX models (.onnx)");
+    auto file = openInputFile(options.inputFile, &error);
+    if (!file)
+      return fail(error);
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return 1;
+  }
+  if (options.emitImported) {
+    module->print(llvm::outs());
+    return 0;
+  }
   if (options.train) {
     // The training module replaces the network: everything after (plan,
     // golden, manifest) sees the training step as the network.

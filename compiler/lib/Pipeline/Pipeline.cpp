@@ -231,6 +231,17 @@ std::string mlir::npu::locString(Location loc) {
     return (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
             llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
         .str();
+  // An imported ONNX node (NameLoc), or the nodes one fused layer came
+  // from (a conv and its bias, residual, ReLU and QuantizeLinear).
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    std::string names;
+    for (Location part : fused.getLocations())
+      if (std::string s = locString(part); !s.empty())
+        names += (names.empty() ? "" : " + ") + s;
+    return names;
+  }
   return "";
 }
 

@@ -19,7 +19,8 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::OptionCategory cat("npuc options");
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<network.mlir>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<network.mlir | model.onnx>"),
                                cl::Required, cl::cat(cat));
 cl::opt<std::string>
     outDir("o", cl::desc("output directory (firmware.elf, manifest.json, ...)"),
@@ -37,9 +38,10 @@ cl::opt<std::string> activationMemLevel(
     cl::init("L2"), cl::cat(cat));
 cl::opt<std::string> emit(
     "emit",
-    cl::desc("last phase: verify | plan | bufferized | tiled | schedule | "
-             "llvm-dialect | llvm-ir | obj | elf (the MLIR/LLVM IR phases are "
-             "printed on stdout)"),
+    cl::desc("last phase: imported | verify | plan | bufferized | tiled | "
+             "schedule | llvm-dialect | llvm-ir | obj | elf (the MLIR/LLVM IR "
+             "phases are printed on stdout; imported: the network as read, "
+             "an ONNX model as linalg)"),
     cl::init("elf"), cl::cat(cat));
 cl::opt<unsigned> optLevel(
     "opt",
@@ -90,6 +92,11 @@ cl::opt<double> trainLr("lr",
                         cl::desc("--train: SGD learning rate (0 < lr <= 10, "
                                  "default 0.01)"),
                         cl::init(0.01), cl::cat(cat));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("an ONNX model's graph input with dynamic dimensions: its static "
+             "shape, name=1x3x32x32; repeatable (docs/frontend.md)"),
+    cl::value_desc("name=shape"), cl::cat(cat));
 cl::opt<std::string> npurtLib("npurt-lib",
                               cl::desc("libnpurt.a (runtime kernels)"),
                               cl::init(NPUC_NPURT_LIB), cl::cat(cat));
@@ -121,8 +128,8 @@ int main(int argc, char **argv) {
   mlir::npu::registerNpuPipeline();
   mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(cat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "npuc: network (.mlir) -> npusim firmware\n");
+  cl::ParseCommandLineOptions(
+      argc, argv, "npuc: network (.mlir or .onnx) -> npusim firmware\n");
   npuc::useInstalledSdk(
       argv[0], reinterpret_cast<void *>(&fail),
       {{configFile, "share/npusim/configs/gap9.cfg"},
@@ -132,9 +139,12 @@ int main(int argc, char **argv) {
        {npurtLib, "lib/npusim/firmware/libnpurt.a"},
        {mainObj, "lib/npusim/firmware/npuc_main.o"}});
 
-  std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(emit);
+  const bool emitImported = emit == "imported";
+  std::optional<mlir::npu::Phase> to = mlir::npu::parsePhase(
+      emitImported ? std::string("verify") : emit.getValue());
   if (!to)
-    return fail("unknown --emit=" + emit + " (" + mlir::npu::phaseList() + ")");
+    return fail("unknown --emit=" + emit + " (imported, " +
+                mlir::npu::phaseList() + ")");
   if (injectFault.getNumOccurrences() && injectFault.empty())
     return fail("--inject-fault needs a value (skip-weight-load, l3-as-l2, "
                 "unchecked-l1-alloc)");
@@ -188,6 +198,8 @@ int main(int argc, char **argv) {
   options.tilePins.assign(tilePins.begin(), tilePins.end());
   options.inputData = inputData;
   options.to = *to;
+  options.emitImported = emitImported;
+  options.inputShapes.assign(inputShapes.begin(), inputShapes.end());
   options.optLevel = optLevel;
   options.golden = golden;
   options.npurtLib = npurtLib;

@@ -37,6 +37,12 @@ struct DriverOptions {
   int64_t trainSteps = 4, trainBatch = 4;
   double trainLr = 0.01;
   Phase to = Phase::Elf;
+  // --emit=imported: print the network as read (an ONNX model imported to
+  // linalg) and stop.
+  bool emitImported = false;
+  // --input-shape name=AxBx..: static shapes for an ONNX model's dynamic
+  // graph inputs.
+  std::vector<std::string> inputShapes;
   unsigned optLevel = 2;
   bool golden = true;
   // The RV32 pieces the link uses.

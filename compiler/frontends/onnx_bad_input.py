@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""npuc on bad ONNX input: every case a clear error with npuc's exit code 1
+(`npu run`: 2), never a crash; and the control models that must import.
+
+The models are written here with a minimal protobuf encoder (no onnx Python
+package needed): a small valid model and variations of it. One case exports a
+torch.nn.Module with an op npuc does not import (GELU -> Erf) and runs it with
+`npu run`. Prints "onnx bad input: all N cases as expected".
+
+  onnx_bad_input.py --npuc build/compiler/tools/npuc/npuc --npu ./npu --work build/onnx-bad
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_writer import FLOAT, INT64, attr_int, model, node, tensor, value_info  # noqa: E402
+
+
+def mlp(op="Relu", op_domain=None, opset=13, w=None, x_dims=(1, 4), extra_attrs=(), b_init=None, y_name="y",
+        quant=False):
+    """x [1, 4] -> MatMul(W [4, 2]) -> Add(b) -> <op> -> y: the control model and its variations."""
+    w = w or tensor("W", [4, 2], FLOAT, [0.5, -1, 2, 0.25, 1, 1, -0.5, 3])
+    b = b_init or tensor("b", [2], FLOAT, [0.1, -0.2])
+    nodes = [node("MatMul", ["x", "W"], ["mm"], "fc1"), node("Add", ["mm", "b"], ["sum"], "bias1"),
+             node(op, ["sum"], ["y"], "act1", extra_attrs, op_domain)]
+    if quant:
+        nodes.insert(0, node("QuantizeLinear", ["x0", "s"], ["x"], "quant_in"))
+        return model(nodes, [w, b, tensor("s", [], FLOAT, [0.1])], [value_info("x0", FLOAT, x_dims)],
+                     [value_info(y_name, FLOAT, [1, 2])], opset)
+    return model(nodes, [w, b], [value_info("x", FLOAT, x_dims)], [value_info(y_name, FLOAT, [1, 2])], opset)
+
+
+def conv(attrs, group_weights=4):
+    w = tensor("W", [4, group_weights, 3, 3], FLOAT, [0.1] * (4 * group_weights * 9))
+    return model([node("Conv", ["x", "W"], ["y"], "conv_a", attrs)], [w], [value_info("x", FLOAT, [1, 4, 8, 8])],
+                 [value_info("y", FLOAT, [1, 4, 6, 6])])
+
+
+def cases(work):
+    ok = mlp()
+    return [
+        # name, file bytes (or a callable writing files), extra npuc args, expected rc, expected message regex
+        ("control: a valid model imports", ok, [], 0, r"linalg\.matmul"),
+        ("control: dynamic batch with --input-shape", mlp(x_dims=("batch", 4)), ["--input-shape=x=1x4"], 0,
+         r"tensor<1x4xf32>"),
+        ("unsupported op", mlp(op="Erf"), [], 1,
+         r"ONNX node 'act1': Erf \(opset 13\): not an op npuc imports \(supported: Conv, "),
+        ("unsupported op domain", mlp(op="FusedGelu", op_domain="com.microsoft"), [], 1,
+         r"ONNX node 'act1': FusedGelu \(opset 13\): op domain 'com.microsoft' is not supported"),
+        ("unsupported attribute", conv([attr_int("frobnicate", 1)]), [], 1,
+         r"ONNX node 'conv_a': Conv \(opset 13\): attribute 'frobnicate' is not supported"),
+        ("unsupported attribute value", conv([attr_int("group", 2)], group_weights=2), [], 1,
+         r"ONNX node 'conv_a': Conv \(opset 13\): group=2 is not supported"),
+        ("unsupported opset (too old)", mlp(opset=9), [], 1,
+         r"opset 9 of the default ONNX domain is not supported \(opsets 13-17"),
+        ("unsupported opset (too new)", mlp(opset=21), [], 1, r"opset 21 of the default ONNX domain is not supported"),
+        ("truncated file", ok[: len(ok) // 2], [], 1, r"not an ONNX model"),
+        ("not an ONNX file (MLIR text)", b"func.func @f() {\n  return\n}\n", [], 1, r"not an ONNX model"),
+        ("empty file", b"", [], 1, r"not an ONNX model"),
+        ("random bytes", bytes((i * 73 + 41) % 256 for i in range(4096)), [], 1, r"not an ONNX model"),
+        ("missing external data",
+         mlp(w=tensor("W", [4, 2], FLOAT, external={"location": "weights.bin", "offset": "0", "length": "32"})), [],
+         1, r"initializer 'W': its data is in the external file 'weights.bin', which cannot be read"),
+        ("external data too short",
+         (mlp(w=tensor("W", [4, 2], FLOAT, external={"location": "short.bin"})), ("short.bin", b"\0" * 8)), [],
+         1, r"initializer 'W': holds 8 bytes of data for 8 float elements"),
+        ("raw data of the wrong size", mlp(w=tensor("W", [4, 2], FLOAT, raw=b"\0" * 12)), [], 1,
+         r"initializer 'W': holds 12 bytes of data for 8 float elements"),
+        ("type mismatch", mlp(b_init=tensor("b", [2], INT64, [1, 2])), [], 1,
+         r"ONNX node 'bias1': Add \(opset 13\): type mismatch: input 1 is int64, expected float"),
+        ("dynamic shape without --input-shape", mlp(x_dims=("batch", 4)), [], 1,
+         r"graph input 'x' has a dynamic dimension 0 \('batch'\); npuc needs static shapes: give it with "
+         r"--input-shape=x="),
+        ("--input-shape of no input", ok, ["--input-shape=z=1x4"], 1, r"--input-shape names 'z', which is not a graph input"),
+        ("--input-shape not fitting", ok, ["--input-shape=x=1x5"], 1, r"--input-shape for 'x' does not fit"),
+        ("uint8 quantization (no zero point)", mlp(quant=True), [], 1,
+         r"ONNX node 'quant_in': QuantizeLinear \(opset 13\): no zero point: ONNX then quantises to uint8"),
+        ("output not computed", mlp(y_name="nowhere"), [], 1, r"graph output 'nowhere' is not computed by the graph"),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--npuc", required=True)
+    ap.add_argument("--npu", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    failures = 0
+    all_cases = cases(args.work)
+    for i, (name, data, extra, want_rc, want) in enumerate(all_cases):
+        path = os.path.join(args.work, f"case{i}.onnx")
+        if isinstance(data, tuple):
+            data, (side_name, side_data) = data
+            with open(os.path.join(args.work, side_name), "wb") as f:
+                f.write(side_data)
+        with open(path, "wb") as f:
+            f.write(data)
+        r = subprocess.run([args.npuc, path, "--emit=imported"] + extra, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, errors="replace")
+        text = r.stdout + r.stderr
+        good = r.returncode == want_rc and re.search(want, text) is not None
+        if want_rc != 0:
+            good = good and "npuc: error:" not in r.stdout and re.search(r"\.onnx: error: ", r.stderr) is not None
+        print(f"{'ok  ' if good else 'FAIL'} {name}: exit {r.returncode}")
+        if not good:
+            print(f"     expected exit {want_rc} and /{want}/; got:\n" + text[-2000:])
+            failures += 1
+
+    # A torch.nn.Module with an op npuc does not import, through `npu run`:
+    # exit 2, the node named.
+    import torch
+    net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.GELU())
+    path = os.path.join(args.work, "gelu.onnx")
+    torch.onnx.export(net.eval(), torch.zeros(1, 8), path, opset_version=13)
+    r = subprocess.run([sys.executable, args.npu, "run", path, "-o", os.path.join(args.work, "gelu")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    good = r.returncode == 2 and re.search(r"ONNX node '/1/Erf': Erf \(opset 13\): not an op npuc imports",
+                                           r.stdout) is not None
+    print(f"{'ok  ' if good else 'FAIL'} npu run on an exported GELU: exit {r.returncode}")
+    if not good:
+        print(r.stdout[-2000:])
+        failures += 1
+    n = len(all_cases) + 1
+    if failures:
+        print(f"onnx bad input: {n - failures} of {n} cases as expected, {failures} FAILED")
+    else:
+        print(f"onnx bad input: all {n} cases as expected")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
