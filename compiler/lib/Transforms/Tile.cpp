@@ -212,7 +212,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // Output-channel tiles of a layer: all of cout, multiples of the SA's
   // columns, then fractions of them when even one column panel of K x cols
   // weights does not fit (the kernel does not split K). Depthwise and
-  // pooling layers take all channels.
+  // pooling layers take all channels (sliceTiles when those do not fit).
   static SmallVector<int64_t> channelTiles(const ConvShape &s, int64_t cols) {
     SmallVector<int64_t> couts = {s.cout};
     if (s.kernel == "conv2d") {
