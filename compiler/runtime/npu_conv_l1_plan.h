@@ -57,7 +57,9 @@
  * tiles, double-buffered. */
 #define NPU_POOL2D_L1_BYTES(in, out) (2u * NPU_CONV_ALIGN4(in) + 2u * NPU_CONV_ALIGN4(out))
 
-/* npurt_dwconv2d: the kh x kw x c weights once, the parameters, the row tiles. */
+/* npurt_dwconv2d: the kh x kw x c weights once, the parameters, the row tiles.
+ * The channel-slicing kernels (npurt_dwconv2d_csplit, npurt_pool2d_csplit)
+ * take these two with c = the slice's channels. */
 #define NPU_DWCONV2D_L1_BYTES(weights, params, row_tiles) (NPU_CONV_ALIGN4(weights) + (params) + (row_tiles))
 
 #endif /* NPU_CONV_L1_PLAN_H */

@@ -1021,3 +1021,163 @@ void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
     }
     if (owned) npu_l1_free(l1);
 }
+
+/* === channel slices: npurt_dwconv2d_csplit, npurt_pool2d_csplit =================
+ * For a depthwise or pooling layer whose row tiles of all channels do not fit
+ * L1 even one output row at a time (f32 DS-CNN and MobileNet depthwise layers,
+ * the global average pooling of f32 ResNet-8 / DS-CNN, at 32 or 64 KiB).
+ * Both are independent per channel, so the channels run in slices of tile_c,
+ * each like a layer of its own: its input rows come to L1 packed (a 2-D DMA
+ * of the slice's channels out of every pixel), its depthwise weights and
+ * parameters too, and its output tiles go back into their channels by 2-D
+ * DMA. The steps (slice outer, row tile inner) are pipelined across slices:
+ * the next step's input moves while this one computes. The workers run
+ * rowtile_worker and the pixel functions above on the slice as the layer (c
+ * = its channels), so every output is computed as in the unsliced kernel,
+ * bit for bit. Data in sections of their own, like the K split: a firmware
+ * without such a layer links none of it. */
+
+static const char cs_dw_kernel[] = "npurt_dwconv2d_csplit";
+static const char cs_pool_kernel[] = "npurt_pool2d_csplit";
+static const char cs_bad_tile_c[] = "%s: tile_c must be >= 1";
+static const char cs_short_l1[] =
+    "%s: l1_bytes %lu is less than the %lu bytes of tiles of %lu rows x %lu channels (%lux%lux%lu, window %lux%lu)";
+
+/* Input rows of row tile i, channels [c0, c0 + cs) of each pixel -> buf,
+ * packed (cs channels per pixel); *lo: the first row's index. */
+static __attribute__((noinline)) int cslice_load(const rowtile *t, uint32_t c, uint32_t i, uint32_t c0, uint32_t cs,
+                                                 char *buf, int32_t *lo) {
+    const uint32_t r0 = i * t->toh, rows = min_u32(t->toh, t->oh - r0);
+    int32_t hi;
+    input_rows(r0, rows, t->sh, t->pt, t->kh, t->dh, t->h, lo, &hi);
+    if (hi <= *lo) return -1;
+    return dma_rows(t->kernel, "input rows L2 -> L1", buf, t->in + ((uint32_t)*lo * t->w * c + c0) * t->e, cs * t->e,
+                    (uint32_t)(hi - *lo) * t->w, c * t->e, cs * t->e);
+}
+
+/* The packed output tile of row tile i, channels [c0, c0 + cs) -> their place. */
+static __attribute__((noinline)) int cslice_write_back(const rowtile *t, uint32_t c, uint32_t i, uint32_t c0,
+                                                       uint32_t cs, const char *buf) {
+    const uint32_t r0 = i * t->toh, rows = min_u32(t->toh, t->oh - r0);
+    return dma_rows(t->kernel, "output L1 -> L2", t->out + (r0 * t->ow * c + c0) * t->eo, buf, cs * t->eo,
+                    rows * t->ow, cs * t->eo, c * t->eo);
+}
+
+/* A depthwise slice's weights (kh*kw rows of cs channels) -> wbuf and its
+ * parameters -> pbuf; the workers are idle (between two steps). */
+static __attribute__((noinline)) void cslice_dw_params(rowtile *t, uint32_t c0, uint32_t cs, char *wbuf, char *pbuf) {
+    const npurt_dwconv2d_args *a = t->args;
+    const int per_channel = t->e == 1u && (a->flags & NPURT_CONV_PER_CHANNEL);
+    int wid = dma_rows(t->kernel, "weights L2 -> L1", wbuf, (const char *)a->weights + c0 * t->e, cs * t->e,
+                       a->kh * a->kw, a->c * t->e, cs * t->e);
+    t->wts = wbuf;
+    load_params(t->kernel, pbuf, cs, a->bias ? (const char *)a->bias + c0 * 4u : NULL,
+                per_channel ? a->rq_mult + c0 : a->rq_mult, per_channel ? a->rq_shift + c0 : a->rq_shift, t->e == 4u,
+                a->flags, &t->prm);
+    dma_done(t->kernel, "weights L2 -> L1", &wid);
+}
+
+/* The pipeline over (slice, row tile) steps; q: where the tile buffers start,
+ * wbuf/pbuf: a depthwise layer's weight and parameter buffers (NULL: pooling). */
+static void cslice_run(rowtile *t, char *q, uint32_t tile_c, char *wbuf, char *pbuf) {
+    const uint32_t c = t->c, rt = t->rt, steps = ceil_div(c, tile_c) * rt;
+    char *IN[2], *O[2];
+    int32_t lo[2] = {0, 0};
+    for (int b = 0; b < 2; ++b, q += align4(t->in_rows * t->w * tile_c * t->e)) IN[b] = q;
+    for (int b = 0; b < 2; ++b, q += align4(t->toh * t->ow * tile_c * t->eo)) O[b] = q;
+    int in_id[2] = {-1, -1}, wb_id[2] = {-1, -1};
+    for (uint32_t s = 0; s < 2u && s < steps; ++s) {
+        const uint32_t c0 = s / rt * tile_c;
+        in_id[s] = cslice_load(t, c, s % rt, c0, min_u32(tile_c, c - c0), IN[s], &lo[s]);
+    }
+    rowtile_cur = t;
+    for (uint32_t s = 0; s < steps; ++s) {
+        const uint32_t i = s % rt, c0 = s / rt * tile_c, cs = min_u32(tile_c, c - c0), b = s & 1u;
+        if (i == 0 && wbuf) cslice_dw_params(t, c0, cs, wbuf, pbuf);
+        dma_done(t->kernel, "input rows L2 -> L1", &in_id[b]);
+        dma_done(t->kernel, "output L1 -> L2", &wb_id[b]);
+        /* rowtile_worker reads row tile i's buffers at [i & 1]: this step's. */
+        t->c = cs;
+        t->tile = (int32_t)i;
+        t->IN[i & 1u] = IN[b], t->O[i & 1u] = O[b], t->ih_lo[i & 1u] = lo[b];
+        npurt_parallel(rowtile_worker);
+        wb_id[b] = cslice_write_back(t, c, i, c0, cs, O[b]);
+        if (s + 2u < steps) {
+            const uint32_t n0 = (s + 2u) / rt * tile_c;
+            in_id[b] = cslice_load(t, c, (s + 2u) % rt, n0, min_u32(tile_c, c - n0), IN[b], &lo[b]);
+        }
+    }
+    dma_done(t->kernel, "output L1 -> L2", &wb_id[0]);
+    dma_done(t->kernel, "output L1 -> L2", &wb_id[1]);
+    rowtile_cur = NULL;
+    t->c = c;
+}
+
+/* The slice's L1 working set: the unsliced formula with tile_c channels. */
+static uint32_t cslice_dw_l1_bytes(const npurt_dwconv2d_csplit_args *ca, rowtile *t) {
+    const npurt_dwconv2d_args *a = &ca->dw;
+    dw_setup(a, t);
+    t->kernel = cs_dw_kernel;
+    if (ca->tile_c == 0) npurt_die(1, cs_bad_tile_c, cs_dw_kernel);
+    const uint32_t tc = min_u32(ca->tile_c, a->c), c = t->c;
+    t->c = tc;
+    const uint32_t need = NPU_DWCONV2D_L1_BYTES(a->kh * a->kw * tc * t->e, params_bytes(tc, a->bias != NULL, t->e == 4u, a->flags),
+                                                rowtile_buffers_bytes(t));
+    t->c = c;
+    return need;
+}
+
+uint32_t npurt_dwconv2d_csplit_l1_bytes(const npurt_dwconv2d_csplit_args *ca) {
+    rowtile t;
+    return cslice_dw_l1_bytes(ca, &t);
+}
+
+void npurt_dwconv2d_csplit(const npurt_dwconv2d_csplit_args *ca) {
+    const npurt_dwconv2d_args *a = &ca->dw;
+    rowtile t;
+    const uint32_t need = cslice_dw_l1_bytes(ca, &t), tc = min_u32(ca->tile_c, a->c);
+    if (a->l1_bytes < need)
+        npurt_die(1, cs_short_l1, cs_dw_kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh,
+                  (unsigned long)tc, (unsigned long)a->h, (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh,
+                  (unsigned long)a->kw);
+    t.act_min = (a->flags & NPURT_CONV_RELU) ? max_i32(a->act_min, 0) : a->act_min;
+    t.act_max = a->act_max;
+    t.pixel = dw_pixel;
+    int owned;
+    char *l1 = l1_acquire(cs_dw_kernel, a->l1, a->l1_bytes, a->flags, &owned);
+    char *pbuf = l1 + align4(a->kh * a->kw * tc * t.e);
+    cslice_run(&t, pbuf + params_bytes(tc, a->bias != NULL, t.e == 4u, a->flags), tc, l1, pbuf);
+    if (owned) npu_l1_free(l1);
+}
+
+static uint32_t cslice_pool_l1_bytes(const npurt_pool2d_csplit_args *ca, rowtile *t) {
+    const npurt_pool2d_args *a = &ca->pool;
+    pool_setup(a, t);
+    t->kernel = cs_pool_kernel;
+    if (ca->tile_c == 0) npurt_die(1, cs_bad_tile_c, cs_pool_kernel);
+    const uint32_t c = t->c;
+    t->c = min_u32(ca->tile_c, a->c);
+    const uint32_t need = rowtile_buffers_bytes(t);
+    t->c = c;
+    return need;
+}
+
+uint32_t npurt_pool2d_csplit_l1_bytes(const npurt_pool2d_csplit_args *ca) {
+    rowtile t;
+    return cslice_pool_l1_bytes(ca, &t);
+}
+
+void npurt_pool2d_csplit(const npurt_pool2d_csplit_args *ca) {
+    const npurt_pool2d_args *a = &ca->pool;
+    rowtile t;
+    const uint32_t need = cslice_pool_l1_bytes(ca, &t), tc = min_u32(ca->tile_c, a->c);
+    if (a->l1_bytes < need)
+        npurt_die(1, cs_short_l1, cs_pool_kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)t.toh,
+                  (unsigned long)tc, (unsigned long)a->h, (unsigned long)a->w, (unsigned long)a->c, (unsigned long)a->kh,
+                  (unsigned long)a->kw);
+    t.pixel = pool_pixel;
+    int owned;
+    char *l1 = l1_acquire(cs_pool_kernel, a->l1, a->l1_bytes, a->flags, &owned);
+    cslice_run(&t, l1, tc, NULL, NULL);
+    if (owned) npu_l1_free(l1);
+}

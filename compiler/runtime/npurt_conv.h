@@ -215,6 +215,42 @@ typedef struct {
 void npurt_pool2d(const npurt_pool2d_args *args);
 uint32_t npurt_pool2d_l1_bytes(const npurt_pool2d_args *args);
 
+/* ---------------------------------------------------------------------------
+ * npurt_dwconv2d_csplit, npurt_pool2d_csplit: channel slices
+ * ---------------------------------------------------------------------------
+ * npurt_dwconv2d / npurt_pool2d for a layer whose row tiles of all channels
+ * do not fit L1 (npuc uses them only then): depthwise convolution and
+ * pooling are independent per channel, so the channels run in slices of
+ * tile_c (the last one takes the rest), each like a layer of tile_c
+ * channels: its input rows come to L1 packed by 2-D DMA (tile_c channels
+ * out of every pixel), a depthwise slice's weights and parameters too, its
+ * output tiles go back into their channels by 2-D DMA; the steps (slice
+ * outer, row tile inner) are double-buffered across slices. Every output
+ * element is computed exactly as the unsliced kernel computes it. The L1
+ * working set is the unsliced kernel's with c = min(tile_c, c):
+ *
+ *   dwconv: kh*kw*tile_c*e + tile_c*4*(bias != NULL) + tile_c*4*2 (int8 per
+ *           channel) + 2 * in_rows*w*tile_c*e + 2 * tile_oh*OW*tile_c*e
+ *   pool:   2 * in_rows*w*tile_c*e + 2 * tile_oh*OW*tile_c*eo
+ *
+ * (npurt_*_csplit_l1_bytes(); each buffer rounded up to 4; args.l1_bytes
+ * and args.l1 as for the unsliced kernel). */
+typedef struct {
+    npurt_dwconv2d_args dw;
+    uint32_t tile_c; /* channels per slice, >= 1 */
+} npurt_dwconv2d_csplit_args;
+
+void npurt_dwconv2d_csplit(const npurt_dwconv2d_csplit_args *args);
+uint32_t npurt_dwconv2d_csplit_l1_bytes(const npurt_dwconv2d_csplit_args *args);
+
+typedef struct {
+    npurt_pool2d_args pool;
+    uint32_t tile_c; /* channels per slice, >= 1 */
+} npurt_pool2d_csplit_args;
+
+void npurt_pool2d_csplit(const npurt_pool2d_csplit_args *args);
+uint32_t npurt_pool2d_csplit_l1_bytes(const npurt_pool2d_csplit_args *args);
+
 /* The requantisation of the int8 epilogues (see above), for references. */
 static inline int32_t npurt_rq(int32_t x, int32_t m, int32_t s) {
     return (int32_t)(((int64_t)x * m + ((INT64_C(1) << s) >> 1)) >> s);

@@ -403,6 +403,9 @@ public:
     ArrayRef<int64_t> in = ti.getShape(); // [1, h, w, c]
     ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(),
                       dil = k.getDilations(), pad = k.getPadding();
+    // A depthwise or pooling layer's channel tile below its channels: the
+    // channel-slicing kernel (its argument block ends with the slice).
+    const bool csplit = kernel != "conv2d" && tiles[1] < in[3];
     std::string fn;
     if (kernel == "conv2d") {
       fn = ksplit ? "npurt_conv2d_ksplit" : "npurt_conv2d";
@@ -411,12 +414,12 @@ public:
           ptr(k.getInit());
       word(in[1]), word(in[2]), word(in[3]), word(to.getDimSize(3));
     } else if (kernel == "dwconv2d") {
-      fn = "npurt_dwconv2d";
+      fn = csplit ? "npurt_dwconv2d_csplit" : "npurt_dwconv2d";
       ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
           ptr(k.getMult()), ptr(k.getShift()), ptr(k.getInit());
       word(in[1]), word(in[2]), word(in[3]);
     } else {
-      fn = "npurt_pool2d";
+      fn = csplit ? "npurt_pool2d_csplit" : "npurt_pool2d";
       ptr(k.getInput()), ptr(k.getInit());
       word(in[1]), word(in[2]), word(in[3]);
     }
@@ -442,6 +445,8 @@ public:
     word(flags), word(static_cast<int64_t>(l1Bytes)), word(0);
     if (ksplit)
       word(tiles[2]);
+    if (csplit)
+      word(tiles[1]);
 
     std::string regionName = layer + "." + kernel.str();
     region(b, loc, regionName, true);

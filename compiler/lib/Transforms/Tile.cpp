@@ -92,20 +92,23 @@ struct ConvShape {
   bool bias, perChannel, residual, f32;
 };
 
+// A depthwise or pooling layer's channel tile below all of its channels is
+// a slice (npurt_dwconv2d_csplit / npurt_pool2d_csplit), whose working set
+// is the unsliced one with the slice's channels.
 uint64_t convL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout) {
   uint64_t toh = std::min(tileOh, s.oh);
   uint64_t inRows =
       std::min<uint64_t>(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
-  uint64_t in = inRows * s.w * s.c * s.e;
-  uint64_t rowTiles = NPU_POOL2D_L1_BYTES(in, toh * s.ow * s.c * s.eo);
+  uint64_t c = s.kernel == "conv2d" ? s.c : std::min(tileCout, s.c);
+  uint64_t in = inRows * s.w * c * s.e;
+  uint64_t rowTiles = NPU_POOL2D_L1_BYTES(in, toh * s.ow * c * s.eo);
   if (s.kernel == "avgpool2d")
     return rowTiles;
   uint64_t params =
-      NPU_CONV_PARAMS_BYTES(uint64_t(s.kernel == "conv2d" ? s.cout : s.c),
-                            s.bias, !s.f32 && s.perChannel);
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.kernel == "conv2d" ? s.cout : c), s.bias,
+                            !s.f32 && s.perChannel);
   if (s.kernel == "dwconv2d")
-    return NPU_DWCONV2D_L1_BYTES(uint64_t(s.kh * s.kw * s.c) * s.e, params,
-                                 rowTiles);
+    return NPU_DWCONV2D_L1_BYTES(s.kh * s.kw * c * s.e, params, rowTiles);
   uint64_t tn = std::min(tileCout, s.cout), m = toh * s.ow,
            k = s.kh * s.kw * s.c;
   bool direct = s.kh == 1 && s.kw == 1 && s.sh == 1 && !s.pad[0] && !s.pad[1] &&
@@ -209,7 +212,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // Output-channel tiles of a layer: all of cout, multiples of the SA's
   // columns, then fractions of them when even one column panel of K x cols
   // weights does not fit (the kernel does not split K). Depthwise and
-  // pooling layers take all channels.
+  // pooling layers take all channels (sliceTiles when those do not fit).
   static SmallVector<int64_t> channelTiles(const ConvShape &s, int64_t cols) {
     SmallVector<int64_t> couts = {s.cout};
     if (s.kernel == "conv2d") {
@@ -219,6 +222,18 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
         couts.push_back(tn);
     }
     return couts;
+  }
+
+  // Channel slices of a depthwise or pooling layer, for when no row tile of
+  // all its channels fits: halves of the channels (rounded up, so the
+  // slices are even), down to one.
+  static SmallVector<int64_t> sliceTiles(const ConvShape &s) {
+    SmallVector<int64_t> slices;
+    if (s.kernel != "conv2d")
+      for (int64_t tc = (s.c + 1) / 2; tc < s.c && tc >= 1;
+           tc = tc == 1 ? 0 : (tc + 1) / 2)
+        slices.push_back(tc);
+    return slices;
   }
 
   // How the diagnostics name a given tile: the --tile pin (with the layer's
@@ -334,6 +349,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                << s.oh << " output rows and " << s.cout << " output channels";
       // The channel tiles the kernels take (those the search below tries).
       SmallVector<int64_t> couts = channelTiles(s, cols);
+      llvm::append_range(couts, sliceTiles(s));
       if (!llvm::is_contained(couts, bestCout)) {
         InFlightDiagnostic d = k.emitOpError(tileSource(k));
         d << " [" << bestOh << ", " << bestCout << "]: a " << s.kernel
@@ -350,27 +366,35 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     } else {
       SmallVector<int64_t> couts = channelTiles(s, cols);
       double bestCost = 0;
-      for (int64_t tn : couts) {
-        if (convL1Bytes(s, 1, tn) > budget)
-          continue;
-        for (int64_t toh = 1; toh <= s.oh; ++toh) {
-          uint64_t bytes = convL1Bytes(s, toh, tn);
-          if (bytes > budget)
-            break;
-          int64_t rowTiles = (s.oh + toh - 1) / toh,
-                  chTiles = (s.cout + tn - 1) / tn;
-          int64_t inRows =
-              std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
-          double dma = double(rowTiles) * inRows * s.w * s.c * s.e;
-          if (s.kernel == "conv2d")
-            dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c *
-                   s.cout * s.e;
-          double cost = dma / 8.0 + 2000.0 * rowTiles * chTiles;
-          if (!bestOh || cost < bestCost) {
-            bestCost = cost, bestOh = toh, bestCout = tn, bestBytes = bytes;
+      auto search = [&](ArrayRef<int64_t> couts) {
+        for (int64_t tn : couts) {
+          if (convL1Bytes(s, 1, tn) > budget)
+            continue;
+          for (int64_t toh = 1; toh <= s.oh; ++toh) {
+            uint64_t bytes = convL1Bytes(s, toh, tn);
+            if (bytes > budget)
+              break;
+            int64_t rowTiles = (s.oh + toh - 1) / toh,
+                    chTiles = (s.cout + tn - 1) / tn;
+            int64_t inRows =
+                std::min(s.h, (toh - 1) * s.sh + (s.kh - 1) * s.dh + 1);
+            double dma = double(rowTiles) * inRows * s.w * s.c * s.e;
+            if (s.kernel == "conv2d")
+              dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c *
+                     s.cout * s.e;
+            double cost = dma / 8.0 + 2000.0 * rowTiles * chTiles;
+            if (!bestOh || cost < bestCost) {
+              bestCost = cost, bestOh = toh, bestCout = tn, bestBytes = bytes;
+            }
           }
         }
-      }
+      };
+      search(couts);
+      // Nothing fits with all channels: a depthwise or pooling layer runs
+      // in channel slices (the same cost model: the input moves once
+      // either way, each slice adds its steps).
+      if (!bestOh)
+        search(sliceTiles(s));
       // Nothing fits npurt_conv2d (an f32 layer in a small L1): the K-split
       // kernel, the largest tile that fits (K chunks of multiples of the
       // SA's rows, the fewest SA jobs first).
@@ -397,8 +421,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       }
       if (!bestOh) {
         // The smallest tile of the kernels this layer could run on.
-        uint64_t smallest =
-            convL1Bytes(s, 1, s.kernel == "conv2d" ? 1 : s.cout);
+        uint64_t smallest = convL1Bytes(s, 1, 1);
         if (s.kernel == "conv2d" && s.f32)
           for (int64_t tn : couts)
             smallest = std::min(smallest, convKSplitL1Bytes(s, 1, tn, 1));

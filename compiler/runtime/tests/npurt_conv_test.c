@@ -14,6 +14,10 @@
  *                            docs/sa.md specifies the array); guard words
  *                            after each output checked untouched, and the L1
  *                            block checked freed.
+ *   NPURT_CONV_TEST_CSPLIT   the depthwise and pooling cases above through
+ *                            npurt_dwconv2d_csplit / npurt_pool2d_csplit in
+ *                            channel slices of 1, 3 and half the channels,
+ *                            compared the same way.
  *   NPURT_CONV_TEST_CYCLES   one ResNet-8 3x3 layer (32x32x16 -> 16, pad 1)
  *                            and one DS-CNN pointwise layer (25x5x64 -> 64),
  *                            int8: cycles, MAC/cycle, results compared.
@@ -191,7 +195,7 @@ static __attribute__((unused)) void ref_conv2d(const npurt_conv2d_args *a, void 
             }
 }
 
-#ifdef NPURT_CONV_TEST_KERNELS
+#if defined(NPURT_CONV_TEST_KERNELS) || defined(NPURT_CONV_TEST_CSPLIT)
 static void ref_dwconv2d(const npurt_dwconv2d_args *a, void *out) {
     const int f32 = (a->flags & NPURT_CONV_F32) != 0;
     const uint32_t oh = out_size(a->h, a->kh, a->stride_h, a->dilation_h, a->pad_top, a->pad_bottom);
@@ -261,6 +265,7 @@ static void ref_pool2d(const npurt_pool2d_args *a, void *out) {
             }
 }
 
+#ifdef NPURT_CONV_TEST_KERNELS
 typedef struct {
     const char *name;
     uint32_t h, w, cin, cout, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, toh, tn, flags;
@@ -292,6 +297,7 @@ static const conv_case conv_cases[] = {
     {"f32 1x1 pointwise, 5x4x20 -> 9, tiles 2x9", 5, 4, 20, 9, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 9, F32, 0, 0},
     {"f32 3x3 s2 pad 0/0/1/1, 9x9x8 -> 12, tiles 3x5", 9, 9, 8, 12, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 3, 5, F32, 0, 0},
 };
+#endif
 
 typedef struct {
     const char *name;
@@ -339,6 +345,7 @@ static void check_l1_freed(const char *name) {
     npu_l1_free(again);
 }
 
+#ifdef NPURT_CONV_TEST_KERNELS
 static char *caller_l1;
 
 int main(void) {
@@ -445,6 +452,98 @@ int main(void) {
     printf("PASS\n");
     return 0;
 }
+#endif
+
+#ifdef NPURT_CONV_TEST_CSPLIT
+/* The depthwise and pooling cases again through npurt_dwconv2d_csplit /
+ * npurt_pool2d_csplit, in slices of 1, 3 and half the channels (a last slice
+ * that takes the rest; slices crossing an odd number of row tiles, so the
+ * double buffers alternate across slices). */
+static uint32_t slice_sizes(uint32_t c, uint32_t out[3]) {
+    const uint32_t want[3] = {1u, 3u, (c + 1u) / 2u};
+    uint32_t n = 0;
+    for (int k = 0; k < 3; ++k) {
+        int seen = want[k] >= c;
+        for (uint32_t j = 0; j < n; ++j) seen |= out[j] == want[k];
+        if (!seen) out[n++] = want[k];
+    }
+    return n;
+}
+
+int main(void) {
+    printf("npurt_conv csplit test: %u workers, largest free L1 block %u bytes\n", npu_nb_workers(),
+           (unsigned)npu_l1_free_bytes());
+    l1_free_before = npu_l1_free_bytes();
+    char name[128];
+    for (unsigned ci = 0; ci < sizeof dw_cases / sizeof dw_cases[0]; ++ci) {
+        const dw_case *t = &dw_cases[ci];
+        const int f32 = (t->flags & F32) != 0;
+        const uint32_t e = f32 ? 4u : 1u;
+        rng_seed(0xd3c0u + ci * 104729u);
+        const uint32_t oh = out_size(t->h, t->kh, t->sh, t->dh, t->pt, t->pb);
+        const uint32_t ow = out_size(t->w, t->kw, t->sw, t->dw, t->pl, t->pr);
+        const uint32_t n_out = oh * ow * t->c;
+        fill(in_buf, t->h * t->w * t->c, f32);
+        fill(w_buf, t->kh * t->kw * t->c, f32);
+        fill_params(t->c, t->kh * t->kw, f32);
+        uint32_t slices[3];
+        const uint32_t ns = slice_sizes(t->c, slices);
+        for (uint32_t k = 0; k < ns; ++k) {
+            npurt_dwconv2d_csplit_args a = {{in_buf, w_buf, bias_buf, mult_buf, shift_buf, out_buf, t->h, t->w, t->c,
+                                             t->kh, t->kw, t->sh, t->sw, t->dh, t->dw, t->pt, t->pl, t->pb, t->pr, -128,
+                                             127, t->toh, t->flags, 0, NULL},
+                                            slices[k]};
+            a.dw.l1_bytes = npurt_dwconv2d_csplit_l1_bytes(&a);
+            snprintf(name, sizeof name, "%s, slices of %lu", t->name, (unsigned long)slices[k]);
+            set_guard(n_out * e);
+            const uint64_t t0 = npu_cycles();
+            npurt_dwconv2d_csplit(&a);
+            const uint64_t t1 = npu_cycles();
+            ref_dwconv2d(&a.dw, ref_buf);
+            uint32_t compared = 0;
+            uint32_t wrong = compare(name, out_buf, ref_buf, n_out, e, &compared) + check_guard(n_out * e);
+            report(name, compared, n_out, wrong, t1 - t0, a.dw.l1_bytes);
+            check_l1_freed(name);
+        }
+    }
+    for (unsigned ci = 0; ci < sizeof pool_cases / sizeof pool_cases[0]; ++ci) {
+        const pool_case *t = &pool_cases[ci];
+        const int f32 = (t->flags & F32) != 0;
+        const uint32_t eo = (f32 || t->mode == NPURT_POOL_SUM) ? 4u : 1u;
+        rng_seed(0x9001u + ci * 15485863u);
+        const uint32_t oh = out_size(t->h, t->kh, t->sh, 1, t->pt, t->pb);
+        const uint32_t ow = out_size(t->w, t->kw, t->sw, 1, t->pl, t->pr);
+        const uint32_t n_out = oh * ow * t->c;
+        fill(in_buf, t->h * t->w * t->c, f32);
+        const int32_t avg_mult = (int32_t)((1u << 30) / (t->kh * t->kw));
+        uint32_t slices[3];
+        const uint32_t ns = slice_sizes(t->c, slices);
+        for (uint32_t k = 0; k < ns; ++k) {
+            npurt_pool2d_csplit_args a = {{in_buf, out_buf, t->h, t->w, t->c, t->kh, t->kw, t->sh, t->sw, t->pt, t->pl,
+                                           t->pb, t->pr, t->mode, avg_mult, 30, -128, 127, (float)(t->kh * t->kw), t->toh,
+                                           t->flags, 0, NULL},
+                                          slices[k]};
+            a.pool.l1_bytes = npurt_pool2d_csplit_l1_bytes(&a);
+            snprintf(name, sizeof name, "%s, slices of %lu", t->name, (unsigned long)slices[k]);
+            set_guard(n_out * eo);
+            const uint64_t t0 = npu_cycles();
+            npurt_pool2d_csplit(&a);
+            const uint64_t t1 = npu_cycles();
+            ref_pool2d(&a.pool, ref_buf);
+            uint32_t compared = 0;
+            uint32_t wrong = compare(name, out_buf, ref_buf, n_out, eo, &compared) + check_guard(n_out * eo);
+            report(name, compared, n_out, wrong, t1 - t0, a.pool.l1_bytes);
+            check_l1_freed(name);
+        }
+    }
+    printf("npurt_conv csplit: compared %lu of %lu elements, %lu mismatches\n", (unsigned long)total,
+           (unsigned long)expected, (unsigned long)bad);
+    if (total == 0 || total != expected) return fail("not every element was compared");
+    if (bad) return fail("mismatches");
+    printf("PASS\n");
+    return 0;
+}
+#endif
 #endif
 
 #ifdef NPURT_CONV_TEST_CYCLES
