@@ -13,6 +13,7 @@
 #include "gdb_stub.h"
 #include "itrace.h"
 #include "timeline.h"
+#include "vcd_trace.h"
 #include "golden.h"
 #include "report.h"
 #include "soc.h"
@@ -113,7 +114,7 @@ int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, stats_csv_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::size_t memcheck_limit = 20;
     unsigned gdb_port = 0;
-    std::string trace_file, itrace_file, itrace_harts, itrace_from;
+    std::string trace_file, vcd_file, itrace_file, itrace_harts, itrace_from;
     std::string max_cycles;
     po::options_description opts("npusim options");
     opts.add_options()("help,h", "show this help")("config", po::value(&config_file),
@@ -137,6 +138,9 @@ int run(int argc, char** argv) {
         "trace", po::value(&trace_file),
         "write a timeline of harts, DMA channels, the systolic array, trace-marker regions and memory traffic "
         "as Chrome/Perfetto trace-event JSON to this file (docs/debugging.md)")(
+        "vcd", po::value(&vcd_file),
+        "write the same activity as VCD signals (hart states, engines busy, trace-marker regions) for GTKWave "
+        "(docs/debugging.md)")(
         "itrace", po::value(&itrace_file),
         "write one line per executed instruction to this file: cycle, hart, pc, symbol, disassembly, register "
         "written, memory access (docs/debugging.md)")(
@@ -326,6 +330,18 @@ int run(int argc, char** argv) {
         if (!std::ofstream(trace_file)) return bad_input("cannot write --trace file '" + trace_file + "'");
         timeline.emplace(top);
     }
+    std::optional<npu::platform::vcd_trace> vcd;
+    std::optional<npu::platform::activity_tee> tee;
+    if (!vcd_file.empty()) {
+        if (!std::ofstream(vcd_file)) return bad_input("cannot write --vcd file '" + vcd_file + "'");
+        vcd.emplace(top);
+        if (timeline) {
+            tee.emplace(*timeline, *vcd);
+            top.context().activity = &*tee;
+        } else {
+            top.context().activity = &*vcd;
+        }
+    }
     std::optional<npu::platform::itrace> itrace;
     if (itrace_file.empty() && (vm.count("itrace-harts") || vm.count("itrace-from")))
         return bad_input("--itrace-harts and --itrace-from need --itrace FILE");
@@ -385,6 +401,10 @@ int run(int argc, char** argv) {
     }
     auto result = top.run();
     itrace.reset();  // flushes the trace
+    if (vcd) {
+        top.context().activity = nullptr;  // the run is over: nothing reports any more
+        if (!vcd->write(vcd_file, result.cycles)) return bad_input("cannot write --vcd file '" + vcd_file + "'");
+    }
     if (timeline && !timeline->write(trace_file, result.cycles))
         return bad_input("cannot write --trace file '" + trace_file + "'");
     // A declared self-check that compared nothing fails a run that passed.
