@@ -328,6 +328,7 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
             c.region = r.string(o, where, "region");
             c.occurrence = r.unsigned_int(o, where, "occurrence");
             if (c.occurrence == 0) r.fail(where + ".occurrence", "counts from 1");
+            if (o.get("location")) c.location = r.string(o, where, "location");
             m.checkpoints.push_back(std::move(c));
         }
     }
@@ -555,6 +556,7 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         if (const auto& mask = layers->written_snapshots()[i]; mask.size() == t.bytes && t.bytes)
             r.never_written = count_never_written(t, mask.data());
         note_never_written(r);
+        r.location = t.location;
         c.layer_compared += r.compared;
         c.layer_expected += r.expected;
         c.layer_mismatches += r.mismatches;
@@ -624,11 +626,14 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
 
 std::string comparison::text() const {
     std::string o;
+    // A layer's line ends with where its op came from (the .mlir line, or
+    // the ONNX node of an imported model).
     auto line = [](const output_result& r) {
-        return fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}{}\n",
+        return fmt::format("  {} ({}[{}] at 0x{:08x}): compared {} of {} elements, {} mismatches, max abs err {}{}{}\n",
                            r.name, element_type_name(r.type), fmt::join(r.shape, "x"), r.address, r.compared,
                            r.expected, r.mismatches, number_text(r.max_abs_err),
-                           r.never_written ? fmt::format(", {} never written", r.never_written) : "");
+                           r.never_written ? fmt::format(", {} never written", r.never_written) : "",
+                           r.location.empty() ? "" : " (from " + r.location + ")");
     };
     if (!layers.empty() || !unreached.empty()) {
         o += "per layer (snapshot at the end of the layer's region):\n";
@@ -673,7 +678,8 @@ std::string comparison::json() const {
                             {"compared", static_cast<std::int64_t>(r.compared)},
                             {"expected", static_cast<std::int64_t>(r.expected)},
                             {"mismatches", static_cast<std::int64_t>(r.mismatches)},
-                            {"max_abs_err", num(r.max_abs_err)}};
+                            {"max_abs_err", num(r.max_abs_err)},
+                            {"location", r.location}};
     };
     json::Array outs, lays;
     for (const auto& r : outputs) outs.push_back(result_json(r));

@@ -53,6 +53,10 @@ struct tensor_desc {
 struct checkpoint_desc : tensor_desc {
     std::string region;
     std::uint64_t occurrence = 1;
+    // Where the layer's op came from, as npuc wrote it: file:line:col of a
+    // .mlir network, or the ONNX node's name of an imported model; "" if the
+    // manifest gives none.
+    std::string location;
 };
 
 // |got - expected| <= atol + rtol * |expected|
@@ -113,6 +117,7 @@ struct output_result {
     // Elements not every byte of which an initiator (or the loader) wrote
     // (memcheck's shadow), whatever their value; 0 when unknown.
     std::uint64_t never_written = 0;
+    std::string location;  // layers: the op's source (checkpoint_desc::location)
 };
 
 struct comparison {

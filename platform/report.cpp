@@ -290,6 +290,7 @@ std::string report::layer_table(const soc& s) const {
     for (const auto& e : engines) o += fmt::format(" {:>10}", e.substr(e.rfind('.') + 1) + " %");
     o += fmt::format(" {:>10}", "workers %");
     for (const auto& t : targets) o += fmt::format(" {:>21}", t);
+    if (!layer_sources_.empty()) o += "  source";
     o += "\n";
     for (const auto& g : s.soc_periph().regions()) {
         auto it =
@@ -307,6 +308,7 @@ std::string report::layer_table(const soc& s) const {
         for (std::size_t t = 0; t < targets.size(); ++t)
             o += fmt::format(" {:>21}",
                              fmt::format("{} / {}", region_read_bytes(g, t), region_write_bytes(g, t, targets.size())));
+        if (auto src = layer_sources_.find(g.name); src != layer_sources_.end()) o += "  " + src->second;
         o += "\n";
     }
     return o;

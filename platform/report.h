@@ -5,6 +5,7 @@
 
 #include "soc.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ public:
     // npusim --manifest: multiply-accumulates per region (npuc's "layers"),
     // for the per-layer table and MAC/cycle.
     void set_layer_macs(std::vector<std::pair<std::string, std::uint64_t>> macs) { layer_macs_ = std::move(macs); }
+    // npusim --manifest: where each layer's op came from (the checkpoints'
+    // locations: a .mlir line or an ONNX node), the per-layer table's last
+    // column.
+    void set_layer_sources(std::map<std::string, std::string> sources) { layer_sources_ = std::move(sources); }
 
     const std::vector<std::string>& bus_errors() const { return bus_errors_; }
     // One finding per initiator, PC, kind and contiguous range of bytes.
@@ -70,6 +75,7 @@ private:
     bool merge_memcheck(const base::memcheck_info& m);
     std::string golden_json_;
     std::vector<std::pair<std::string, std::uint64_t>> layer_macs_;
+    std::map<std::string, std::string> layer_sources_;
 };
 
 }  // namespace npu::platform

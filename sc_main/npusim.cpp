@@ -280,7 +280,13 @@ int run(int argc, char** argv) {
     npu::platform::soc top("soc", *cfg, lvl);
     npu::platform::report rep(*cfg, top);
     rep.set_memcheck_limit(memcheck_limit);
-    if (man) rep.set_layer_macs(man->layer_macs);
+    if (man) {
+        rep.set_layer_macs(man->layer_macs);
+        std::map<std::string, std::string> sources;
+        for (const auto& c : man->checkpoints)
+            if (!c.location.empty()) sources.emplace(c.region, c.location);
+        rep.set_layer_sources(std::move(sources));
+    }
     // The hart whose access ended the run, for the fault context (-1: none, or not a core).
     int fault_hart = -1;
     {

@@ -657,7 +657,12 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
     t.value = func.getBody().front().getArguments().back();
     // Feature maps are NHWC inside: transpose the input once.
     if (shape.size() == 4) {
-      loc = fileLoc;
+      // Named after the graph input, so the report's layer row and a
+      // diagnostic say what this op is.
+      loc = NameLoc::get(
+          StringAttr::get(func.getContext(),
+                          "input '" + in.name() + "' NCHW -> NHWC"),
+          fileLoc);
       t.value = permuted(t.value, kToNhwc);
       t.layout = Layout::Nhwc;
     }
