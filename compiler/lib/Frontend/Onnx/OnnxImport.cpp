@@ -345,6 +345,13 @@ private:
   LogicalResult importBatchNorm();
   LogicalResult importQuantize();
   LogicalResult importDequantize();
+  struct QLinearOperands {
+    Tensor input;
+    Const weight;
+    double yScale;
+  };
+  FailureOr<QLinearOperands> qlinearOperands(StringRef xName, StringRef wName,
+                                             unsigned wRank, int64_t wAxis);
   LogicalResult importQLinearConv();
   LogicalResult importQLinearMatMul();
   LogicalResult importConstant();
@@ -2299,11 +2306,15 @@ LogicalResult Importer::importDequantize() {
   return success();
 }
 
-LogicalResult Importer::importQLinearConv() {
-  if (failed(checkInputs(8, 9)) ||
-      failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
-                         "pads", "strides"})))
-    return failure();
+// What QLinearConv and QLinearMatMul share: inputs 0-7 are x, x_scale,
+// x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point. The int8
+// input must come from a QuantizeLinear/QLinear op with x_scale, w must be an
+// int8 constant (per-channel scales along `wAxis`); returns the input as a
+// dequantized tensor, w with its scales, and y_scale.
+FailureOr<Importer::QLinearOperands> Importer::qlinearOperands(StringRef xName,
+                                                               StringRef wName,
+                                                               unsigned wRank,
+                                                               int64_t wAxis) {
   Const xs, ws, ys;
   if (failed(quantParams(1, 2, xs, false)) ||
       failed(quantParams(4, 5, ws, true)) ||
@@ -2314,51 +2325,49 @@ LogicalResult Importer::importQLinearConv() {
     return failure();
   if (x->quant != Quant::Quantized || x->scale != xs.data[0])
     return nodeError() << "input 0 must be the int8 output of a "
-                          "QuantizeLinear or QLinear op with x_scale";
+                          "QuantizeLinear or QLinear op with "
+                       << xName << "_scale";
   const Const *w = constInput(3);
-  if (!w || w->type != TensorProto::INT8)
-    return nodeError() << "w (input 3) must be an int8 constant";
-  Const wq = *w;
-  wq.quantized = true;
-  wq.scale = ws.data;
+  if (!w || w->type != TensorProto::INT8 || (wRank && w->shape.size() != wRank))
+    return nodeError() << wName << " (input 3) must be a "
+                       << (wRank ? std::to_string(wRank) + "-D " : "")
+                       << "int8 constant";
+  QLinearOperands q{*x, *w, ys.data[0]};
+  q.input.quant = Quant::Dequantized;
+  q.weight.quantized = true;
+  q.weight.scale = ws.data;
+  q.weight.axis = wAxis;
+  return q;
+}
+
+LogicalResult Importer::importQLinearConv() {
+  if (failed(checkInputs(8, 9)) ||
+      failed(checkAttrs({"auto_pad", "dilations", "group", "kernel_shape",
+                         "pads", "strides"})))
+    return failure();
+  FailureOr<QLinearOperands> q = qlinearOperands("x", "w", 0, 0);
+  if (failed(q))
+    return failure();
   const Const *bias = constInput(8);
   if (!inputName(8).empty() && (!bias || bias->type != TensorProto::INT32))
     return nodeError() << "B (input 8) must be an int32 constant";
   Const zero;
-  zero.shape = {w->shape[0]};
-  zero.data.assign(w->shape[0], 0.0);
-  Tensor in = *x;
-  in.quant = Quant::Dequantized;
-  return convLayer(in, wq, nullptr, true, bias ? bias : &zero, ys.data[0]);
+  zero.shape = {q->weight.shape[0]};
+  zero.data.assign(q->weight.shape[0], 0.0);
+  return convLayer(q->input, q->weight, nullptr, true, bias ? bias : &zero,
+                   q->yScale);
 }
 
 LogicalResult Importer::importQLinearMatMul() {
   if (failed(checkInputs(8, 8)) || failed(checkAttrs({})))
     return failure();
-  Const as, bs, ys;
-  if (failed(quantParams(1, 2, as, false)) ||
-      failed(quantParams(4, 5, bs, true)) ||
-      failed(quantParams(6, 7, ys, false)))
+  FailureOr<QLinearOperands> q = qlinearOperands("a", "b", 2, 1);
+  if (failed(q))
     return failure();
-  FailureOr<Tensor> a = valueInput(0);
-  if (failed(a))
-    return failure();
-  if (a->quant != Quant::Quantized || a->scale != as.data[0])
-    return nodeError() << "input 0 must be the int8 output of a "
-                          "QuantizeLinear or QLinear op with a_scale";
-  const Const *w = constInput(3);
-  if (!w || w->type != TensorProto::INT8 || w->shape.size() != 2)
-    return nodeError() << "b (input 3) must be a 2-D int8 constant";
-  Const wq = *w;
-  wq.quantized = true;
-  wq.scale = bs.data;
-  wq.axis = 1;
   Const zero;
-  zero.shape = {w->shape[1]};
-  zero.data.assign(w->shape[1], 0.0);
-  Tensor in = *a;
-  in.quant = Quant::Dequantized;
-  return matmulLayer(in, wq, {}, true, true, &zero, ys.data[0]);
+  zero.shape = {q->weight.shape[1]};
+  zero.data.assign(q->weight.shape[1], 0.0);
+  return matmulLayer(q->input, q->weight, {}, true, true, &zero, q->yScale);
 }
 
 LogicalResult Importer::importConstant() {
