@@ -83,6 +83,8 @@ energy_breakdown run_energy(const energy_model& m, const soc& s, std::uint64_t c
     return e;
 }
 
+bool sa_macs_mostly_f32(const soc& s) { return 2 * stat(s, "macs_f32") > stat(s, "macs"); }
+
 energy_breakdown region_energy(const energy_model& m, const soc& s, std::uint64_t region_cycles,
                                std::uint64_t worker_cycles, const std::vector<std::uint64_t>& read_bytes,
                                const std::vector<std::uint64_t>& write_bytes, std::uint64_t macs, bool f32) {

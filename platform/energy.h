@@ -34,6 +34,10 @@ struct energy_breakdown {
 // The whole run.
 energy_breakdown run_energy(const energy_model& m, const soc& s, std::uint64_t cycles);
 
+// Whether most of the run's systolic-array MACs were fp32: a layer's MACs
+// (npuc's count) carry no type, the run's SA statistics tell.
+bool sa_macs_mostly_f32(const soc& s);
+
 // One marked region (a layer): the workers' executing cycles in it, the bytes
 // every initiator moved per level in it, its MACs (npuc's count; `f32` says
 // which MAC energy applies) and leakage over its cycles.

@@ -365,14 +365,7 @@ std::string report::json(const soc& s, const run_result& r) const {
             j.attribute("total", en.total() * 1e6);
             for (const auto& [block, joules] : en.blocks) j.attribute(block, joules * 1e6);
         });
-        // Layers' MACs are npuc's counts without a type: the run's SA tells.
-        std::uint64_t sa_macs = 0, sa_macs_f32 = 0;
-        for (const auto& g : s.context().stats.groups())
-            for (const auto& v : g.values) {
-                if (v.name == "macs") sa_macs = *v.value;
-                if (v.name == "macs_f32") sa_macs_f32 = *v.value;
-            }
-        const bool f32_macs = 2 * sa_macs_f32 > sa_macs;
+        const bool f32_macs = sa_macs_mostly_f32(s);
         j.attributeArray("cores", [&] {
             for (std::size_t h = 0; h < s.cores().size(); ++h) {
                 const auto& c = *s.cores()[h];
