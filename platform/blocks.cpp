@@ -20,7 +20,15 @@ accel::sa_engine_maker tlm_engine(const cfg::config&) {
 }
 
 #ifdef NPU_RTL
-rtl::sa_rtl_options rtl_options(const cfg::config& cfg) { return rtl::sa_rtl_options{cfg.text("sa.rtl_trace")}; }
+rtl::sa_rtl_options rtl_options(const cfg::config& cfg) {
+    // The RTL array has one weight register per PE: its cycles are the
+    // single-buffered model's, which compare mode checks cycle for cycle.
+    if (cfg.count("sa.weight_buffers") != 1)
+        throw cfg::config_error("sa.model=" + cfg.choice("sa.model") + " needs sa.weight_buffers=1 (the RTL array " +
+                                "has one weight register per PE; sa.weight_buffers=" +
+                                std::to_string(cfg.count("sa.weight_buffers")) + " is the TLM engine's only)");
+    return rtl::sa_rtl_options{cfg.text("sa.rtl_trace")};
+}
 #else
 accel::sa_engine_maker no_rtl(const cfg::config&) {
     throw cfg::config_error(

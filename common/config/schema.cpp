@@ -190,6 +190,13 @@ schema make_platform_schema() {
                             "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B."));
     sabw.nonzero = true;
     sabw.max = 4096;
+    auto& sawb = s.add(decl("sa.weight_buffers", value_kind::count, "1",
+                            "Weight registers per PE of the systolic array: 1, every weight tile pays its "
+                            "fill, skew and drain (as SCALE-Sim's weight-stationary model and the RTL array); "
+                            "2, the next tile's weights load while the current one streams (docs/sa.md). "
+                            "sa.model=rtl and compare need 1."));
+    sawb.min = 1;
+    sawb.max = 2;
     s.add(decl("sa.stop_on_error", value_kind::boolean, "true",
                "A bus error of the systolic array (operand outside its view, e.g. in L2 or at NULL) stops "
                "the run with a report of the job. false: the job aborts with STATUS.ERROR and the error "
@@ -290,7 +297,7 @@ schema make_platform_schema() {
         // sa.l1_bandwidth, ...), the instruction costs, and the rest by name.
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
                             k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
-                            k == "dma.burst_size";
+                            k == "dma.burst_size" || k == "sa.weight_buffers";
         const bool host = ends_with(k, ".storage") || ends_with(k, ".model") || k.rfind("energy.", 0) == 0;
         const bool watch = k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace";
         if (timing || host || watch) s.exclude_from_fingerprint(k);

@@ -35,6 +35,7 @@ struct sa_geometry {
     std::uint64_t cols = 16;           // C: columns of B a weight tile holds (N direction)
     std::uint64_t setup_cycles = 0;    // per job: decode the registers, start the sequencer
     std::uint64_t port_bandwidth = 64; // bytes per cycle the SA's L1 port moves
+    std::uint64_t weight_buffers = 1;  // 2: the next tile's weights load while the current tile streams
 };
 
 // The access that ended a job with a bus error.
@@ -73,9 +74,15 @@ using sa_engine_maker = std::function<std::unique_ptr<sa_engine>(const sa_engine
 
 // The cycle model, closed form per weight tile (see docs/sa.md):
 //   tiles: ceil(K/R) x ceil(N/C), N tiles outer, K tiles inner
-//   compute(tile) = R                  weight fill: B rows shift in, one per cycle
-//                 + (M + R + C - 2)    stream M rows of A through the skewed array;
-//                                      the last partial sum leaves row R-1, column C-1
+//   compute(tile) = fill               weight fill: B rows shift in, one per cycle
+//                 + M                  stream M rows of A into the skewed array
+//                 + drain              the last partial sum leaves row R-1, column C-1
+//     weight_buffers = 1: fill = R, drain = R + C - 2 on every tile
+//     weight_buffers = 2: the next tile's weights shift into the shadow
+//                         registers while this tile streams, and its rows of A
+//                         follow this tile's without a gap: fill = R on the
+//                         job's first tile, max(R - M, 0) after; drain = R + C - 2
+//                         on the job's last tile only
 //   bytes(tile)   = k_t*n_t*e          the weight tile (B)
 //                 + M*k_t*e            the A rows of this K slice
 //                 + M*n_t*4            C read, first K tile, accumulate only
@@ -92,7 +99,8 @@ struct sa_cycles {
     std::uint64_t stall = 0;    // cycles the L1 port added beyond compute
     std::uint64_t tiles = 0;
 };
-std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m);
+// compute(tile) of the job's tile `first`/`last` of all its tiles.
+std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m, bool first, bool last);
 std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_t, bool first_k, bool last_k);
 sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g);
 

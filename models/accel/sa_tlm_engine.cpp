@@ -91,8 +91,11 @@ void mac_tile_run(const mac_tile<T>& t) {
 
 // --- cycle model --------------------------------------------------------------------
 
-std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m) {
-    return g.rows + (m + g.rows + g.cols - 2);
+std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m, bool first, bool last) {
+    const bool single = g.weight_buffers == 1;
+    const std::uint64_t fill = single || first ? g.rows : (g.rows > m ? g.rows - m : 0);
+    const std::uint64_t drain = single || last ? g.rows + g.cols - 2 : 0;
+    return fill + m + drain;
 }
 
 std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_t, bool first_k, bool last_k) {
@@ -106,9 +109,10 @@ std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_
 sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g) {
     sa_cycles r;
     r.total = g.setup_cycles;
-    const std::uint64_t compute = sa_tile_compute_cycles(g, j.m);
     for (std::uint64_t n0 = 0; n0 < j.n; n0 += g.cols)
         for (std::uint64_t k0 = 0; k0 < j.k; k0 += g.rows) {
+            const std::uint64_t compute =
+                sa_tile_compute_cycles(g, j.m, n0 == 0 && k0 == 0, n0 + g.cols >= j.n && k0 + g.rows >= j.k);
             const std::uint64_t n_t = std::min<std::uint64_t>(g.cols, j.n - n0);
             const std::uint64_t k_t = std::min<std::uint64_t>(g.rows, j.k - k0);
             const std::uint64_t mem =
@@ -144,7 +148,6 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     sa_run run;
     const std::uint64_t R = geo.rows, C = geo.cols;
     const unsigned e = j.in_bytes();
-    const std::uint64_t compute = sa_tile_compute_cycles(geo, j.m);
     const auto cycles = [this](std::uint64_t n) { return env_.period * static_cast<double>(n); };
     sc_core::sc_time t = t0 + cycles(geo.setup_cycles);
 
@@ -174,6 +177,7 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
         for (std::uint64_t k0 = 0; k0 < j.k; k0 += R) {
             const std::uint64_t k_t = std::min<std::uint64_t>(R, j.k - k0);
             const bool first_k = k0 == 0, last_k = k0 + R >= j.k;
+            const std::uint64_t compute = sa_tile_compute_cycles(geo, j.m, n0 == 0 && first_k, n0 + C >= j.n && last_k);
             const std::uint64_t mem = ceil_div(sa_tile_bytes(j, k_t, n_t, first_k, last_k), geo.port_bandwidth);
             const std::uint64_t tile = std::max(compute, mem);
 

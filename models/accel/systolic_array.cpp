@@ -37,6 +37,7 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     geo_.cols = cfg.count("sa.cols");
     geo_.setup_cycles = cfg.cycles("sa.setup_latency");
     geo_.port_bandwidth = cfg.size("sa.l1_bandwidth");
+    geo_.weight_buffers = cfg.count("sa.weight_buffers");
     engine_ = make_engine(sa_engine_env{bus, geo_, clock_period(), services()});
 
     // Job registers: plain storage, mirrored here and latched at START.

@@ -41,6 +41,8 @@ std::vector<std::string> test_overrides() {
                                "sa.cols=16",
                                "soc.memcheck=warn"};
     if (const char* model = std::getenv("NPU_SA_MODEL")) o.push_back(std::string("sa.model=") + model);
+    // NPU_SA_WEIGHT_BUFFERS=2 runs every case on the double-buffered array.
+    if (const char* wb = std::getenv("NPU_SA_WEIGHT_BUFFERS")) o.push_back(std::string("sa.weight_buffers=") + wb);
     return o;
 }
 const cfg::config& test_config() {
@@ -139,17 +141,25 @@ tlm::tlm_response_status program(const job& j) {
 }
 
 // The closed form of docs/sa.md, written out independently of the model.
+// The cycle model as docs/sa.md states it, written independently of the
+// model's code. weight_buffers 2: the fill after the job's first tile hides
+// behind the previous tile's M streaming cycles, one drain at the job's end.
 std::uint64_t expected_cycles(const job& j, std::uint64_t R = 16, std::uint64_t C = 16, std::uint64_t bw = 64,
-                              std::uint64_t setup_cycles = setup) {
+                              std::uint64_t setup_cycles = setup,
+                              std::uint64_t buffers = test_config().count("sa.weight_buffers")) {
     const std::uint64_t e = j.fp32 ? 4 : 1;
+    const std::uint64_t n_tiles = (j.n + C - 1) / C, k_tiles = (j.k + R - 1) / R;
     std::uint64_t total = setup_cycles;
-    for (std::uint64_t nt = 0; nt < (j.n + C - 1) / C; ++nt)
-        for (std::uint64_t kt = 0; kt < (j.k + R - 1) / R; ++kt) {
+    for (std::uint64_t nt = 0; nt < n_tiles; ++nt)
+        for (std::uint64_t kt = 0; kt < k_tiles; ++kt) {
             const std::uint64_t n_t = std::min(C, j.n - nt * C), k_t = std::min(R, j.k - kt * R);
-            const bool first = kt == 0, last = kt == (j.k + R - 1) / R - 1;
+            const bool first = kt == 0, last = kt == k_tiles - 1;
+            const bool job_first = nt == 0 && first, job_last = nt == n_tiles - 1 && last;
             const std::uint64_t bytes = k_t * n_t * e + j.m * k_t * e + (first && j.accumulate ? j.m * n_t * 4 : 0) +
                                         (last ? j.m * n_t * 4 : 0);
-            total += std::max<std::uint64_t>(R + j.m + R + C - 2, (bytes + bw - 1) / bw);
+            const std::uint64_t fill = buffers == 1 || job_first ? R : (R > j.m ? R - j.m : 0);
+            const std::uint64_t drain = buffers == 1 || job_last ? R + C - 2 : 0;
+            total += std::max<std::uint64_t>(fill + j.m + drain, (bytes + bw - 1) / bw);
         }
     return total;
 }
@@ -278,6 +288,50 @@ job make(std::uint32_t m, std::uint32_t n, std::uint32_t k, bool fp32, bool acc 
     return j;
 }
 
+// A, B and C one after the other from the start of L1 (word aligned), for
+// jobs whose operands do not fit make()'s fixed 32 KiB slots.
+job make_packed(std::uint32_t m, std::uint32_t n, std::uint32_t k, bool fp32, bool acc = false) {
+    job j = make(m, n, k, fp32, acc);
+    auto align = [](std::uint32_t x) { return (x + 3u) & ~3u; };
+    j.b = align(j.a + m * j.lda);
+    j.c = align(j.b + k * j.ldb);
+    return j;
+}
+
+// Every job shape the shipped networks give the SA (npu run NET
+// --npusim-arg=--log-level=debug logs each job: mlp, mlp_tiny, resnet8,
+// dscnn, autoencoder, mobilenet; int8 and f32), with the dtype they use.
+struct net_shape {
+    std::uint32_t m, n, k;
+    bool fp32;
+};
+const net_shape network_shapes[] = {
+    {32, 16, 144, true},   {16, 4, 576, true},    {16, 32, 288, true},   {16, 16, 288, true},   {4, 80, 160, true},
+    {192, 16, 144, false}, {32, 32, 144, true},   {1, 128, 128, false},  {36, 128, 128, false}, {192, 16, 27, true},
+    {576, 8, 27, false},   {576, 16, 8, false},   {4, 16, 160, true},    {125, 64, 64, false},  {64, 32, 288, false},
+    {4, 80, 144, true},    {192, 32, 32, false},  {96, 32, 288, false},  {96, 32, 16, true},    {72, 64, 64, false},
+    {64, 16, 144, false},  {4, 112, 464, false},  {4, 112, 320, false},  {352, 16, 27, false},  {32, 64, 576, false},
+    {32, 64, 32, true},    {288, 32, 16, false},  {128, 32, 16, false},  {128, 32, 144, false}, {9, 256, 256, false},
+    {9, 256, 128, false},  {64, 64, 32, false},   {64, 32, 16, true},    {64, 16, 27, true},    {4, 8, 32, false},
+    {4, 80, 96, true},     {4, 48, 96, true},     {4, 48, 160, true},    {4, 32, 464, false},   {4, 32, 320, false},
+    {4, 16, 144, true},    {4, 128, 256, false},  {4, 10, 128, false},   {4, 10, 128, true},    {36, 128, 64, false},
+    {320, 16, 27, false},  {1, 96, 80, false},    {1, 96, 560, false},   {1, 8, 128, false},    {1, 480, 16, false},
+    {1, 480, 112, false},  {1, 32, 80, false},    {1, 32, 560, false},   {1, 2, 256, false},    {1, 160, 16, false},
+    {1, 160, 112, false},  {1, 12, 64, false},    {1, 128, 8, false},    {1, 10, 64, false},    {1, 10, 64, true},
+    {144, 64, 32, false},  {125, 64, 40, false},
+};
+// Edge shapes around the array's 16 x 16: one element, one tile, one more
+// than a tile in each direction, M around R (the fill hides exactly when M >= R).
+const net_shape edge_shapes[] = {
+    {1, 1, 1, false},   {1, 1, 1, true},   {16, 16, 16, false}, {15, 16, 16, true}, {17, 17, 17, false},
+    {16, 33, 15, true}, {3, 1, 100, false}, {100, 1, 3, true},  {2, 40, 40, false}, {64, 16, 64, false},
+};
+std::vector<net_shape> all_shapes() {
+    std::vector<net_shape> v(std::begin(network_shapes), std::end(network_shapes));
+    v.insert(v.end(), std::begin(edge_shapes), std::end(edge_shapes));
+    return v;
+}
+
 }  // namespace
 
 // --- results -------------------------------------------------------------------------
@@ -394,9 +448,92 @@ TEST(SaCycles, ClosedFormByHand) {
     EXPECT_EQ(cyc(100, 16, 16, true, true).compute, 146u);
 }
 
+TEST(SaCycles, DoubleBufferedClosedFormByHand) {
+    accel::sa_geometry g{16, 16, 8, 64, 2};
+    auto cyc = [&](std::uint32_t m, std::uint32_t n, std::uint32_t k, bool fp32) {
+        accel::sa_job j;
+        j.m = m, j.n = n, j.k = k, j.fp32 = fp32;
+        return accel::sa_job_cycles(j, g);
+    };
+    // One tile: nothing to overlap, the single-buffered figure.
+    EXPECT_EQ(cyc(1, 1, 1, false).total, 8u + 47);
+    EXPECT_EQ(cyc(64, 16, 16, false).total, 8u + 110);
+    // int8 4x64x784 (an MLP layer): 49 x 4 = 196 tiles. First 16 + 4, then
+    // (16 - 4) + 4 = 16 each, the last + 30 drain: 20 + 195 * 16 + 30 = 3170;
+    // memory at most ceil((256 + 64 + 256) / 64) = 9. Single-buffered 8 + 196 * 50 = 9808 (3.09x).
+    EXPECT_EQ(cyc(4, 64, 784, false).total, 8u + 3170);
+    // int8 64x16x64 (M >= R: the fill hides entirely): 4 K tiles, 16 + 64,
+    // 64, 64, 64 + 30 = 302; memory 20, 20, 20, ceil(5376 / 64) = 84.
+    EXPECT_EQ(cyc(64, 16, 64, false).total, 8u + 302);
+    EXPECT_EQ(cyc(64, 16, 64, false).stall, 0u);
+    // fp32 4x16x32: 2 tiles, 16 + 4 = 20 and 12 + 4 + 30 = 46; memory
+    // ceil((1024 + 256) / 64) = 20 and ceil((1024 + 256 + 256) / 64) = 24.
+    EXPECT_EQ(cyc(4, 16, 32, true).total, 8u + 66);
+    // fp32 4x16x48: the middle tile is 16 compute, 20 memory: 4 stall cycles.
+    EXPECT_EQ(cyc(4, 16, 48, true).total, 8u + 20 + 20 + 46);
+    EXPECT_EQ(cyc(4, 16, 48, true).stall, 4u);
+}
+
+TEST(SaCycles, TheModelIsTheDocFormulaOnEveryNetworkAndEdgeShape) {
+    std::size_t checked = 0;
+    for (std::uint64_t buffers : {1u, 2u})
+        for (const net_shape& s : all_shapes())
+            for (bool acc : {false, true}) {
+                accel::sa_geometry g{16, 16, 8, 64, buffers};
+                accel::sa_job j;
+                j.m = s.m, j.n = s.n, j.k = s.k, j.fp32 = s.fp32, j.accumulate = acc;
+                const job t = make(s.m, s.n, s.k, s.fp32, acc);
+                EXPECT_EQ(accel::sa_job_cycles(j, g).total, expected_cycles(t, 16, 16, 64, 8, buffers))
+                    << s.m << "x" << s.n << "x" << s.k << " fp32=" << s.fp32 << " acc=" << acc
+                    << " buffers=" << buffers;
+                // Double buffering never costs cycles.
+                if (buffers == 2) {
+                    accel::sa_geometry g1 = g;
+                    g1.weight_buffers = 1;
+                    EXPECT_LE(accel::sa_job_cycles(j, g).total, accel::sa_job_cycles(j, g1).total);
+                }
+                ++checked;
+            }
+    EXPECT_EQ(checked, 2u * 2u * (std::size(network_shapes) + std::size(edge_shapes)));
+}
+
+TEST(SaCycles, NetworkAndEdgeShapesRunInTheFormulasCyclesWithExactResults) {
+    // On the configured array (NPU_SA_WEIGHT_BUFFERS picks 1 or 2): results
+    // against the reference and CYCLES, the done time and WAIT against the formula.
+    E->h.run_job([] {
+        std::size_t compared = 0;
+        unsigned seed = 100;
+        for (const net_shape& s : all_shapes()) compared += run_and_check(make_packed(s.m, s.n, s.k, s.fp32), seed++);
+        compared += run_and_check(make_packed(4, 112, 464, false, true), seed++);
+        compared += run_and_check(make_packed(16, 4, 576, true, true), seed++);
+        EXPECT_GT(compared, 100000u);
+    });
+}
+
+TEST(SaConfig, WeightBuffersIsOneOrTwoAndTwoIsTheTlmEnginesOnly) {
+    auto load_error = [](std::vector<std::string> o) -> std::string {
+        try {
+            const cfg::config c = cfg::config::load("", o);
+            platform::make_systolic_array("sa_bad", c);  // the engine factory refuses before building
+        } catch (const cfg::config_error& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(load_error({"sa.weight_buffers=3"}).find("sa.weight_buffers: 3 is above the maximum 2"),
+              std::string::npos);
+    EXPECT_NE(load_error({"sa.weight_buffers=0"}).find("sa.weight_buffers: 0 is below the minimum 1"),
+              std::string::npos);
+    for (const char* model : {"rtl", "compare"}) {
+        const std::string why = load_error({std::string("sa.model=") + model, "sa.weight_buffers=2"});
+        EXPECT_NE(why.find(std::string("sa.model=") + model), std::string::npos) << why;
+    }
+}
+
 TEST(SaCycles, OtherGeometriesFollowTheFormula) {
     for (const accel::sa_geometry g :
-         {accel::sa_geometry{4, 8, 0, 8}, accel::sa_geometry{32, 8, 3, 16}, accel::sa_geometry{8, 32, 20, 128}})
+         {accel::sa_geometry{4, 8, 0, 8}, accel::sa_geometry{32, 8, 3, 16}, accel::sa_geometry{8, 32, 20, 128},
+          accel::sa_geometry{4, 8, 0, 8, 2}, accel::sa_geometry{32, 8, 3, 16, 2}, accel::sa_geometry{8, 32, 20, 128, 2}})
         for (std::uint32_t m : {1u, 7u, 64u})
             for (std::uint32_t n : {1u, 9u, 40u})
                 for (std::uint32_t k : {1u, 31u, 33u})
@@ -407,8 +544,10 @@ TEST(SaCycles, OtherGeometriesFollowTheFormula) {
                             job t{};
                             t.m = m, t.n = n, t.k = k, t.fp32 = fp32, t.accumulate = acc;
                             EXPECT_EQ(accel::sa_job_cycles(j, g).total,
-                                      expected_cycles(t, g.rows, g.cols, g.port_bandwidth, g.setup_cycles))
-                                << m << "x" << n << "x" << k << " fp32=" << fp32 << " acc=" << acc;
+                                      expected_cycles(t, g.rows, g.cols, g.port_bandwidth, g.setup_cycles,
+                                                      g.weight_buffers))
+                                << m << "x" << n << "x" << k << " fp32=" << fp32 << " acc=" << acc
+                                << " buffers=" << g.weight_buffers;
                         }
 }
 
