@@ -116,6 +116,9 @@ private:
     bool access(int operand, std::uint64_t addr, void* data, unsigned len, bool write, const sc_core::sc_time& when,
                 unsigned row, sa_run& run);
     sa_engine_env env_;
+    // The DMI windows this job's last read and write went through (valid
+    // during one execute(): nothing else runs meanwhile to invalidate them).
+    base::dmi_window read_window_, write_window_;
 };
 
 }  // namespace npu::accel

@@ -10,6 +10,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 namespace npu::accel {
 
 namespace {
@@ -24,37 +28,46 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / 
 // `lanes` columns (the tile's columns padded with zero weights, never written
 // out) whose inner loop over the columns has a fixed trip count, so the
 // compiler vectorises it across columns while every output still gains its
-// products k ascending: fp32 stays the documented fused order bit for bit,
-// int8 is exact in any order (int32 sums wrap modulo 2^32, done in uint32).
+// products k ascending: fp32 stays the documented fused order bit for bit.
+// int8 is exact in any order (int32 sums wrap modulo 2^32, done in uint32):
+// its weights are int16 pairs of consecutive rows, b[(p*cols + c)*2 + h] =
+// B[2p + h][c], so one multiply-add of pairs (x86 vpmaddwd) takes two rows;
+// a pair's two products sum to at most 2 * 128 * 128, exact in int32.
 constexpr std::size_t lanes = 16;
 
-template <typename T>  // float (fp32) or std::uint32_t (int8 into int32)
+template <typename W>  // weights: float (fp32) or std::int16_t pairs (int8)
 struct mac_tile {
-    const unsigned char* a;  // A slice: m rows of `a_stride` elements, k_t used (fp32 or int8)
-    std::size_t a_stride;
-    const T* b;              // weights: k_t rows of `cols`, zero-padded
+    using acc_t = std::conditional_t<std::is_same_v<W, float>, float, std::uint32_t>;
+    const unsigned char* a;  // A slice: m rows of `a_stride` elements (fp32 or int8), k_t used
+    std::size_t a_stride;    // int8: even, so a pair's second element is inside the row
+    const W* b;              // weights: k_t rows (int8: ceil(k_t/2) pairs) of `cols`, zero-padded
     std::size_t cols;        // multiple of `lanes`
     std::size_t m, k_t;
-    T* acc;                  // m rows of `cols` accumulators
+    acc_t* acc;              // m rows of `cols` accumulators
 };
 
-template <typename T>
-[[gnu::always_inline]] inline void mac_tile_body(const mac_tile<T>& t) {
+template <typename W>
+[[gnu::always_inline]] inline void mac_tile_body(const mac_tile<W>& t) {
+    using acc_t = typename mac_tile<W>::acc_t;
     for (std::size_t i = 0; i < t.m; ++i)
         for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
-            T v[lanes];
-            T* out = &t.acc[i * t.cols + c0];
+            acc_t v[lanes];
+            acc_t* out = &t.acc[i * t.cols + c0];
             for (std::size_t l = 0; l < lanes; ++l) v[l] = out[l];
-            for (std::size_t r = 0; r < t.k_t; ++r) {
-                const T* w = &t.b[r * t.cols + c0];
-                if constexpr (std::is_same_v<T, float>) {
+            if constexpr (std::is_same_v<W, float>) {
+                for (std::size_t r = 0; r < t.k_t; ++r) {
+                    const float* w = &t.b[r * t.cols + c0];
                     float x;
                     std::memcpy(&x, &t.a[(i * t.a_stride + r) * 4], 4);
                     for (std::size_t l = 0; l < lanes; ++l) v[l] = std::fmaf(x, w[l], v[l]);
-                } else {
-                    const auto x = static_cast<std::uint32_t>(
-                        static_cast<std::int32_t>(static_cast<std::int8_t>(t.a[i * t.a_stride + r])));
-                    for (std::size_t l = 0; l < lanes; ++l) v[l] += x * w[l];
+                }
+            } else {
+                const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[i * t.a_stride]);
+                for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+                    const std::int16_t* w = &t.b[(p * t.cols + c0) * 2];
+                    const std::int32_t x0 = arow[2 * p], x1 = arow[2 * p + 1];
+                    for (std::size_t l = 0; l < lanes; ++l)
+                        v[l] += static_cast<std::uint32_t>(x0 * w[2 * l] + x1 * w[2 * l + 1]);
                 }
             }
             for (std::size_t l = 0; l < lanes; ++l) out[l] = v[l];
@@ -63,26 +76,49 @@ template <typename T>
 
 // The baseline ISA has no fused multiply-add instruction (std::fmaf is then a
 // library call per MAC): on x86-64 hosts with AVX2 and FMA the same loops run
-// compiled for them, chosen once at start-up. Both give identical results.
-template <typename T>
-void mac_tile_generic(const mac_tile<T>& t) {
+// compiled for them (int8 with vpmaddwd), chosen once at start-up. Both give
+// identical results.
+template <typename W>
+void mac_tile_generic(const mac_tile<W>& t) {
     mac_tile_body(t);
 }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-template <typename T>
-[[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<T>& t) {
+template <typename W>
+[[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<W>& t) {
     mac_tile_body(t);
+}
+template <>
+[[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<std::int16_t>& t) {
+    static_assert(lanes == 16, "two vectors of eight int32 accumulators per chunk");
+    for (std::size_t i = 0; i < t.m; ++i) {
+        const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[i * t.a_stride]);
+        for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
+            auto* out = reinterpret_cast<__m256i*>(&t.acc[i * t.cols + c0]);
+            __m256i v0 = _mm256_loadu_si256(out), v1 = _mm256_loadu_si256(out + 1);
+            for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+                // (A[i][2p], A[i][2p+1]) in every 32-bit lane, against each column's pair of weights.
+                const auto pair = static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p])) |
+                                  static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p + 1])) << 16;
+                const __m256i x = _mm256_set1_epi32(static_cast<int>(pair));
+                const auto* w = reinterpret_cast<const __m256i*>(&t.b[(p * t.cols + c0) * 2]);
+                v0 = _mm256_add_epi32(v0, _mm256_madd_epi16(x, _mm256_loadu_si256(w)));
+                v1 = _mm256_add_epi32(v1, _mm256_madd_epi16(x, _mm256_loadu_si256(w + 1)));
+            }
+            _mm256_storeu_si256(out, v0);
+            _mm256_storeu_si256(out + 1, v1);
+        }
+    }
 }
 #endif
 
-template <typename T>
-void mac_tile_run(const mac_tile<T>& t) {
-    static void (*const fn)(const mac_tile<T>&) = [] {
+template <typename W>
+void mac_tile_run(const mac_tile<W>& t) {
+    static void (*const fn)(const mac_tile<W>&) = [] {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_tile_avx2<T>;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_tile_avx2<W>;
 #endif
-        return mac_tile_generic<T>;
+        return mac_tile_generic<W>;
     }();
     fn(t);
 }
@@ -130,13 +166,35 @@ sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g) {
 
 bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned len, bool write,
                            const sc_core::sc_time& when, unsigned row, sa_run& run) {
+    // A row inside the DMI window the job's previous access went through
+    // takes the master's DMI path without looking the window up again:
+    // memcheck, copy, traffic, as bus_initiator::read/write do on a hit.
+    base::dmi_window& w = write ? write_window_ : read_window_;
+    if (w.host && w.contains(addr, len)) {
+        unsigned char* host = w.host + (addr - w.start);
+        if (write) {
+            base::bus_initiator::memcheck_write(w, addr, len);
+            std::memcpy(host, data, len);
+        } else {
+            env_.bus.memcheck_read(w, addr, len);
+            std::memcpy(data, host, len);
+        }
+        if (w.traffic_id >= 0) (write ? env_.bus.traffic().write_bytes : env_.bus.traffic().read_bytes)[w.traffic_id] += len;
+        return true;
+    }
     // The access is issued at `when`; the memory's answer (latency, DMI) is
     // not the SA's timing — the cycle model is (see sa_job_cycles).
     sc_core::sc_time delay = when - sc_core::sc_time_stamp();
     const auto st = addr + len - 1 > 0xFFFFFFFFull ? tlm::TLM_ADDRESS_ERROR_RESPONSE
                     : write                        ? env_.bus.write(addr, data, len, delay)
                                                    : env_.bus.read(addr, data, len, delay);
-    if (st == tlm::TLM_OK_RESPONSE) return true;
+    if (st == tlm::TLM_OK_RESPONSE) {
+        // The window that access used (a DMI hit, or the one its transaction
+        // was granted), for the next rows; none with DMI off.
+        if (env_.bus.dmi_enabled())
+            if (const base::dmi_window* used = env_.bus.dmi_for(addr, len, write)) w = *used;
+        return true;
+    }
     run.ok = false;
     run.end = when;
     run.failed = sa_failed_access{operand, addr, len, write, when, row};
@@ -146,6 +204,7 @@ bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned
 sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     const sa_geometry& geo = env_.geometry;
     sa_run run;
+    read_window_ = write_window_ = base::dmi_window{};
     const std::uint64_t R = geo.rows, C = geo.cols;
     const unsigned e = j.in_bytes();
     const auto cycles = [this](std::uint64_t n) { return env_.period * static_cast<double>(n); };
@@ -160,13 +219,17 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
         ~restore() { std::fesetround(mode); }
     } restore_round{saved_round};
 
-    std::vector<unsigned char> a_tile(std::size_t(j.m) * R * e), b_rows(C);  // b_rows: one int8 row of B
+    // The A slice of a tile, m rows of a_stride elements (int8: even, see mac_tile).
+    const std::size_t a_stride = j.fp32 ? R : R + (R & 1);
+    std::vector<unsigned char> a_tile(std::size_t(j.m) * a_stride * e);
     // The weight tile as the MAC loops take it: int32 or fp32 bits, rows
     // padded to whole chunks of lanes with zero weights.
     const std::size_t cols = ceil_div(C, lanes) * lanes;
+    std::vector<unsigned char> b_rows(cols);  // one int8 row of B, zero-padded
     // The output accumulators of one N tile. One pair is used, by dtype.
     std::vector<float> b_f32(j.fp32 ? R * cols : 0), acc_f32(j.fp32 ? j.m * cols : 0);
-    std::vector<std::uint32_t> b_i32(j.fp32 ? 0 : R * cols), acc_i32(j.fp32 ? 0 : j.m * cols);
+    std::vector<std::int16_t> b_i16(j.fp32 ? 0 : (R + 1) / 2 * 2 * cols);  // int8: pairs of rows
+    std::vector<std::uint32_t> acc_i32(j.fp32 ? 0 : j.m * cols);
     // Row i of the accumulators, as the bytes C is read into and written from.
     const auto acc_row = [&](std::uint64_t i) -> void* {
         return j.fp32 ? static_cast<void*>(&acc_f32[i * cols]) : static_cast<void*>(&acc_i32[i * cols]);
@@ -197,15 +260,19 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
                 if (j.fp32) {
                     std::fill(&b_f32[r * cols + n_t], &b_f32[(r + 1) * cols], 0.0f);
                 } else {
-                    std::uint32_t* w = &b_i32[r * cols];
-                    for (std::uint64_t c = 0; c < n_t; ++c)
-                        w[c] = static_cast<std::uint32_t>(std::int32_t(static_cast<std::int8_t>(b_rows[c])));
-                    std::fill(w + n_t, w + cols, 0u);
+                    // Row r is the first (h = 0) or second (h = 1) of pair r / 2.
+                    std::fill(b_rows.begin() + std::ptrdiff_t(n_t), b_rows.end(), 0);
+                    std::int16_t* w = &b_i16[(r / 2) * cols * 2 + (r & 1)];
+                    for (std::size_t c = 0; c < cols; ++c) w[2 * c] = static_cast<std::int8_t>(b_rows[c]);
                 }
+            }
+            if (!j.fp32 && (k_t & 1)) {  // an odd last row pairs with zero weights
+                std::int16_t* w = &b_i16[(k_t / 2) * cols * 2 + 1];
+                for (std::size_t c = 0; c < cols; ++c) w[2 * c] = 0;
             }
             for (std::uint64_t i = 0; i < j.m; ++i) {
                 const std::uint64_t a = j.a + i * j.lda + k0 * e;
-                if (!access(operand_a, a, &a_tile[i * R * e], unsigned(k_t * e), false, t, unsigned(i), run))
+                if (!access(operand_a, a, &a_tile[i * a_stride * e], unsigned(k_t * e), false, t, unsigned(i), run))
                     return run;
             }
 
@@ -216,9 +283,9 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             // (fused multiply-add, round to nearest even). int8: exact
             // products, int32 sums wrap modulo 2^32.
             if (j.fp32)
-                mac_tile_run(mac_tile<float>{a_tile.data(), R, b_f32.data(), cols, j.m, k_t, acc_f32.data()});
+                mac_tile_run(mac_tile<float>{a_tile.data(), a_stride, b_f32.data(), cols, j.m, k_t, acc_f32.data()});
             else
-                mac_tile_run(mac_tile<std::uint32_t>{a_tile.data(), R, b_i32.data(), cols, j.m, k_t, acc_i32.data()});
+                mac_tile_run(mac_tile<std::int16_t>{a_tile.data(), a_stride, b_i16.data(), cols, j.m, k_t, acc_i32.data()});
             t += cycles(tile);
             run.stall_cycles += tile - compute;
 

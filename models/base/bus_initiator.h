@@ -98,6 +98,7 @@ public:
         dmi_enabled_ = on;
         if (!on) dmi_count_ = 0;
     }
+    bool dmi_enabled() const { return dmi_enabled_; }
 
     const initiator_id& who() const { return who_; }
     traffic_counters& traffic() { return traffic_; }
