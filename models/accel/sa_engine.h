@@ -115,6 +115,10 @@ private:
     // One row of an operand through the master at time `when`.
     bool access(int operand, std::uint64_t addr, void* data, unsigned len, bool write, const sc_core::sc_time& when,
                 unsigned row, sa_run& run);
+    // `rows` rows of `len` bytes from `first`, `stride` apart, into `dst`
+    // (`pitch` bytes apart); rows are numbered from `row0` in a fault.
+    bool read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,
+                   std::size_t pitch, int operand, unsigned row0, const sc_core::sc_time& when, sa_run& run);
     sa_engine_env env_;
     // The DMI windows this job's last read and write went through (valid
     // during one execute(): nothing else runs meanwhile to invalidate them).

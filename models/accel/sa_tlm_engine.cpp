@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cfenv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -46,32 +48,47 @@ struct mac_tile {
     acc_t* acc;              // m rows of `cols` accumulators
 };
 
-template <typename W>
-[[gnu::always_inline]] inline void mac_tile_body(const mac_tile<W>& t) {
+// Rows i0 .. i0 + IB - 1 of the tile: IB output rows at once share each
+// weight load and give the FMA/multiply-add units IB independent chains.
+template <std::size_t IB, typename W>
+[[gnu::always_inline]] inline void mac_rows(const mac_tile<W>& t, std::size_t i0) {
     using acc_t = typename mac_tile<W>::acc_t;
-    for (std::size_t i = 0; i < t.m; ++i)
-        for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
-            acc_t v[lanes];
-            acc_t* out = &t.acc[i * t.cols + c0];
-            for (std::size_t l = 0; l < lanes; ++l) v[l] = out[l];
-            if constexpr (std::is_same_v<W, float>) {
-                for (std::size_t r = 0; r < t.k_t; ++r) {
-                    const float* w = &t.b[r * t.cols + c0];
+    for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
+        acc_t v[IB][lanes];
+        for (std::size_t q = 0; q < IB; ++q)
+            for (std::size_t l = 0; l < lanes; ++l) v[q][l] = t.acc[(i0 + q) * t.cols + c0 + l];
+        if constexpr (std::is_same_v<W, float>) {
+            for (std::size_t r = 0; r < t.k_t; ++r) {
+                const float* w = &t.b[r * t.cols + c0];
+                for (std::size_t q = 0; q < IB; ++q) {
                     float x;
-                    std::memcpy(&x, &t.a[(i * t.a_stride + r) * 4], 4);
-                    for (std::size_t l = 0; l < lanes; ++l) v[l] = std::fmaf(x, w[l], v[l]);
-                }
-            } else {
-                const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[i * t.a_stride]);
-                for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
-                    const std::int16_t* w = &t.b[(p * t.cols + c0) * 2];
-                    const std::int32_t x0 = arow[2 * p], x1 = arow[2 * p + 1];
-                    for (std::size_t l = 0; l < lanes; ++l)
-                        v[l] += static_cast<std::uint32_t>(x0 * w[2 * l] + x1 * w[2 * l + 1]);
+                    std::memcpy(&x, &t.a[((i0 + q) * t.a_stride + r) * 4], 4);
+                    for (std::size_t l = 0; l < lanes; ++l) v[q][l] = std::fmaf(x, w[l], v[q][l]);
                 }
             }
-            for (std::size_t l = 0; l < lanes; ++l) out[l] = v[l];
+        } else {
+            for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+                const std::int16_t* w = &t.b[(p * t.cols + c0) * 2];
+                for (std::size_t q = 0; q < IB; ++q) {
+                    const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[(i0 + q) * t.a_stride]);
+                    const std::int32_t x0 = arow[2 * p], x1 = arow[2 * p + 1];
+                    for (std::size_t l = 0; l < lanes; ++l)
+                        v[q][l] += static_cast<std::uint32_t>(x0 * w[2 * l] + x1 * w[2 * l + 1]);
+                }
+            }
         }
+        for (std::size_t q = 0; q < IB; ++q)
+            for (std::size_t l = 0; l < lanes; ++l) t.acc[(i0 + q) * t.cols + c0 + l] = v[q][l];
+    }
+}
+
+constexpr std::size_t row_block = 4;
+
+template <typename W>
+[[gnu::always_inline]] inline void mac_tile_body(const mac_tile<W>& t) {
+    std::size_t i = 0;
+    for (; i + row_block <= t.m; i += row_block) mac_rows<row_block>(t, i);
+    for (; i < t.m; ++i) mac_rows<1>(t, i);
 }
 
 // The baseline ISA has no fused multiply-add instruction (std::fmaf is then a
@@ -87,33 +104,52 @@ template <typename W>
 [[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<W>& t) {
     mac_tile_body(t);
 }
-template <>
-[[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<std::int16_t>& t) {
+template <std::size_t IB>
+[[gnu::target("avx2,fma"), gnu::always_inline]] inline void mac_rows_i8_avx2(const mac_tile<std::int16_t>& t,
+                                                                             std::size_t i0) {
     static_assert(lanes == 16, "two vectors of eight int32 accumulators per chunk");
-    for (std::size_t i = 0; i < t.m; ++i) {
-        const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[i * t.a_stride]);
-        for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
-            auto* out = reinterpret_cast<__m256i*>(&t.acc[i * t.cols + c0]);
-            __m256i v0 = _mm256_loadu_si256(out), v1 = _mm256_loadu_si256(out + 1);
-            for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+    for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
+        __m256i v[IB][2];
+        for (std::size_t q = 0; q < IB; ++q) {
+            const auto* out = reinterpret_cast<const __m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
+            v[q][0] = _mm256_loadu_si256(out);
+            v[q][1] = _mm256_loadu_si256(out + 1);
+        }
+        for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+            const auto* w = reinterpret_cast<const __m256i*>(&t.b[(p * t.cols + c0) * 2]);
+            const __m256i w0 = _mm256_loadu_si256(w), w1 = _mm256_loadu_si256(w + 1);
+            for (std::size_t q = 0; q < IB; ++q) {
                 // (A[i][2p], A[i][2p+1]) in every 32-bit lane, against each column's pair of weights.
+                const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[(i0 + q) * t.a_stride]);
                 const auto pair = static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p])) |
                                   static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p + 1])) << 16;
                 const __m256i x = _mm256_set1_epi32(static_cast<int>(pair));
-                const auto* w = reinterpret_cast<const __m256i*>(&t.b[(p * t.cols + c0) * 2]);
-                v0 = _mm256_add_epi32(v0, _mm256_madd_epi16(x, _mm256_loadu_si256(w)));
-                v1 = _mm256_add_epi32(v1, _mm256_madd_epi16(x, _mm256_loadu_si256(w + 1)));
+                v[q][0] = _mm256_add_epi32(v[q][0], _mm256_madd_epi16(x, w0));
+                v[q][1] = _mm256_add_epi32(v[q][1], _mm256_madd_epi16(x, w1));
             }
-            _mm256_storeu_si256(out, v0);
-            _mm256_storeu_si256(out + 1, v1);
+        }
+        for (std::size_t q = 0; q < IB; ++q) {
+            auto* out = reinterpret_cast<__m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
+            _mm256_storeu_si256(out, v[q][0]);
+            _mm256_storeu_si256(out + 1, v[q][1]);
         }
     }
+}
+template <>
+[[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<std::int16_t>& t) {
+    std::size_t i = 0;
+    for (; i + row_block <= t.m; i += row_block) mac_rows_i8_avx2<row_block>(t, i);
+    for (; i < t.m; ++i) mac_rows_i8_avx2<1>(t, i);
 }
 #endif
 
 template <typename W>
 void mac_tile_run(const mac_tile<W>& t) {
     static void (*const fn)(const mac_tile<W>&) = [] {
+        // NPU_SA_KERNELS=generic: the portable loops on any host, so tests
+        // check them where the vector ones would be picked (tests/accel).
+        if (const char* k = std::getenv("NPU_SA_KERNELS"); k && std::string(k) == "generic")
+            return mac_tile_generic<W>;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_tile_avx2<W>;
@@ -201,6 +237,25 @@ bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned
     return false;
 }
 
+bool sa_tlm_engine::read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,
+                              std::size_t pitch, int operand, unsigned row0, const sc_core::sc_time& when, sa_run& run) {
+    auto* out = static_cast<unsigned char*>(dst);
+    const base::dmi_window& w = read_window_;
+    const std::uint64_t last = first + (rows - 1) * stride + len - 1;
+    if (w.host && first >= w.start && last <= w.end) {
+        const unsigned char* host = w.host + (first - w.start);
+        for (std::uint64_t r = 0; r < rows; ++r) {
+            env_.bus.memcheck_read(w, first + r * stride, len);
+            std::memcpy(out + r * pitch, host + r * stride, len);
+        }
+        if (w.traffic_id >= 0) env_.bus.traffic().read_bytes[w.traffic_id] += rows * len;
+        return true;
+    }
+    for (std::uint64_t r = 0; r < rows; ++r)
+        if (!access(operand, first + r * stride, out + r * pitch, len, false, when, unsigned(row0 + r), run)) return false;
+    return true;
+}
+
 sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     const sa_geometry& geo = env_.geometry;
     sa_run run;
@@ -225,7 +280,8 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     // The weight tile as the MAC loops take it: int32 or fp32 bits, rows
     // padded to whole chunks of lanes with zero weights.
     const std::size_t cols = ceil_div(C, lanes) * lanes;
-    std::vector<unsigned char> b_rows(cols);  // one int8 row of B, zero-padded
+    // int8: the tile's rows of B as read (plus a zero row to pair an odd last one), zero-padded to cols.
+    std::vector<std::int8_t> b_stage(j.fp32 ? 0 : (R + 1) * cols);
     // The output accumulators of one N tile. One pair is used, by dtype.
     std::vector<float> b_f32(j.fp32 ? R * cols : 0), acc_f32(j.fp32 ? j.m * cols : 0);
     std::vector<std::int16_t> b_i16(j.fp32 ? 0 : (R + 1) / 2 * 2 * cols);  // int8: pairs of rows
@@ -253,28 +309,35 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
                     if (!access(operand_c, a, acc_row(i), unsigned(n_t * 4), false, t, unsigned(i), run)) return run;
                 }
             }
-            for (std::uint64_t r = 0; r < k_t; ++r) {
-                const std::uint64_t a = j.b + (k0 + r) * j.ldb + n0 * e;
-                void* row = j.fp32 ? static_cast<void*>(&b_f32[r * cols]) : static_cast<void*>(b_rows.data());
-                if (!access(operand_b, a, row, unsigned(n_t * e), false, t, unsigned(k0 + r), run)) return run;
-                if (j.fp32) {
-                    std::fill(&b_f32[r * cols + n_t], &b_f32[(r + 1) * cols], 0.0f);
-                } else {
-                    // Row r is the first (h = 0) or second (h = 1) of pair r / 2.
-                    std::fill(b_rows.begin() + std::ptrdiff_t(n_t), b_rows.end(), 0);
-                    std::int16_t* w = &b_i16[(r / 2) * cols * 2 + (r & 1)];
-                    for (std::size_t c = 0; c < cols; ++c) w[2 * c] = static_cast<std::int8_t>(b_rows[c]);
+            // Rows of B and A: all at once when they lie in the job's read
+            // window (each row's memcheck as the master's DMI hit does, the
+            // traffic in one sum), else row by row through access().
+            const std::uint64_t b0 = j.b + k0 * j.ldb + n0 * e;
+            void* const b_first = j.fp32 ? static_cast<void*>(b_f32.data()) : static_cast<void*>(b_stage.data());
+            const std::size_t b_pitch = cols * e;  // bytes between rows of b_f32 / b_stage
+            if (!read_rows(b0, j.ldb, k_t, unsigned(n_t * e), b_first, b_pitch, operand_b, unsigned(k0), t, run))
+                return run;
+            if (j.fp32) {
+                for (std::uint64_t r = 0; r < k_t; ++r) std::fill(&b_f32[r * cols + n_t], &b_f32[(r + 1) * cols], 0.0f);
+            } else {
+                for (std::uint64_t r = 0; r < k_t; ++r)
+                    std::fill(&b_stage[r * cols + n_t], &b_stage[(r + 1) * cols], std::int8_t(0));
+                if (k_t & 1) std::fill(&b_stage[k_t * cols], &b_stage[(k_t + 1) * cols], std::int8_t(0));
+                // Pair p interleaves rows 2p and 2p + 1, column by column.
+                for (std::uint64_t p = 0; p < (k_t + 1) / 2; ++p) {
+                    const std::int8_t* r0 = &b_stage[2 * p * cols];
+                    const std::int8_t* r1 = r0 + cols;
+                    std::int16_t* w = &b_i16[p * cols * 2];
+                    for (std::size_t c0 = 0; c0 < cols; c0 += lanes)
+                        for (std::size_t l = 0; l < lanes; ++l) {
+                            w[2 * (c0 + l)] = r0[c0 + l];
+                            w[2 * (c0 + l) + 1] = r1[c0 + l];
+                        }
                 }
             }
-            if (!j.fp32 && (k_t & 1)) {  // an odd last row pairs with zero weights
-                std::int16_t* w = &b_i16[(k_t / 2) * cols * 2 + 1];
-                for (std::size_t c = 0; c < cols; ++c) w[2 * c] = 0;
-            }
-            for (std::uint64_t i = 0; i < j.m; ++i) {
-                const std::uint64_t a = j.a + i * j.lda + k0 * e;
-                if (!access(operand_a, a, &a_tile[i * a_stride * e], unsigned(k_t * e), false, t, unsigned(i), run))
-                    return run;
-            }
+            if (!read_rows(j.a + k0 * e, j.lda, j.m, unsigned(k_t * e), a_tile.data(), a_stride * e, operand_a, 0, t,
+                           run))
+                return run;
 
             // The MACs. A column's partial sum enters at the top with the
             // accumulator value and gains one product per row, k ascending,
