@@ -408,7 +408,9 @@ public:
     const bool csplit = kernel != "conv2d" && tiles[1] < in[3];
     std::string fn;
     if (kernel == "conv2d") {
-      fn = ksplit ? "npurt_conv2d_ksplit" : "npurt_conv2d";
+      fn = !ksplit ? "npurt_conv2d"
+           : f32   ? "npurt_conv2d_ksplit"
+                   : "npurt_conv2d_ksplit_i8";
       ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
           ptr(k.getMult()), ptr(k.getShift()), ptr(k.getResidual()),
           ptr(k.getInit());
