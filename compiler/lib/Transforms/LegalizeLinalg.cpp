@@ -23,6 +23,7 @@
 //     destination's buffer, in place.
 //
 // What is left is checked by npu-verify-supported as before.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -417,6 +418,31 @@ LogicalResult rewriteInsertSlice(tensor::InsertSliceOp insert) {
         "is supported with constant offsets and unit strides");
   OpBuilder b(insert);
   int64_t rank = dstType.getRank();
+  AffineMap in = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto copyGeneric = [&](Value from, Value into, AffineMap out) {
+    return b
+        .create<linalg::GenericOp>(
+            insert.getLoc(), dstType, from, into, ArrayRef<AffineMap>{in, out},
+            iterators,
+            [](OpBuilder &nb, Location nl, ValueRange args) {
+              nb.create<linalg::YieldOp>(nl, args[0]);
+            })
+        .getResult(0);
+  };
+  // The memory plan writes a result into its init's buffer only when that
+  // is an activation nothing else reads; otherwise the result gets a buffer
+  // of its own, which must first hold the whole destination (the slice
+  // overwrites a part of it).
+  Value dest = insert.getDest();
+  BufferKind kind = classifyBuffer(dest);
+  if (!dest.hasOneUse() || kind == BufferKind::Weight ||
+      kind == BufferKind::Input) {
+    Value empty = b.create<tensor::EmptyOp>(insert.getLoc(), dstType.getShape(),
+                                            dstType.getElementType());
+    dest = copyGeneric(dest, empty, in);
+  }
   SmallVector<AffineExpr> offset;
   for (int64_t d = 0; d < rank; ++d) {
     AffineExpr e = b.getAffineDimExpr(d) + insert.getStaticOffsets()[d];
@@ -428,18 +454,8 @@ LogicalResult rewriteInsertSlice(tensor::InsertSliceOp insert) {
       e = e % dstType.getDimSize(d);
     offset.push_back(e);
   }
-  AffineMap in = b.getMultiDimIdentityMap(rank);
-  AffineMap out = AffineMap::get(rank, 0, offset, b.getContext());
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Value result = b.create<linalg::GenericOp>(
-                      insert.getLoc(), dstType, insert.getSource(),
-                      insert.getDest(), ArrayRef<AffineMap>{in, out},
-                      iterators,
-                      [](OpBuilder &nb, Location nl, ValueRange args) {
-                        nb.create<linalg::YieldOp>(nl, args[0]);
-                      })
-                     .getResult(0);
+  Value result = copyGeneric(insert.getSource(), dest,
+                             AffineMap::get(rank, 0, offset, b.getContext()));
   insert.replaceAllUsesWith(result);
   insert.erase();
   return success();

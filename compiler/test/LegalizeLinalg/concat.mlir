@@ -39,6 +39,23 @@ func.func @onnx_concat(%a: tensor<1x5x5x4xf32>, %b: tensor<1x5x5x3xf32>) -> tens
 
 // -----
 
+// Into a constant: the plan gives the result a buffer of its own, so the
+// constant is copied into it first, then the slice.
+// CHECK-DAG: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW1:.*]] = affine_map<(d0, d1) -> (d0 + 1, d1)>
+// CHECK-LABEL: func.func @into_constant
+// CHECK: %[[K:.*]] = arith.constant
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], {{.*}}} ins(%[[K]] : tensor<4x3xf32>) outs(%[[E]] : tensor<4x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[ID2]], #[[ROW1]]], {{.*}}} ins(%arg0 : tensor<2x3xf32>) outs(%[[C]] : tensor<4x3xf32>)
+func.func @into_constant(%a: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %k = arith.constant dense<1.0> : tensor<4x3xf32>
+  %0 = tensor.insert_slice %a into %k[1, 0] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
 func.func @strided(%a: tensor<2x4xf32>, %d: tensor<4x4xf32>) -> tensor<4x4xf32> {
   // expected-error @+1 {{'tensor.insert_slice' op is supported with constant offsets and unit strides}}
   %0 = tensor.insert_slice %a into %d[0, 0] [2, 4] [2, 1] : tensor<2x4xf32> into tensor<4x4xf32>
