@@ -305,3 +305,32 @@ void npurt_copy(void *dst, const void *src, uint32_t bytes) {
                   (unsigned long)(uintptr_t)src, (unsigned long)(uintptr_t)dst, (unsigned long)npu_dma_error_info());
     dma_done("npurt_copy", "copy", &id);
 }
+
+/* A prefetch is cut into up to NPURT_STAGE_CHUNKS_MAX pieces on separate
+ * channels (whole 256 B bursts each, at least NPURT_PREFETCH_CHUNK_MIN
+ * bytes), for the reason npurt_stage_panel does: one channel reading L3 is
+ * bound by the latency of its one outstanding burst. */
+#define NPURT_PREFETCH_CHUNK_MIN 1024u
+
+uint32_t npurt_copy_start(void *dst, const void *src, uint32_t bytes) {
+    uint32_t ids = 0, n = ceil_div(bytes, NPURT_PREFETCH_CHUNK_MIN);
+    if (n > NPURT_STAGE_CHUNKS_MAX) n = NPURT_STAGE_CHUNKS_MAX;
+    const uint32_t chunk = n ? (ceil_div(bytes, n) + 255u) & ~255u : 0;
+    for (uint32_t at = 0; at < bytes; at += chunk) {
+        const uint32_t len = min_u32(chunk, bytes - at);
+        const int id = npu_dma_copy_1d((char *)dst + at, (const char *)src + at, len);
+        if (id < 0)
+            npurt_die(1, "npurt_copy_start: DMA refused the copy of %lu B 0x%08lx -> 0x%08lx (error info 0x%lx)",
+                      (unsigned long)len, (unsigned long)((uintptr_t)src + at), (unsigned long)((uintptr_t)dst + at),
+                      (unsigned long)npu_dma_error_info());
+        ids |= 1u << id;
+    }
+    return ids;
+}
+
+void npurt_copy_wait(uint32_t ids) {
+    for (int id = 0; ids; ++id, ids >>= 1) {
+        int pending = (ids & 1u) ? id : -1;
+        dma_done("npurt_copy_start", "copy", &pending);
+    }
+}

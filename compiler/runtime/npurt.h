@@ -141,6 +141,15 @@ void npurt_region_end(const char *name);
  * at the fault already). bytes == 0 does nothing. */
 void npurt_copy(void *dst, const void *src, uint32_t bytes);
 
+/* npurt_copy in two halves, so the copy overlaps other work: the compiler's
+ * prefetch of a layer's L3 weights into L2 while the layer before it runs.
+ * npurt_copy_start queues the copy (in up to 4 pieces on separate channels:
+ * one channel reading L3 is latency bound) and returns the set of their
+ * transfer ids, bit i for id i (0 for bytes == 0); npurt_copy_wait(ids)
+ * waits for them. Refused and failed copies stop the run as for npurt_copy. */
+uint32_t npurt_copy_start(void *dst, const void *src, uint32_t bytes);
+void npurt_copy_wait(uint32_t ids);
+
 #ifdef __cplusplus
 }
 #endif

@@ -849,15 +849,18 @@ void npurt_pool2d(const npurt_pool2d_args *a) {
     if (owned) npu_l1_free(l1);
 }
 
-/* === npurt_conv2d_ksplit ========================================================
+/* === npurt_conv2d_ksplit, npurt_conv2d_ksplit_i8 ================================
  * npurt_conv2d for layers whose K x tile_cout weight panel and im2col rows do
- * not fit L1 at all (f32 at 32/64 KiB): K is split into chunks of tile_k.
- * For each output tile the SA accumulates the chunks in k order (ACCUMULATE
- * after the first: the array continues the same fmaf chain from C, so the
- * result is the one a single job gives, bit for bit). Single-buffered and
- * not pipelined (every step waits for its DMA and SA): the way to run such a
- * layer at all, not a fast one. f32 only (the int8 layers of the MLPerf Tiny
- * networks fit npurt_conv2d), with npurt_conv2d's f32 epilogue. */
+ * not fit L1 at all (f32 at 32/64 KiB, int8 ResNet-8 at 32 KiB): K is split
+ * into chunks of tile_k. For each output tile the SA accumulates the chunks
+ * in k order (ACCUMULATE after the first: the array continues the same fmaf
+ * chain from C, so the f32 result is the one a single job gives, bit for
+ * bit; int8 adds the int32 partial sums, exact). Single-buffered and not
+ * pipelined (every step waits for its DMA and SA): the way to run such a
+ * layer at all, not a fast one. One driver (convk_run) for two entry points
+ * that differ in their workers' epilogue: npurt_conv2d's f32 one, or its
+ * int8 one; each firmware links only the one its layers call, and the f32
+ * kernel's code is what it was before the int8 one existed. */
 
 typedef struct {
     conv_ctx *x;
@@ -873,14 +876,16 @@ typedef struct {
 static convk_task convk_cur __attribute__((section(".bss.convk_cur")));
 static const char ks_kernel[] = "npurt_conv2d_ksplit";
 static const char ks_bad_tile_k[] = "%s: tile_k must be >= 1";
-static const char ks_not_f32[] = "%s: f32 only (every int8 layer fits npurt_conv2d)";
+static const char ks_i8_kernel[] = "npurt_conv2d_ksplit_i8";
+static const char ks_wrong_type[] = "%s: the layer's element type is the other kernel's (f32: npurt_conv2d_ksplit, int8: npurt_conv2d_ksplit_i8)";
 static const char ks_too_big[] = "%s: a tile of %lu output pixels exceeds the SA's 65535";
 static const char ks_short_l1[] = "%s: l1_bytes %lu is less than the %lu bytes of tiles %lu rows x %lu channels x %lu k";
 static const char ks_sa_abort[] = "%s: SA job of step %lu, k %lu aborted at 0x%08lx (error info 0x%lx)";
 
 /* Worker part of a chunk's im2col: A[p][k - k0] for k in [k0, k0 + kn), k =
- * (r*kw + s)*cin + ci, in runs of contiguous input channels. */
-static void convk_im2col_rows(const convk_task *q, uint32_t id, uint32_t nw) {
+ * (r*kw + s)*cin + ci, in runs of contiguous input channels. Inlined into
+ * both workers, as it was into the f32 one alone (its code unchanged). */
+static inline __attribute__((always_inline)) void convk_im2col_rows(const convk_task *q, uint32_t id, uint32_t nw) {
     const conv_ctx *x = q->x;
     const npurt_conv2d_args *a = x->a;
     const uint32_t e = x->e, cin = a->cin, row_bytes = a->w * cin * e;
@@ -933,6 +938,38 @@ static void convk_worker(void) {
         convk_im2col_rows(q, id, nw);
 }
 
+/* The int8 epilogue of npurt_conv2d (npurt_conv.h) on the output tile's rows
+ * p = id, id + nw, ...: its plain form (rq_fast per element, the residual's
+ * rescale added before the clamp), the same values as conv_epilogue_rows'
+ * hoisted loops, which stay npurt_conv2d's alone. */
+static void convk_epilogue_rows_i8(const convk_task *q, uint32_t id, uint32_t nw) {
+    const conv_ctx *x = q->x;
+    const npurt_conv2d_args *a = x->a;
+    const channel_params *p = &x->prm;
+    uint32_t i, j, mr, j0, nr;
+    step_tile(x, (uint32_t)x->epi_step, &i, &j, &mr, &j0, &nr);
+    const int32_t *C = (const int32_t *)x->C[0];
+    const int8_t *R = (const int8_t *)x->R[0];
+    int8_t *O = (int8_t *)x->O[0];
+    for (uint32_t r = id; r < mr; r += nw)
+        for (uint32_t n = 0; n < nr; ++n) {
+            const uint32_t ch = j0 + n, pc = p->per_channel ? ch : 0u;
+            const int32_t acc = (int32_t)((uint32_t)C[r * nr + n] + (uint32_t)(p->bias ? p->bias[ch] : 0));
+            int64_t v = rq_fast(acc, p->mult[pc], p->shift[pc]);
+            if (x->has_res) v += rq_fast(R[r * nr + n], a->res_mult, a->res_shift);
+            O[r * nr + n] = clamp_i8(v, x->act_min, x->act_max);
+        }
+}
+
+static void convk_worker_i8(void) {
+    const convk_task *q = &convk_cur;
+    const uint32_t id = npurt_worker_id(), nw = npurt_num_workers();
+    if (q->epilogue)
+        convk_epilogue_rows_i8(q, id, nw);
+    else
+        convk_im2col_rows(q, id, nw);
+}
+
 uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *ka) {
     const npurt_conv2d_args *a = &ka->conv;
     conv_ctx x;
@@ -943,7 +980,10 @@ uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *ka) {
                                       params_bytes(a->cout, a->bias != NULL, e == 4u, a->flags));
 }
 
-void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
+/* The K-split driver; `f32` and `worker` are constants of each entry point
+ * (inlined into both, so each is the code of one element type). */
+static inline __attribute__((always_inline)) void convk_run(const npurt_conv2d_ksplit_args *ka, const char *kernel,
+                                                            int f32, void (*worker)(void)) {
     const npurt_conv2d_args *a = &ka->conv;
     conv_ctx *const x = &conv_state;
     convk_task *const q = &convk_cur;
@@ -954,23 +994,23 @@ void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
     conv_geometry(a, x);
     const uint32_t e = x->e, ow = x->ow, toh = x->toh, tn = x->tn, K = x->K, M = toh * ow;
     const uint32_t tk = min_u32(ka->tile_k, K);
-    if (tk == 0) npurt_die(1, ks_bad_tile_k, ks_kernel);
-    if (!x->f32) npurt_die(1, ks_not_f32, ks_kernel);
+    if (tk == 0) npurt_die(1, ks_bad_tile_k, kernel);
+    if (f32 ? !x->f32 : x->f32) npurt_die(1, ks_wrong_type, kernel);
     x->rt = ceil_div(x->oh, toh);
     x->nt = ceil_div(a->cout, tn);
     x->steps = x->rt * x->nt;
     if (M > 65535u)
-        npurt_die(1, ks_too_big, ks_kernel, (unsigned long)M);
+        npurt_die(1, ks_too_big, kernel, (unsigned long)M);
     const uint32_t need = npurt_conv2d_ksplit_l1_bytes(ka);
     if (a->l1_bytes < need)
-        npurt_die(1, ks_short_l1, ks_kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
+        npurt_die(1, ks_short_l1, kernel, (unsigned long)a->l1_bytes, (unsigned long)need, (unsigned long)toh, (unsigned long)tn,
                   (unsigned long)tk);
     x->act_min = a->act_min;
     x->act_max = a->act_max;
     if (a->flags & NPURT_CONV_RELU) x->act_min = max_i32(x->act_min, 0);
 
     int owned;
-    char *l1 = l1_acquire(ks_kernel, a->l1, a->l1_bytes, a->flags, &owned);
+    char *l1 = l1_acquire(kernel, a->l1, a->l1_bytes, a->flags, &owned);
     char *p = l1;
     x->C[0] = x->C[1] = p, p += align4(M * tn * 4u);
     x->O[0] = x->O[1] = p, p += align4(M * tn * e);
@@ -979,7 +1019,7 @@ void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
     x->B[0] = x->B[1] = p, p += align4(tk * tn * e);
     q->A = p, p += align4(M * tk * e);
     x->IN[0] = x->IN[1] = p, p += align4(x->in_rows * a->w * a->cin * e);
-    load_params(ks_kernel, p, a->cout, a->bias, a->rq_mult, a->rq_shift, x->f32, a->flags, &x->prm);
+    load_params(kernel, p, a->cout, a->bias, a->rq_mult, a->rq_shift, x->f32, a->flags, &x->prm);
     q->x = x;
     q->tile_k = tk;
 
@@ -990,37 +1030,41 @@ void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) {
             int in_id = -1;
             conv_load_input(x, i, &in_id);
             x->ih_lo[0] = x->ih_lo[i & 1u];
-            dma_done(ks_kernel, "input rows L2 -> L1", &in_id);
+            dma_done(kernel, "input rows L2 -> L1", &in_id);
         }
         for (uint32_t k0 = 0; k0 < K; k0 += tk) {
             const uint32_t kn = min_u32(tk, K - k0);
             /* The chunk's weight rows k0 .. k0+kn, channels j0 .. j0+nr. */
-            int b_id = dma_rows(ks_kernel, "weights L2 -> L1", x->B[0],
+            int b_id = dma_rows(kernel, "weights L2 -> L1", x->B[0],
                                 (const char *)a->weights + (k0 * a->cout + j0) * e, nr * e, kn, a->cout * e, nr * e);
             q->t = i, q->k0 = k0, q->kn = kn, q->epilogue = 0;
-            npurt_parallel(convk_worker);
-            dma_done(ks_kernel, "weights L2 -> L1", &b_id);
+            npurt_parallel(worker);
+            dma_done(kernel, "weights L2 -> L1", &b_id);
             const npu_sa_job_t job = {q->A,     x->B[0], x->C[0], mr,    nr,
                                       kn,       kn * e,  nr * e,  nr * 4u,
                                       (x->f32 ? NPU_SA_CTRL_DTYPE_FP32 : 0u) | (k0 ? NPU_SA_CTRL_ACCUMULATE : 0u)};
             npu_sa_start(&job);
             if (npu_sa_wait())
-                npurt_die(1, ks_sa_abort, ks_kernel, (unsigned long)s, (unsigned long)k0, (unsigned long)npu_sa_error_address(),
+                npurt_die(1, ks_sa_abort, kernel, (unsigned long)s, (unsigned long)k0, (unsigned long)npu_sa_error_address(),
                           (unsigned long)npu_sa_error_info());
         }
         int res_id = -1, wb_id = -1;
         if (x->has_res) {
             res_id = conv_load_residual(x, s);
-            dma_done(ks_kernel, "residual L2 -> L1", &res_id);
+            dma_done(kernel, "residual L2 -> L1", &res_id);
         }
         x->epi_step = (int32_t)s;
         q->epilogue = 1;
-        npurt_parallel(convk_worker);
+        npurt_parallel(worker);
         wb_id = conv_write_back(x, s);
-        dma_done(ks_kernel, "output L1 -> L2", &wb_id);
+        dma_done(kernel, "output L1 -> L2", &wb_id);
     }
     if (owned) npu_l1_free(l1);
 }
+
+void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *ka) { convk_run(ka, ks_kernel, 1, convk_worker); }
+
+void npurt_conv2d_ksplit_i8(const npurt_conv2d_ksplit_args *ka) { convk_run(ka, ks_i8_kernel, 0, convk_worker_i8); }
 
 /* === channel slices: npurt_dwconv2d_csplit, npurt_pool2d_csplit =================
  * For a depthwise or pooling layer whose row tiles of all channels do not fit

@@ -125,10 +125,13 @@ typedef struct {
 void npurt_conv2d(const npurt_conv2d_args *args);
 uint32_t npurt_conv2d_l1_bytes(const npurt_conv2d_args *args);
 
-/* npurt_conv2d_ksplit: npurt_conv2d for an f32 layer whose K x tile_cout
- * weight panel and im2col rows do not fit L1 (npuc uses it only then): K =
- * kh*kw*cin is split into chunks of tile_k, accumulated on the SA in k order
- * (bit for bit what one job gives). Single-buffered, not pipelined:
+/* npurt_conv2d_ksplit (f32) and npurt_conv2d_ksplit_i8 (int8): npurt_conv2d
+ * for a layer whose K x tile_cout weight panel and im2col rows do not fit L1
+ * (npuc uses them only then): K = kh*kw*cin is split into chunks of tile_k,
+ * accumulated on the SA in k order (f32: bit for bit what one job gives;
+ * int8: the int32 partial sums, exact), then npurt_conv2d's epilogue. Each
+ * stops with a message if the flags' element type is the other kernel's.
+ * Single-buffered, not pipelined:
  *
  *   l1_bytes >= M*tn*4 + M*tn*e + M*tn*e (residual) + tile_k*tn*e
  *             + M*tile_k*e + in_rows*w*cin*e + the parameters
@@ -140,6 +143,7 @@ typedef struct {
 } npurt_conv2d_ksplit_args;
 
 void npurt_conv2d_ksplit(const npurt_conv2d_ksplit_args *args);
+void npurt_conv2d_ksplit_i8(const npurt_conv2d_ksplit_args *args);
 uint32_t npurt_conv2d_ksplit_l1_bytes(const npurt_conv2d_ksplit_args *args);
 
 /* ---------------------------------------------------------------------------

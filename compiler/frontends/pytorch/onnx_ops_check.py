@@ -67,15 +67,18 @@ class Elementwise(nn.Module):
 
 
 class Concat(nn.Module):
-    """Concat (host only: npuc does not lower tensor.insert_slice)."""
+    """Concat along channels (three parts: two convolutions and the input)
+    and along rows: each part copied into its slice on the device. The
+    concatenation is the output, so every element of it is compared."""
 
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(3, 4, 3, padding=1)
-        self.fc = nn.Linear(7 * 5 * 5, 3)
+        self.conv2 = nn.Conv2d(3, 2, 1)
 
     def forward(self, x):
-        return self.fc(torch.flatten(torch.cat([F.relu(self.conv(x)), x], dim=1), 1))
+        y = torch.cat([F.relu(self.conv(x)), x, self.conv2(x)], dim=1)
+        return torch.cat([y, y * 0.5], dim=2)
 
 
 class Reshapes(nn.Module):
@@ -124,7 +127,7 @@ class ConvBNs(nn.Module):
 
 # name: (module, input shape, also run on npusim with `npu run`, export options)
 CASES = {"pools": (Pools, (1, 4, 12, 12), True, {}), "elementwise": (Elementwise, (1, 3, 10, 8), True, {}),
-         "concat": (Concat, (1, 3, 5, 5), False, {}),
+         "concat": (Concat, (1, 3, 5, 5), True, {}),
          "reshapes": (Reshapes, (1, 2, 4, 4), True, {}), "head": (Head, (1, 3, 8, 8), True, {}),
          "batchnorm": (ConvBNs, (1, 3, 6, 6), True, {"training": torch.onnx.TrainingMode.PRESERVE})}
 

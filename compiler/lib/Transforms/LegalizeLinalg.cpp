@@ -15,9 +15,15 @@
 //     of its own);
 //   * transposes, broadcasts, reductions, the named elementwise ops, batched
 //     matmuls and max/min pooling become `linalg.generic`, which the workers
-//     run (npu-tile picks the loop they split).
+//     run (npu-tile picks the loop they split);
+//   * `tensor.concat` becomes `tensor.insert_slice`s into a `tensor.empty`
+//     (upstream's decomposition), and each `tensor.insert_slice` (the ONNX
+//     importer's Concat) a copy generic whose output map is offset by the
+//     slice's position: the workers copy the source into its slice of the
+//     destination's buffer, in place.
 //
 // What is left is checked by npu-verify-supported as before.
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -28,6 +34,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -392,6 +399,68 @@ LogicalResult rewriteStandalonePad(tensor::PadOp pad) {
   return success();
 }
 
+// A tensor.insert_slice (a concatenation's part): a generic that copies
+// the source into the destination with the output map offset by the slice's
+// position, like a standalone pad's interior. Its init is the destination,
+// so the memory plan writes the result into the destination's buffer (in
+// place when nothing else reads it) and the workers copy only the slice.
+LogicalResult rewriteInsertSlice(tensor::InsertSliceOp insert) {
+  RankedTensorType srcType = insert.getSourceType();
+  RankedTensorType dstType = insert.getType();
+  if (!srcType.hasStaticShape() || !dstType.hasStaticShape() ||
+      srcType.getRank() != dstType.getRank())
+    return insert.emitOpError(
+        "is supported with static shapes and a source of the destination's "
+        "rank (a concatenation's part)");
+  if (llvm::any_of(insert.getStaticOffsets(), ShapedType::isDynamic) ||
+      llvm::any_of(insert.getStaticStrides(), [](int64_t s) { return s != 1; }))
+    return insert.emitOpError(
+        "is supported with constant offsets and unit strides");
+  OpBuilder b(insert);
+  int64_t rank = dstType.getRank();
+  AffineMap in = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto copyGeneric = [&](Value from, Value into, AffineMap out) {
+    return b
+        .create<linalg::GenericOp>(
+            insert.getLoc(), dstType, from, into, ArrayRef<AffineMap>{in, out},
+            iterators,
+            [](OpBuilder &nb, Location nl, ValueRange args) {
+              nb.create<linalg::YieldOp>(nl, args[0]);
+            })
+        .getResult(0);
+  };
+  // The memory plan writes a result into its init's buffer only when that
+  // is an activation nothing else reads; otherwise the result gets a buffer
+  // of its own, which must first hold the whole destination (the slice
+  // overwrites a part of it).
+  Value dest = insert.getDest();
+  BufferKind kind = classifyBuffer(dest);
+  if (!dest.hasOneUse() || kind == BufferKind::Weight ||
+      kind == BufferKind::Input) {
+    Value empty = b.create<tensor::EmptyOp>(insert.getLoc(), dstType.getShape(),
+                                            dstType.getElementType());
+    dest = copyGeneric(dest, empty, in);
+  }
+  SmallVector<AffineExpr> offset;
+  for (int64_t d = 0; d < rank; ++d) {
+    AffineExpr e = b.getAffineDimExpr(d) + insert.getStaticOffsets()[d];
+    // A slice at offset 0 shorter than its dimension (a concatenation's
+    // first part): linalg requires a plain loop index in an operand's map
+    // to cover that dimension exactly, so the index is written as "d mod
+    // size", the same value for every d in the slice.
+    if (isa<AffineDimExpr>(e) && srcType.getDimSize(d) != dstType.getDimSize(d))
+      e = e % dstType.getDimSize(d);
+    offset.push_back(e);
+  }
+  Value result = copyGeneric(insert.getSource(), dest,
+                             AffineMap::get(rank, 0, offset, b.getContext()));
+  insert.replaceAllUsesWith(result);
+  insert.erase();
+  return success();
+}
+
 // npu-fuse-conv folds a convolution into the SA kernel together with the
 // one elementwise generic that reads it, and needs it to accumulate into a
 // zero fill. An f32 convolution without such an epilogue (a front end's
@@ -495,6 +564,27 @@ struct NpuLegalizeLinalgPass
     });
     for (tensor::PadOp pad : pads)
       ok &= succeeded(rewriteStandalonePad(pad));
+    SmallVector<Operation *> concats;
+    module.walk([&](tensor::ConcatOp c) { concats.push_back(c); });
+    if (!concats.empty()) {
+      RewritePatternSet patterns(&getContext());
+      tensor::populateDecomposeTensorConcatPatterns(patterns);
+      GreedyRewriteConfig config;
+      config.strictMode = GreedyRewriteStrictness::ExistingOps;
+      (void)applyOpPatternsAndFold(concats, std::move(patterns), config);
+      // The decomposition ends in a tensor.cast to the concat's type, which
+      // is static here: the same type, nothing to do.
+      module.walk([](tensor::CastOp cast) {
+        if (cast.getSource().getType() == cast.getType()) {
+          cast.replaceAllUsesWith(cast.getSource());
+          cast.erase();
+        }
+      });
+    }
+    SmallVector<tensor::InsertSliceOp> inserts;
+    module.walk([&](tensor::InsertSliceOp i) { inserts.push_back(i); });
+    for (tensor::InsertSliceOp insert : inserts)
+      ok &= succeeded(rewriteInsertSlice(insert));
     // Generalize, then drop the operands the bodies do not read (a pooling
     // window's shape tensor), on the new generics only.
     SmallVector<linalg::LinalgOp> named;

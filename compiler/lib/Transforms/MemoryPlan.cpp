@@ -107,6 +107,16 @@ uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
   return peak;
 }
 
+// The op computing before `op` (a layer's kernel, matmul, elementwise or
+// fill: a destination-style op that is not a staging copy), skipping
+// buffers, constants, views and staging copies; null if there is none.
+Operation *previousLayerOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (isa<DestinationStyleOpInterface>(prev) && !isStagingCopy(prev))
+      return prev;
+  return nullptr;
+}
+
 // The cores and the SA compute on L2 (and L1); only the DMA reaches L3. So
 // a tensor planned in L3 is made explicit as DMA copies the plan allocates
 // like any other buffer:
@@ -115,7 +125,11 @@ uint64_t allocate(MutableArrayRef<Buffer> buffers, MemLevel level,
 //  - each reader of an L3 tensor (weight, input or such a result) gets a
 //    copy of it into L2 right before it, except the B operand of
 //    linalg.matmul, whose panels the SA schedule stages itself, and the
-//    function's return (an output may stay in L3).
+//    function's return (an output may stay in L3). A weight's copy goes
+//    before the layer preceding its reader (previousLayerOp): npu-schedule
+//    starts it there and waits for it right before the reader, so the DMA
+//    brings the next layer's weights while this layer computes (its L2
+//    buffer is live from there on, which this plan then accounts for).
 void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
                      MemLevel activationLevel) {
   MLIRContext *context = func.getContext();
@@ -227,8 +241,21 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
       if (!saStagesIt && !isa<func::ReturnOp>(user) && !isStagingCopy(user))
         readers.push_back(&use);
     }
+    // Inference only: a training step's weights are rewritten in L3 by its
+    // SGD write-backs, whose order against the reads stays as it is.
+    const bool weight = value.getDefiningOp<arith::ConstantOp>() != nullptr &&
+                        !NpuDialect::TrainingAttrHelper(context).isAttrPresent(
+                            func->getParentOp());
     for (OpOperand *use : readers) {
-      OpBuilder b(use->getOwner());
+      Operation *at = use->getOwner();
+      if (Operation *previous = weight ? previousLayerOp(at) : nullptr) {
+        // The constant may be written right before its reader.
+        Operation *def = value.getDefiningOp();
+        if (previous->isBeforeInBlock(def))
+          def->moveBefore(previous);
+        at = previous;
+      }
+      OpBuilder b(at);
       use->set(staging(b, value.getLoc(), value, MemLevel::L2));
     }
   }

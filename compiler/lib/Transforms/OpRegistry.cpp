@@ -64,6 +64,10 @@ const OpEntry kOps[] = {
         linalg::PoolingNhwcMinOp, linalg::PoolingNhwcMaxUnsignedOp,
         linalg::PoolingNhwcMinUnsignedOp>,
      verifyLegalized, nullptr},
+    // Concatenation: each part a copy into its slice of the result, on the
+    // workers.
+    {"tensor.concat, tensor.insert_slice (via npu-legalize-linalg)",
+     is<tensor::ConcatOp, tensor::InsertSliceOp>, verifyLegalized, nullptr},
     {"tensor.empty", is<tensor::EmptyOp>, verifyValueTypes, nullptr},
     {"arith.constant", is<arith::ConstantOp>, verifyValueTypes, nullptr},
     // npu-memory-plan's staging copies between levels and

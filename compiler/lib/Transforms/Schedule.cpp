@@ -408,7 +408,9 @@ public:
     const bool csplit = kernel != "conv2d" && tiles[1] < in[3];
     std::string fn;
     if (kernel == "conv2d") {
-      fn = ksplit ? "npurt_conv2d_ksplit" : "npurt_conv2d";
+      fn = !ksplit ? "npurt_conv2d"
+           : f32   ? "npurt_conv2d_ksplit"
+                   : "npurt_conv2d_ksplit_i8";
       ptr(k.getInput()), ptr(k.getWeights()), ptr(k.getBias()),
           ptr(k.getMult()), ptr(k.getShift()), ptr(k.getResidual()),
           ptr(k.getInit());
@@ -547,12 +549,47 @@ public:
       to = i32(b, loc, slot->getAddress());
       bytes = slot->getSize();
     }
-    b.create<func::CallOp>(loc, "npurt_copy", TypeRange{},
-                           ValueRange{to, address(b, loc, src),
-                                      i32(b, loc, bytes)});
+    SmallVector<Value, 3> args{to, address(b, loc, src), i32(b, loc, bytes)};
+    if (std::optional<Operation *> reader = l3ToL2Reader(copy)) {
+      // Into L2 from L3: in pieces on parallel channels (one channel is
+      // bound by L3's latency). When the memory plan put the copy before an
+      // earlier layer, it runs while that layer computes and its reader
+      // waits for it; otherwise right here.
+      declare("npurt_copy_start", {i32Type, i32Type, i32Type}, {i32Type});
+      declare("npurt_copy_wait", {i32Type}, {});
+      Value ids = b.create<func::CallOp>(loc, "npurt_copy_start",
+                                         TypeRange{i32Type}, args)
+                      .getResult(0);
+      OpBuilder wb = *reader ? OpBuilder(*reader) : b;
+      wb.create<func::CallOp>(loc, "npurt_copy_wait", TypeRange{},
+                              ValueRange{ids});
+    } else {
+      b.create<func::CallOp>(loc, "npurt_copy", TypeRange{}, args);
+    }
     region(b, loc, layer + ".stage", false, copy);
     copy.erase();
     return success();
+  }
+
+  // For a copy from L3 into L2: its buffer's first reader when a layer
+  // computes between the copy and it (a weight the memory plan prefetches),
+  // else null. None for other copies.
+  std::optional<Operation *> l3ToL2Reader(linalg::CopyOp copy) {
+    Origin from = originOf(copy.getDpsInputOperand(0)->get());
+    Origin to = originOf(copy.getDpsInitOperand(0)->get());
+    if (from.level != MemLevel::L3 || to.level != MemLevel::L2 || !to.offset)
+      return std::nullopt;
+    bool layerBetween = false;
+    for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+      if (llvm::any_of(op->getOperands(), [&](Value v) {
+            Origin o = originOf(v);
+            return o.level == to.level && o.offset == to.offset;
+          }))
+        return layerBetween ? op : nullptr;
+      if (isa<linalg::LinalgOp, ConvKernelOp>(op) && !isa<linalg::CopyOp>(op))
+        layerBetween = true;
+    }
+    return nullptr;
   }
 
   // Outlines a linalg op into @npu_worker_<i>() and runs it on every

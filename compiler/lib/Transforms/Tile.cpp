@@ -128,7 +128,7 @@ uint64_t convKSplitL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout,
   uint64_t tn = std::min(tileCout, s.cout);
   return NPU_CONV2D_KSPLIT_L1_BYTES(
       toh * s.ow, tn, tileK, s.e, inRows * s.w * s.c * s.e, s.residual,
-      NPU_CONV_PARAMS_BYTES(uint64_t(s.cout), s.bias, false));
+      NPU_CONV_PARAMS_BYTES(uint64_t(s.cout), s.bias, !s.f32 && s.perChannel));
 }
 
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
@@ -395,10 +395,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       // either way, each slice adds its steps).
       if (!bestOh)
         search(sliceTiles(s));
-      // Nothing fits npurt_conv2d (an f32 layer in a small L1): the K-split
-      // kernel, the largest tile that fits (K chunks of multiples of the
-      // SA's rows, the fewest SA jobs first).
-      if (!bestOh && s.kernel == "conv2d" && s.f32) {
+      // Nothing fits npurt_conv2d (an f32 layer, or int8 ResNet-8's 3x3
+      // convolutions, in a small L1): the K-split kernel, the largest tile
+      // that fits (K chunks of multiples of the SA's rows, the fewest SA
+      // jobs first).
+      if (!bestOh && s.kernel == "conv2d") {
         uint64_t k = s.kh * s.kw * s.c;
         for (int64_t tn : couts)
           for (uint64_t tk = k; tk >= 1;
@@ -422,7 +423,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       if (!bestOh) {
         // The smallest tile of the kernels this layer could run on.
         uint64_t smallest = convL1Bytes(s, 1, 1);
-        if (s.kernel == "conv2d" && s.f32)
+        if (s.kernel == "conv2d")
           for (int64_t tn : couts)
             smallest = std::min(smallest, convKSplitL1Bytes(s, 1, tn, 1));
         return k.emitOpError("the L1 budget of ")

@@ -221,14 +221,17 @@ public:
       // Inputs may broadcast, transpose or slide a window (pooling);
       // outputs are written along the loops, reduced loops left out.
       // An output may also be written at an offset (d + c: a padded
-      // tensor's interior, npu-legalize-linalg's standalone pads).
+      // tensor's interior, npu-legalize-linalg's standalone pads and
+      // concatenation parts; d mod c: a concatenation's first part).
       auto offsetDim = [](AffineExpr e) {
         if (isa<AffineDimExpr>(e))
           return true;
-        auto sum = dyn_cast<AffineBinaryOpExpr>(e);
-        return sum && sum.getKind() == AffineExprKind::Add &&
-               isa<AffineDimExpr>(sum.getLHS()) &&
-               isa<AffineConstantExpr>(sum.getRHS());
+        auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+        return bin &&
+               (bin.getKind() == AffineExprKind::Add ||
+                bin.getKind() == AffineExprKind::Mod) &&
+               isa<AffineDimExpr>(bin.getLHS()) &&
+               isa<AffineConstantExpr>(bin.getRHS());
       };
       bool ok = isInit
                     ? llvm::all_of(map.getResults(), offsetDim) &&

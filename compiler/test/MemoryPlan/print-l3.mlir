@@ -12,10 +12,10 @@
 // CHECK-NEXT:   L2    0x1C000000      128  activation   tensor<4x8xi32>      linalg.matmul at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L2    0x1C000000      128  activation   tensor<4x8xi32>      linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L2    0x1C000080      128  activation   tensor<4x32xi8>      linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
-// CHECK-NEXT:   L2    0x1C000080       32  activation   tensor<8xi32>        linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
-// CHECK-NEXT:   L2    0x1C0000C0       32  activation   tensor<4x8xi8>       linalg.generic at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
-// CHECK-NEXT:   L2    0x1C000200       64  activation   tensor<4x16xi8>      linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
+// CHECK-NEXT:   L2    0x1C000080       32  activation   tensor<4x8xi8>       linalg.generic at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
+// CHECK-NEXT:   L2    0x1C000100       32  activation   tensor<8xi32>        linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L2    0x1C000200      128  activation   tensor<32xi32>       linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
+// CHECK-NEXT:   L2    0x1C000280       64  activation   tensor<4x16xi8>      linalg.copy at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L2    0x1C000280      128  activation   tensor<4x32xi8>      linalg.generic at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L3    0x80000000      512  weight       tensor<16x32xi8>     arith.constant at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}
 // CHECK-NEXT:   L3    0x80000200       64  input        tensor<4x16xi8>      argument #0 at mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}

@@ -2,7 +2,7 @@
 // RUN: npuc-opt %s -npu-verify-supported -split-input-file -verify-diagnostics
 
 func.func @matvec(%a: tensor<8x4xf32>, %x: tensor<4xf32>, %o: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'linalg.matvec' op is not supported by npuc (supported: func.func, func.return, linalg.matmul, linalg.conv_2d_nhwc_hwcf, linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_sum, tensor.pad (zero, into a convolution), tensor.collapse_shape, tensor.expand_shape, linalg.fill, linalg.generic (elementwise or reducing, arith/math body), linalg.matmul_transpose_a/_b, batch_matmul, conv_2d_nchw_fchw, softmax, transpose, broadcast, reduce, map, the named elementwise ops, pooling_nhwc_max/min (via npu-legalize-linalg), tensor.empty, arith.constant)}}
+  // expected-error @+1 {{'linalg.matvec' op is not supported by npuc (supported: func.func, func.return, linalg.matmul, linalg.conv_2d_nhwc_hwcf, linalg.depthwise_conv_2d_nhwc_hwc, linalg.pooling_nhwc_sum, tensor.pad (zero, into a convolution), tensor.collapse_shape, tensor.expand_shape, linalg.fill, linalg.generic (elementwise or reducing, arith/math body), linalg.matmul_transpose_a/_b, batch_matmul, conv_2d_nchw_fchw, softmax, transpose, broadcast, reduce, map, the named elementwise ops, pooling_nhwc_max/min (via npu-legalize-linalg), tensor.concat, tensor.insert_slice (via npu-legalize-linalg), tensor.empty, arith.constant)}}
   %y = linalg.matvec ins(%a, %x : tensor<8x4xf32>, tensor<4xf32>) outs(%o : tensor<8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
 }

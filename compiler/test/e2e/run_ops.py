@@ -489,6 +489,37 @@ def case_dense_resource_i8():
     return text, lambda x: [x[0].astype(np.int32) @ w.astype(np.int32) + b]
 
 
+def case_concat_i8():
+    # tensor.concat of three parts along a middle axis (one of them twice),
+    # read by an elementwise op, a tensor.insert_slice into a zero fill (the
+    # parts not covered keep the fill) and one into a constant (copied into
+    # a buffer of its own first): each part a copy into its slice.
+    body = """  %c0 = arith.constant 0 : i8
+  %c = tensor.concat dim(1) %arg0, %arg1, %arg0 : (tensor<4x3x8xi8>, tensor<4x5x8xi8>, tensor<4x3x8xi8>) -> tensor<4x11x8xi8>
+  %e = tensor.empty() : tensor<4x11x8xi8>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : tensor<4x11x8xi8>) outs(%e : tensor<4x11x8xi8>) {
+  ^bb0(%a: i8, %o: i8):
+    %v = arith.subi %c0, %a : i8
+    linalg.yield %v : i8
+  } -> tensor<4x11x8xi8>
+  %e2 = tensor.empty() : tensor<6x11x8xi8>
+  %z = linalg.fill ins(%c0 : i8) outs(%e2 : tensor<6x11x8xi8>) -> tensor<6x11x8xi8>
+  %s = tensor.insert_slice %n into %z[1, 0, 0] [4, 11, 8] [1, 1, 1] : tensor<4x11x8xi8> into tensor<6x11x8xi8>
+  %k = arith.constant dense<7> : tensor<4x5x8xi8>
+  %t = tensor.insert_slice %arg0 into %k[0, 1, 0] [4, 3, 8] [1, 1, 1] : tensor<4x3x8xi8> into tensor<4x5x8xi8>
+  return %s, %t : tensor<6x11x8xi8>, tensor<4x5x8xi8>"""
+
+    def reference(x):
+        c = np.concatenate([x[0], x[1], x[0]], axis=1)
+        k = np.full((4, 5, 8), 7, np.int8)
+        k[:, 1:4, :] = x[0]
+        return [np.pad((-c.astype(np.int32)).astype(np.int8), ((1, 1), (0, 0), (0, 0))), k]
+
+    return (net("concat_i8", [((4, 3, 8), "i8"), ((4, 5, 8), "i8")], [((6, 11, 8), "i8"), ((4, 5, 8), "i8")], body),
+            reference)
+
+
 CASES = {
     "transpose_f32": case_transpose_f32,
     "transpose_i8": case_transpose_i8,
@@ -510,6 +541,7 @@ CASES = {
     "conv_nchw_bias_init_f32": case_conv_nchw_bias_init_f32,
     "mask_i1": case_mask_i1,
     "dense_resource_i8": case_dense_resource_i8,
+    "concat_i8": case_concat_i8,
 }
 
 
