@@ -78,6 +78,16 @@ schema make_platform_schema() {
                            "Misaligned load/store: `trap` (address-misaligned exception) or `split` "
                            "(performed as byte accesses, one extra cycle)."));
     mis.choices = {"trap", "split"};
+    // Not fingerprinted: a firmware using an absent extension stops at the
+    // instruction with an illegal-instruction trap naming it, and a subset
+    // is how one checks that a build does not use an extension.
+    auto& ext = s.add(decl("core.isa_extensions", value_kind::name_list, "c",
+                           "Optional ISA extensions the cores implement (on top of RV32IMAF, Zicsr, Zifencei): "
+                           "`c` (compressed instructions, with Zcf's c.flw/c.fsw/c.flwsp/c.fswsp). An absent "
+                           "extension's encodings raise illegal-instruction; without `c` jump targets must be "
+                           "4-byte aligned."));
+    ext.choices = {"c"};
+    ext.fingerprinted = false;
     // The cores keep a cost per instruction class in one byte (hart.h).
     auto cpi = [](key_decl& d) { d.max = 255; };
     cpi(s.add(

@@ -1,4 +1,4 @@
-// The RV32IMAF interpreter loop, parameterised by a memory policy so the
+// The RV32IMAFC interpreter loop, parameterised by a memory policy so the
 // same engine runs under SystemC (core.cpp: DMI fast path + TLM slow path)
 // and in SystemC-free unit tests (a flat array).
 //
@@ -54,6 +54,28 @@ bool load_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t& v, std:
     return true;
 }
 
+// The bits of the instruction at p (16-bit ones in the low half). A 32-bit
+// instruction in the last halfword of the block's window takes its upper half
+// from the window holding p + 2; false if there is none (a fetch fault there).
+template <class Mem>
+bool fetch_insn(Mem& mem, const decode_cache::block& b, std::uint32_t p, std::uint32_t& raw) {
+    const std::uint32_t off = p - b.start;
+    std::uint16_t lo, hi;
+    std::memcpy(&lo, b.host + off, 2);
+    raw = lo;
+    if (insn_bytes(lo) == 2) return true;
+    if (off + 4 <= b.avail) {
+        std::memcpy(&hi, b.host + off + 2, 2);
+    } else {
+        std::uint64_t ws, wl;
+        const unsigned char* host;
+        if (!mem.code_window(p + 2, ws, wl, host)) return false;
+        std::memcpy(&hi, host + (p + 2 - ws), 2);
+    }
+    raw |= static_cast<std::uint32_t>(hi) << 16;
+    return true;
+}
+
 template <class Mem>
 bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
     for (unsigned k = 0; k < size; ++k)
@@ -89,6 +111,8 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     std::uint32_t* const f = h.f;
     reservation_set& rs = *h.reservations;  // the SoC's (every hart belongs to one)
     const std::uint32_t taken_extra = h.costs.branch_taken_extra;
+    // IALIGN 16 with C (only odd targets trap), else 32.
+    const std::uint32_t ialign_mask = (h.extensions & ext_c) ? 1 : 3;
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;
     std::uint64_t taken = 0;
@@ -112,10 +136,10 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     } while (0)
 #define NPU_NEXT()      \
     do {                \
-        ++ip;           \
+        ip += ip->len;  \
         NPU_DISPATCH(); \
     } while (0)
-#define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 4u)
+#define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 2u)
 // Synchronous exception at the current slot: it does not retire.
 #define NPU_RAISE(c, tval)      \
     do {                        \
@@ -158,7 +182,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         if (cond) {                                                                      \
             cyc += taken_extra;                                                          \
             ++taken;                                                                     \
-            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u); \
+            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 2u); \
             ip += ip->imm;                                                               \
             NPU_TAKEN();                                                                 \
         }                                                                                \
@@ -225,7 +249,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     } while (0)
 
 resolve:
-    if (__builtin_expect(h.pc & 3, 0)) {
+    if (__builtin_expect(h.pc & ialign_mask, 0)) {
         // Only reachable through mepc/mtvec values; jumps check their targets.
         result = stop::exception;
         h.exc_cause = cause_misaligned_fetch;
@@ -247,15 +271,24 @@ resolve:
         }
         blk = dc.create(h.pc, ws, wl, host);
     }
-    ip = blk->slots + (h.pc - blk->start) / 4;
+    ip = blk->slots + (h.pc - blk->start) / 2;
     NPU_DISPATCH();
 
 L_decode: {
     --n;  // the undecoded slot is not an instruction
     const std::uint32_t p = NPU_PC(ip);
     std::uint32_t raw;
-    std::memcpy(&raw, blk->host + (p - blk->start), 4);
-    *const_cast<insn*>(ip) = decode(raw, p, blk->start, blk->len, h.costs);
+    if (!detail::fetch_insn(mem, *blk, p, raw)) {
+        // The upper half of a 32-bit instruction lies where nothing executes.
+        h.exc_cause = cause_fetch_access;
+        h.exc_tval = p + 2;
+        h.exc_from_bus = true;
+        h.exc_size = 2;
+        h.pc = p;
+        result = stop::exception;
+        goto out;
+    }
+    *const_cast<insn*>(ip) = decode(raw, p, blk->start, blk->len, h.costs, h.extensions);
     NPU_DISPATCH();
 }
 L_block_end:
@@ -269,12 +302,12 @@ L_auipc:
     NPU_NEXT();
 L_jal:
     x[ip->rd] = ip->aux;
-    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u);
+    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 2u);
     ip += ip->imm;
     NPU_TAKEN();
 L_jal_far: {
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
     NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
@@ -282,12 +315,12 @@ L_jal_far: {
 }
 L_jalr: {
     const std::uint32_t t = (x[ip->rs1] + static_cast<std::uint32_t>(ip->imm)) & ~1u;
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
     NPU_NOTE(NPU_PC(ip), t);
     const std::uint32_t off = t - blk->start;
     if (off < blk->len) {
-        ip = blk->slots + off / 4;
+        ip = blk->slots + off / 2;
         NPU_TAKEN();
     }
     h.pc = t;
@@ -318,7 +351,7 @@ L_branch_far: {
     }
     if (!c) NPU_NEXT();
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     cyc += taken_extra;
     ++taken;
     NPU_NOTE(NPU_PC(ip), t);
@@ -404,7 +437,7 @@ L_and:
 L_fence:
     NPU_NEXT();
 L_fence_i:
-    h.pc = NPU_PC(ip) + 4;
+    h.pc = NPU_PC(ip) + 2u * ip->len;
     dc.flush();
     blk = nullptr;
     goto resolve;
@@ -420,7 +453,7 @@ L_mret:
 L_wfi:
     // Like Spike: WFI is M-mode only here (no S-mode, TW irrelevant).
     if (h.priv != privilege::machine) goto illegal;
-    h.pc = NPU_PC(ip) + 4;
+    h.pc = NPU_PC(ip) + 2u * ip->len;
     result = stop::wfi;
     goto out;
 L_csr: {
@@ -433,7 +466,7 @@ L_csr: {
     n = h.instret + 1;
     if (!ok) goto illegal;
     if (resync) {
-        h.pc = NPU_PC(ip) + 4;
+        h.pc = NPU_PC(ip) + 2u * ip->len;
         result = stop::resync;
         goto out;
     }
@@ -692,10 +725,11 @@ L_fmv_w_x:
 
 L_illegal:
 illegal: {
-    // mtval = the instruction bits, re-read because slots keep other data in aux.
+    // mtval = the instruction bits (16 for a 16-bit one), re-read because
+    // slots keep other data in aux; decoding already fetched them once.
     const std::uint32_t p = NPU_PC(ip);
-    std::uint32_t raw;
-    std::memcpy(&raw, blk->host + (p - blk->start), 4);
+    std::uint32_t raw = 0;
+    detail::fetch_insn(mem, *blk, p, raw);
     h.exc_cause = cause_illegal;
     h.exc_tval = raw;
     h.exc_from_bus = false;
