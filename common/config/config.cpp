@@ -346,10 +346,13 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
         }
         break;
     case value_kind::name_list:
-        // A list with choices names each at most once, from the choices.
+        // A list with choices names each at most once, from the choices;
+        // `none` alone is the empty list (an option cannot be given empty).
         if (!d.choices.empty()) {
             std::vector<std::string> seen;
-            for (const std::string& n : parse_name_list(e.value)) {
+            const std::vector<std::string> names = parse_name_list(e.value);
+            if (names.size() == 1 && names[0] == "none") break;
+            for (const std::string& n : names) {
                 if (std::find(d.choices.begin(), d.choices.end(), n) == d.choices.end()) {
                     std::string list;
                     for (const auto& c : d.choices) list += (list.empty() ? "" : ", ") + c;

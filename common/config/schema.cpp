@@ -85,7 +85,7 @@ schema make_platform_schema() {
                            "Optional ISA extensions the cores implement (on top of RV32IMAF, Zicsr, Zifencei): "
                            "`c` (compressed instructions, with Zcf's c.flw/c.fsw/c.flwsp/c.fswsp). An absent "
                            "extension's encodings raise illegal-instruction; without `c` jump targets must be "
-                           "4-byte aligned."));
+                           "4-byte aligned. `none`: RV32IMAF only."));
     ext.choices = {"c"};
     ext.fingerprinted = false;
     // The cores keep a cost per instruction class in one byte (hart.h).

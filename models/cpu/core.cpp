@@ -63,7 +63,8 @@ inline bool any_unwritten(const unsigned char* s, unsigned n) {
     return false;
 }
 
-// The isa_ext bits of core.isa_extensions (the schema checked the names).
+// The isa_ext bits of core.isa_extensions (the schema checked the names;
+// `none`, the empty list, matches none of them).
 std::uint32_t isa_extensions(const cfg::config& c) {
     static const struct {
         const char* name;
