@@ -52,7 +52,8 @@ disassembler::disassembler() : impl_(std::make_unique<impl>()) {
     m.regs.reset(target->createMCRegInfo(triple_name));
     llvm::MCTargetOptions options;
     m.asm_info.reset(target->createMCAsmInfo(*m.regs, triple_name, options));
-    m.sti.reset(target->createMCSubtargetInfo(triple_name, "generic-rv32", "+m,+a,+f,+c,+zicsr,+zifencei"));
+    m.sti.reset(target->createMCSubtargetInfo(triple_name, "generic-rv32",
+                                              "+m,+a,+f,+c,+zicsr,+zifencei,+xcvmem,+xcvmac,+xcvalu,+xcvbi,+xcvelw"));
     m.instrs.reset(target->createMCInstrInfo());
     if (!m.regs || !m.asm_info || !m.sti || !m.instrs)
         throw std::runtime_error("disassembler: cannot set up LLVM's RISC-V MC layer");

@@ -69,7 +69,8 @@ std::uint32_t isa_extensions(const cfg::config& c) {
     static const struct {
         const char* name;
         std::uint32_t bit;
-    } known[] = {{"c", ext_c}};
+    } known[] = {{"c", ext_c},           {"xcvmem", ext_xcvmem}, {"xcvmac", ext_xcvmac},
+                 {"xcvalu", ext_xcvalu}, {"xcvbi", ext_xcvbi},   {"xcvelw", ext_xcvelw}};
     std::uint32_t bits = 0;
     for (const std::string& n : c.names("core.isa_extensions"))
         for (const auto& k : known)

@@ -57,7 +57,7 @@ namespace {
 // `raw`: a 32-bit encoding, found at pc or standing for the 16-bit one there
 // (ilen 2: links are pc + 2). ialign_mask: 1 with C, else 3.
 insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
-              const cost_table& costs, std::uint32_t ialign_mask, std::uint32_t ilen) {
+              const cost_table& costs, std::uint32_t ext, std::uint32_t ialign_mask, std::uint32_t ilen) {
     builder b(raw, costs);
     const std::uint32_t f3 = (raw >> 12) & 7;
     const std::uint32_t f7 = raw >> 25;
@@ -255,6 +255,13 @@ insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, st
         default: return b.illegal();
         }
     }
+    case 0x0b:
+    case 0x2b:
+    case 0x5b: {  // custom-0/1/2: CORE-V
+        insn i;
+        if (decode_xcv(raw, pc, block_start, block_len, costs, ext, ialign_mask, i)) return i;
+        return b.illegal();
+    }
     default: return b.illegal();
     }
 }
@@ -264,9 +271,9 @@ insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, st
 insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
             const cost_table& costs, std::uint32_t ext) {
     const std::uint32_t ialign_mask = (ext & ext_c) ? 1 : 3;
-    if (insn_bytes(raw) == 4) return decode32(raw, pc, block_start, block_len, costs, ialign_mask, 4);
+    if (insn_bytes(raw) == 4) return decode32(raw, pc, block_start, block_len, costs, ext, ialign_mask, 4);
     const std::uint32_t expanded = (ext & ext_c) ? expand_rvc(static_cast<std::uint16_t>(raw)) : 0;
-    insn i = expanded ? decode32(expanded, pc, block_start, block_len, costs, ialign_mask, 2)
+    insn i = expanded ? decode32(expanded, pc, block_start, block_len, costs, ext, ialign_mask, 2)
                       : builder(0, costs).illegal();
     i.len = 1;
     return i;
@@ -285,7 +292,8 @@ const char* op_name(std::uint8_t o) {
         "amomax.w", "amominu.w",   "amomaxu.w", "flw",       "fsw",       "fmadd.s",  "fmsub.s", "fnmsub.s",
         "fnmadd.s", "fadd.s",      "fsub.s",    "fmul.s",    "fdiv.s",    "fsqrt.s",  "fsgnj.s", "fsgnjn.s",
         "fsgnjx.s", "fmin.s",      "fmax.s",    "fcvt.w.s",  "fcvt.wu.s", "fmv.x.w",  "feq.s",   "flt.s",
-        "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "illegal"};
+        "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "cv.load",  "cv.store", "cv.alu",
+        "cv.mac",   "cv.beqimm",   "cv.bneimm", "cv.bimm",   "illegal"};
     return o < op_count ? names[o] : "?";
 }
 

@@ -22,6 +22,7 @@
 // from the policy.
 #pragma once
 
+#include "cv_ops.h"
 #include "decode_cache.h"
 #include "fpu.h"
 #include "hart.h"
@@ -76,12 +77,58 @@ bool fetch_insn(Mem& mem, const decode_cache::block& b, std::uint32_t p, std::ui
     return true;
 }
 
+// CORE-V loads/stores of a size known only at run time (slot rm): 0 done,
+// 1 misaligned (trap), 2 bus error.
+template <class T, class Mem>
+int cv_load_as(Mem& mem, std::uint32_t a, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc);
+template <class Mem>
+int cv_load(Mem& mem, std::uint32_t a, unsigned kind, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc) {
+    switch (kind) {
+    case cv_lb: return cv_load_as<std::int8_t>(mem, a, v, cyc, pc);
+    case cv_lh: return cv_load_as<std::int16_t>(mem, a, v, cyc, pc);
+    case cv_lbu: return cv_load_as<std::uint8_t>(mem, a, v, cyc, pc);
+    case cv_lhu: return cv_load_as<std::uint16_t>(mem, a, v, cyc, pc);
+    default: return cv_load_as<std::uint32_t>(mem, a, v, cyc, pc);
+    }
+}
+template <class Mem>
+int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc);
+
 template <class Mem>
 bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
     for (unsigned k = 0; k < size; ++k)
         if (!mem.template store<std::uint8_t>(a + k, static_cast<std::uint8_t>(v >> (8 * k)), cyc, pc)) return false;
     ++cyc;
     return true;
+}
+
+template <class T, class Mem>
+int cv_load_as(Mem& mem, std::uint32_t a, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc) {
+    if (a & (sizeof(T) - 1)) {
+        if (!mem.split_misaligned()) return 1;
+        if (!load_split(mem, a, sizeof(T), v, cyc, pc)) return 2;
+        v = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<T>(v)));
+        return 0;
+    }
+    T t;
+    if (!mem.template load<T>(a, t, cyc, pc)) return 2;
+    v = static_cast<std::uint32_t>(static_cast<std::int32_t>(t));
+    return 0;
+}
+
+template <class Mem>
+int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
+    if (a & (size - 1)) {
+        if (!mem.split_misaligned()) return 1;
+        return store_split(mem, a, size, v, cyc, pc) ? 0 : 2;
+    }
+    bool ok;
+    switch (size) {
+    case 1: ok = mem.template store<std::uint8_t>(a, static_cast<std::uint8_t>(v), cyc, pc); break;
+    case 2: ok = mem.template store<std::uint16_t>(a, static_cast<std::uint16_t>(v), cyc, pc); break;
+    default: ok = mem.template store<std::uint32_t>(a, v, cyc, pc); break;
+    }
+    return ok ? 0 : 2;
 }
 
 }  // namespace detail
@@ -104,7 +151,8 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         &&L_amomax, &&L_amominu,   &&L_amomaxu,  &&L_flw,       &&L_fsw,       &&L_fmadd,      &&L_fmsub, &&L_fnmsub,
         &&L_fnmadd, &&L_fadd,      &&L_fsub,     &&L_fmul,      &&L_fdiv,      &&L_fsqrt,      &&L_fsgnj, &&L_fsgnjn,
         &&L_fsgnjx, &&L_fmin,      &&L_fmax,     &&L_fcvt_w_s,  &&L_fcvt_wu_s, &&L_fmv_x_w,    &&L_feq,   &&L_flt,
-        &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_illegal,
+        &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_cv_load,    &&L_cv_store,
+        &&L_cv_alu, &&L_cv_mac,    &&L_cv_beqimm, &&L_cv_bneimm, &&L_cv_bimm_far, &&L_illegal,
     };
 
     std::uint32_t* const x = h.x;
@@ -722,6 +770,60 @@ L_fmv_w_x:
     NPU_FP_ON();
     f[ip->rd] = x[ip->rs1];
     NPU_FP_DONE(0);
+
+// CORE-V. Post-increment forms write the incremented base after the access
+// (a load into rd = rs1 keeps the loaded value); x0 as a base stays 0.
+L_cv_load: {
+    const std::uint32_t base = x[ip->rs1];
+    const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rs2];
+    const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
+    std::uint32_t v;
+    const int r = detail::cv_load(mem, a, ip->rm, v, cyc, ip->aux);
+    if (r == 1) NPU_RAISE(cause_misaligned_load, a);
+    if (r == 2) NPU_BUS_FAULT(cause_load_access, a, 1u << (ip->rm & 3));
+    if (ip->rs3 != cv_reg_reg) {
+        x[ip->rs1] = base + off;
+        x[0] = 0;
+    }
+    x[ip->rd] = v;
+    NPU_NEXT();
+}
+L_cv_store: {
+    const std::uint32_t base = x[ip->rs1];
+    const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rd];
+    const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
+    const int r = detail::cv_store(mem, a, ip->rm, x[ip->rs2], cyc, ip->aux);
+    if (r == 1) NPU_RAISE(cause_misaligned_store, a);
+    if (r == 2) NPU_BUS_FAULT(cause_store_access, a, ip->rm);
+    if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, ip->rm);
+    if (ip->rs3 != cv_reg_reg) {
+        x[ip->rs1] = base + off;
+        x[0] = 0;
+    }
+    NPU_NEXT();
+}
+L_cv_alu:
+    x[ip->rd] = cv_alu_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
+L_cv_mac:
+    x[ip->rd] = cv_mac_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
+#define NPU_IMM5(i) static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>((i)->rs2) << 27) >> 27)
+L_cv_beqimm:
+    NPU_BRANCH(x[ip->rs1] == NPU_IMM5(ip));
+L_cv_bneimm:
+    NPU_BRANCH(x[ip->rs1] != NPU_IMM5(ip));
+L_cv_bimm_far: {
+    if ((x[ip->rs1] == NPU_IMM5(ip)) == (ip->rs3 != 0)) NPU_NEXT();
+    const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
+    cyc += taken_extra;
+    ++taken;
+    NPU_NOTE(NPU_PC(ip), t);
+    h.pc = t;
+    NPU_FAR();
+}
+#undef NPU_IMM5
 
 L_illegal:
 illegal: {

@@ -113,6 +113,14 @@ enum op : std::uint8_t {
     op_fcvt_s_w,
     op_fcvt_s_wu,
     op_fmv_w_x,
+    // CORE-V (decode_xcv.cpp); sub-operations in `rm` keep the op space small
+    op_cv_load,      // xcvmem loads: rm = cv_mem_kind, rs3 = cv_mem_mode
+    op_cv_store,     // xcvmem stores: rm = size in bytes, rs3 = cv_mem_mode, rd = offset register
+    op_cv_alu,       // xcvalu: rm = cv_alu_fn, rs3 = rD as a source
+    op_cv_mac,       // xcvmac: rm = cv_mac_fn, rs3 = rD as a source
+    op_cv_beqimm,    // xcvbi, in-block: rs2 = the 5-bit immediate
+    op_cv_bneimm,
+    op_cv_bimm_far,  // xcvbi, target outside the block: rs3 = 0 (eq) / 1 (ne)
     op_illegal,
     op_count
 };
@@ -160,7 +168,12 @@ static_assert(sizeof(insn) == 16, "decoded slots are 16 bytes: 4 per cache line"
 // C, 16-bit encodings are illegal and jump targets must be 4-byte aligned.
 enum isa_ext : std::uint32_t {
     ext_c = 1u << 0,
-    ext_all = ext_c,
+    ext_xcvmem = 1u << 1,
+    ext_xcvmac = 1u << 2,
+    ext_xcvalu = 1u << 3,
+    ext_xcvbi = 1u << 4,
+    ext_xcvelw = 1u << 5,
+    ext_all = ext_c | ext_xcvmem | ext_xcvmac | ext_xcvalu | ext_xcvbi | ext_xcvelw,
 };
 
 // Decodes the instruction `raw` found at `pc` (a 16-bit one in the low half,
@@ -170,6 +183,11 @@ enum isa_ext : std::uint32_t {
 // isa_ext bits of the hart.
 insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
             const cost_table& costs, std::uint32_t ext);
+
+// The CORE-V instructions (custom-0/1/2 opcodes) of the extensions in `ext`
+// into `out`; false: not one of them (illegal). ialign_mask: 1 with C, else 3.
+bool decode_xcv(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
+                const cost_table& costs, std::uint32_t ext, std::uint32_t ialign_mask, insn& out);
 
 // The 32-bit instruction a 16-bit RVC one (RV32C + Zcf) stands for, or 0 if
 // `c` is reserved or illegal on RV32IMAFC (0 is no valid 32-bit encoding).
