@@ -65,7 +65,16 @@ set(NPU_FW_DEFAULT_CONFIG ${CMAKE_CURRENT_LIST_DIR}/../configs/gap9.cfg CACHE FI
     "Platform config firmware is linked for when npu_add_firmware gets no CONFIG")
 get_filename_component(NPU_FW_DEFAULT_CONFIG "${NPU_FW_DEFAULT_CONFIG}" ABSOLUTE)
 
-set(NPU_FW_ARCH_FLAGS --target=riscv32-unknown-elf -march=rv32imaf -mabi=ilp32f -mcmodel=medlow)
+# The ISA the firmware, the runtime and npuc's code are built for. npusim runs
+# RV32IMAF plus the extensions of core.isa_extensions (C and the CORE-V
+# xcvmem/xcvmac/xcvalu/xcvbi/xcvelw, all present by default), e.g.
+# -DNPU_FW_MARCH=rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi. A stays: the runtime's
+# locks and counters are atomics.
+set(NPU_FW_MARCH rv32imaf CACHE STRING "-march of the firmware, its runtime and npuc (docs/cores.md)")
+if(NOT NPU_FW_MARCH MATCHES "^rv32ima")
+  message(FATAL_ERROR "NPU_FW_MARCH=${NPU_FW_MARCH}: must start with rv32ima (the runtime uses atomics)")
+endif()
+set(NPU_FW_ARCH_FLAGS --target=riscv32-unknown-elf -march=${NPU_FW_MARCH} -mabi=ilp32f -mcmodel=medlow)
 # -g keeps DWARF: npusim names function and file:line in its reports.
 # -nostdlibinc: only picolibc's headers, never a newlib the driver might find.
 set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections

@@ -52,7 +52,8 @@ disassembler::disassembler() : impl_(std::make_unique<impl>()) {
     m.regs.reset(target->createMCRegInfo(triple_name));
     llvm::MCTargetOptions options;
     m.asm_info.reset(target->createMCAsmInfo(*m.regs, triple_name, options));
-    m.sti.reset(target->createMCSubtargetInfo(triple_name, "generic-rv32", "+m,+a,+f,+zicsr,+zifencei"));
+    m.sti.reset(target->createMCSubtargetInfo(triple_name, "generic-rv32",
+                                              "+m,+a,+f,+c,+zicsr,+zifencei,+xcvmem,+xcvmac,+xcvalu,+xcvbi,+xcvelw"));
     m.instrs.reset(target->createMCInstrInfo());
     if (!m.regs || !m.asm_info || !m.sti || !m.instrs)
         throw std::runtime_error("disassembler: cannot set up LLVM's RISC-V MC layer");
@@ -68,12 +69,14 @@ disassembler::~disassembler() = default;
 std::string disassembler::text(std::uint32_t raw, std::uint32_t pc) const {
     const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(raw), static_cast<std::uint8_t>(raw >> 8),
                                    static_cast<std::uint8_t>(raw >> 16), static_cast<std::uint8_t>(raw >> 24)};
+    // The low two bits say how long it is: 16-bit ones (C) leave the upper half unused.
+    const std::size_t len = (raw & 3) == 3 ? 4 : 2;
     llvm::MCInst inst;
     std::uint64_t size = 0;
-    if (impl_->dis->getInstruction(inst, size, llvm::ArrayRef<std::uint8_t>(bytes, 4), pc, llvm::nulls()) !=
+    if (impl_->dis->getInstruction(inst, size, llvm::ArrayRef<std::uint8_t>(bytes, len), pc, llvm::nulls()) !=
             llvm::MCDisassembler::Success ||
-        size != 4)
-        return fmt::format("<unknown {:#010x}>", raw);
+        size != len)
+        return len == 2 ? fmt::format("<unknown {:#06x}>", raw & 0xffff) : fmt::format("<unknown {:#010x}>", raw);
     std::string out;
     llvm::raw_string_ostream os(out);
     impl_->printer->printInst(&inst, pc, "", *impl_->sti, os);

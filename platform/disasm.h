@@ -1,4 +1,4 @@
-// RV32IMAF disassembly with LLVM's MC disassembler (the RISC-V target of the
+// RV32IMAFC disassembly with LLVM's MC disassembler (the RISC-V target of the
 // LLVM npusim already links): fault reports and the instruction trace.
 #pragma once
 
@@ -16,9 +16,10 @@ public:
     disassembler(const disassembler&) = delete;
     disassembler& operator=(const disassembler&) = delete;
 
-    // "sw a1, 64(a0)" for the 32-bit instruction `raw` at `pc` (branch
-    // targets are shown as absolute addresses); "<unknown 0x...>" when it
-    // is no instruction.
+    // "sw a1, 64(a0)" for the instruction `raw` at `pc`: 32-bit, or 16-bit
+    // (C) in the low half when its low two bits are not 11, shown as the
+    // instruction it expands to (branch targets as absolute addresses);
+    // "<unknown 0x...>" when it is no instruction.
     std::string text(std::uint32_t raw, std::uint32_t pc) const;
 
 private:

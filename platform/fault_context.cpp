@@ -147,14 +147,29 @@ std::string fault_context(const std::string& who, const cpu::hart_state& h, cons
     }
 
     o += "disassembly\n";
-    for (int k = -6; k <= 3; ++k) {
-        const std::uint32_t a = h.pc + static_cast<std::uint32_t>(k * 4);
-        std::uint32_t raw;
-        if (read(a, &raw, 4) != 4) continue;
-        const std::string sym = img ? img->symbolize(a) : std::string();
-        o += fmt::format(" {} {:#010x} {:<28} {}\n", k == 0 ? "=>" : "  ", a, sym.empty() ? "" : "<" + sym + ">",
-                         dis.text(raw, a));
+    // 24 bytes before the pc to 12 after, stepping by each instruction's
+    // length (C code mixes 2- and 4-byte ones). A walk that steps over the
+    // pc started inside an instruction: the lines before the pc are dropped.
+    std::string before, after;
+    for (std::uint32_t rel = 0; rel <= 36;) {  // rel: bytes from pc - 24
+        const std::uint32_t a = h.pc - 24 + rel;
+        std::uint32_t raw = 0;
+        const bool ok = read(a, &raw, 4) == 4 || read(a, &raw, 2) == 2;
+        const std::uint32_t len = ok ? cpu::insn_bytes(raw) : 4;
+        if (rel < 24 && rel + len > 24) {
+            before.clear();
+            rel = 24;
+            continue;
+        }
+        if (ok) {
+            const std::string sym = img ? img->symbolize(a) : std::string();
+            (rel < 24 ? before : after) +=
+                fmt::format(" {} {:#010x} {:<28} {}\n", rel == 24 ? "=>" : "  ", a, sym.empty() ? "" : "<" + sym + ">",
+                            dis.text(raw, a));
+        }
+        rel += len;
     }
+    o += before + after;
 
     if (img) {
         o += "backtrace\n";

@@ -84,8 +84,8 @@ std::string schema::markdown() const {
          "| key | unit | default | meaning |\n|---|---|---|---|\n";
     for (const auto& d : keys_) {
         std::string unit = unit_doc(d.kind);
-        if (d.kind == value_kind::choice) {
-            unit += ":";
+        if (d.kind == value_kind::choice || (d.kind == value_kind::name_list && !d.choices.empty())) {
+            unit += d.kind == value_kind::choice ? ":" : " of:";
             for (std::size_t i = 0; i < d.choices.size(); ++i) unit += (i ? ", " : " ") + d.choices[i];
         }
         std::string desc = d.description;
@@ -346,6 +346,24 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
         }
         break;
     case value_kind::name_list:
+        // A list with choices names each at most once, from the choices;
+        // `none` alone is the empty list (an option cannot be given empty).
+        if (!d.choices.empty()) {
+            std::vector<std::string> seen;
+            const std::vector<std::string> names = parse_name_list(e.value);
+            if (names.size() == 1 && names[0] == "none") break;
+            for (const std::string& n : names) {
+                if (std::find(d.choices.begin(), d.choices.end(), n) == d.choices.end()) {
+                    std::string list;
+                    for (const auto& c : d.choices) list += (list.empty() ? "" : ", ") + c;
+                    throw config_error(what + ": '" + n + "' is not one of: " + list);
+                }
+                if (std::find(seen.begin(), seen.end(), n) != seen.end())
+                    throw config_error(what + ": '" + n + "' is listed twice");
+                seen.push_back(n);
+            }
+        }
+        break;
     case value_kind::text: break;
     }
     values_[d.key] = std::move(e);

@@ -15,7 +15,8 @@ void npu_trap_handler(struct npu_trap_frame *frame) {
     if (frame->mcause == 7) { /* store/AMO access fault */
         ++faults;
         fault_address = frame->mtval;
-        frame->mepc += 4; /* skip the store (no compressed instructions) */
+        /* skip the store: 4 bytes, or 2 for a compressed c.sw/c.swsp */
+        frame->mepc += (*(const volatile uint16_t *)frame->mepc & 3) == 3 ? 4 : 2;
         return;
     }
     /* Anything else: report it like the default handler does. */

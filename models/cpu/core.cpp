@@ -63,6 +63,21 @@ inline bool any_unwritten(const unsigned char* s, unsigned n) {
     return false;
 }
 
+// The isa_ext bits of core.isa_extensions (the schema checked the names;
+// `none`, the empty list, matches none of them).
+std::uint32_t isa_extensions(const cfg::config& c) {
+    static const struct {
+        const char* name;
+        std::uint32_t bit;
+    } known[] = {{"c", ext_c},           {"xcvmem", ext_xcvmem}, {"xcvmac", ext_xcvmac},
+                 {"xcvalu", ext_xcvalu}, {"xcvbi", ext_xcvbi},   {"xcvelw", ext_xcvelw}};
+    std::uint32_t bits = 0;
+    for (const std::string& n : c.names("core.isa_extensions"))
+        for (const auto& k : known)
+            if (n == k.name) bits |= k.bit;
+    return bits;
+}
+
 }  // namespace
 
 // The interpreter's memory policy for a core. The inline fast path checks two
@@ -208,12 +223,15 @@ struct core::bus_memory {
     }
 
     bool is_fp_load(std::uint32_t pc) {
-        std::uint32_t insn = 0;
-        return bus.debug_read(pc, &insn, 4) == 4 && (insn & 0x7f) == 0x07;  // LOAD-FP: flw, fld
+        std::uint16_t lo = 0;
+        if (bus.debug_read(pc, &lo, 2) != 2) return false;
+        // LOAD-FP (flw, fld), c.flw, c.flwsp
+        return (lo & 0x7f) == 0x07 || (lo & 0xe003) == 0x6000 || (lo & 0xe003) == 0x6002;
     }
 
     bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
-        if (const base::dmi_window* w = bus.dmi_for(pc, 4, false)) {
+        // 2 bytes: a 16-bit instruction may end a window.
+        if (const base::dmi_window* w = bus.dmi_for(pc, 2, false)) {
             start = w->start;
             len = w->end - w->start + 1;
             host = w->host;
@@ -395,6 +413,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     ct.cpi[cc_amo] = cpi(cfg, "core.cpi_amo");
     const std::uint64_t taken = cfg.cycles("core.cpi_branch_taken");
     ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;
+    h_.extensions = isa_extensions(cfg);
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");
 

@@ -1,4 +1,5 @@
-// RV32IMAF + Zicsr + Zifencei decoder: raw bits -> pre-decoded slot.
+// RV32IMAFC + Zicsr + Zifencei decoder: raw bits -> pre-decoded slot
+// (16-bit instructions are expanded by decode_rvc.cpp, then decoded here).
 #include "isa.h"
 
 namespace npu::cpu {
@@ -23,6 +24,7 @@ struct builder {
     insn i{};
     const cost_table& costs;
     builder(std::uint32_t raw, const cost_table& c) : costs(c) {
+        i.len = 2;
         i.rd = (raw >> 7) & 31;
         i.rs1 = (raw >> 15) & 31;
         i.rs2 = (raw >> 20) & 31;
@@ -32,7 +34,6 @@ struct builder {
     }
     insn& set(op o, cost_class c) {
         i.op = o;
-        i.cls = c;
         i.cost = costs.cpi[c];
         return i;
     }
@@ -51,12 +52,19 @@ bool valid_static_rm(std::uint32_t rm) { return rm != 5 && rm != 6; }
 
 }  // namespace
 
-insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
-            const cost_table& costs) {
+namespace {
+
+// `raw`: a 32-bit encoding, found at pc or standing for the 16-bit one there
+// (ilen 2: links are pc + 2). ialign_mask: 1 with C, else 3.
+insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
+              const cost_table& costs, std::uint32_t ext, std::uint32_t ialign_mask, std::uint32_t ilen) {
     builder b(raw, costs);
     const std::uint32_t f3 = (raw >> 12) & 7;
     const std::uint32_t f7 = raw >> 25;
-    auto in_block = [&](std::uint32_t target) { return (target & 3) == 0 && target - block_start < block_len; };
+    // A misaligned target stays a far jump, whose run-time check traps.
+    auto in_block = [&](std::uint32_t target) {
+        return (target & ialign_mask) == 0 && target - block_start < block_len;
+    };
     switch (raw & 0x7f) {
     case 0x37:  // LUI
         b.i.aux = raw & 0xfffff000u;
@@ -66,9 +74,9 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
         return b.xset(op_auipc, cc_alu);
     case 0x6f: {  // JAL
         const std::uint32_t target = pc + static_cast<std::uint32_t>(imm_j(raw));
-        b.i.aux = pc + 4;
+        b.i.aux = pc + ilen;
         if (in_block(target)) {
-            b.i.imm = static_cast<std::int32_t>(target - pc) / 4;
+            b.i.imm = static_cast<std::int32_t>(target - pc) / 2;
             return b.xset(op_jal, cc_jump);
         }
         b.i.imm = static_cast<std::int32_t>(target);
@@ -77,14 +85,14 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
     case 0x67:  // JALR
         if (f3 != 0) return b.illegal();
         b.i.imm = imm_i(raw);
-        b.i.aux = pc + 4;
+        b.i.aux = pc + ilen;
         return b.xset(op_jalr, cc_jump);
     case 0x63: {  // BRANCH
         static const op ops[8] = {op_beq, op_bne, op_illegal, op_illegal, op_blt, op_bge, op_bltu, op_bgeu};
         if (ops[f3] == op_illegal) return b.illegal();
         const std::uint32_t target = pc + static_cast<std::uint32_t>(imm_b(raw));
         if (in_block(target)) {
-            b.i.imm = static_cast<std::int32_t>(target - pc) / 4;
+            b.i.imm = static_cast<std::int32_t>(target - pc) / 2;
             return b.set(ops[f3], cc_branch);
         }
         b.i.imm = static_cast<std::int32_t>(target);
@@ -247,8 +255,28 @@ insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std:
         default: return b.illegal();
         }
     }
+    case 0x0b:
+    case 0x2b:
+    case 0x5b: {  // custom-0/1/2: CORE-V
+        insn i;
+        if (decode_xcv(raw, pc, block_start, block_len, costs, ext, ialign_mask, i)) return i;
+        return b.illegal();
+    }
     default: return b.illegal();
     }
+}
+
+}  // namespace
+
+insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
+            const cost_table& costs, std::uint32_t ext) {
+    const std::uint32_t ialign_mask = (ext & ext_c) ? 1 : 3;
+    if (insn_bytes(raw) == 4) return decode32(raw, pc, block_start, block_len, costs, ext, ialign_mask, 4);
+    const std::uint32_t expanded = (ext & ext_c) ? expand_rvc(static_cast<std::uint16_t>(raw)) : 0;
+    insn i = expanded ? decode32(expanded, pc, block_start, block_len, costs, ext, ialign_mask, 2)
+                      : builder(0, costs).illegal();
+    i.len = 1;
+    return i;
 }
 
 const char* op_name(std::uint8_t o) {
@@ -264,7 +292,8 @@ const char* op_name(std::uint8_t o) {
         "amomax.w", "amominu.w",   "amomaxu.w", "flw",       "fsw",       "fmadd.s",  "fmsub.s", "fnmsub.s",
         "fnmadd.s", "fadd.s",      "fsub.s",    "fmul.s",    "fdiv.s",    "fsqrt.s",  "fsgnj.s", "fsgnjn.s",
         "fsgnjx.s", "fmin.s",      "fmax.s",    "fcvt.w.s",  "fcvt.wu.s", "fmv.x.w",  "feq.s",   "flt.s",
-        "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "illegal"};
+        "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "cv.load",  "cv.store", "cv.alu",
+        "cv.mac",   "cv.beqimm",   "cv.bneimm", "cv.bimm",   "illegal"};
     return o < op_count ? names[o] : "?";
 }
 

@@ -2,8 +2,11 @@
 //
 // A block covers the part of a DMI code window that falls in one 1 MiB
 // aligned chunk; its slot array is calloc'ed, so untouched code costs no
-// host memory and every slot starts as op_decode (0). One extra slot past
-// the end holds op_block_end. Blocks are only dropped by flush():
+// host memory and every slot starts as op_decode (0). There is one slot per
+// halfword (the C extension's 2-byte alignment): a 32-bit instruction uses
+// the slot of its first halfword and the next one stays undecoded unless a
+// jump lands there. Two extra slots past the end hold op_block_end: a 32-bit
+// instruction in the last halfword steps over the first. Blocks are only dropped by flush():
 // the interpreter calls it on FENCE.I, which is what RISC-V (Zifencei)
 // requires before modified code is guaranteed to execute; stores into
 // already-decoded code are NOT snooped (that would cost a check per store).
@@ -25,7 +28,9 @@ public:
 
     struct block {
         std::uint32_t start = 0;
-        std::uint32_t len = 0;  // bytes, multiple of 4
+        std::uint32_t len = 0;  // bytes, multiple of 2
+        std::uint64_t avail = 0;  // bytes of the window from `start`: a 32-bit
+                                  // instruction at the block's end may read past len
         const unsigned char* host = nullptr;  // host pointer of `start`
         insn* slots = nullptr;
         ~block() { std::free(slots); }
@@ -48,11 +53,13 @@ public:
         const std::uint64_t e = (win_start + win_len < c0 + chunk) ? win_start + win_len : c0 + chunk;
         auto b = std::make_unique<block>();
         b->start = static_cast<std::uint32_t>(s);
-        b->len = static_cast<std::uint32_t>((e - s) & ~std::uint64_t(3));
+        b->len = static_cast<std::uint32_t>((e - s) & ~std::uint64_t(1));
+        b->avail = win_start + win_len - s;
         b->host = win_host + (s - win_start);
-        const std::size_t n = b->len / 4 + 1;
+        const std::size_t n = b->len / 2 + 2;
         b->slots = static_cast<insn*>(std::calloc(n, sizeof(insn)));
         if (!b->slots) throw std::bad_alloc();
+        b->slots[n - 2].op = op_block_end;
         b->slots[n - 1].op = op_block_end;
         blocks_.push_back(std::move(b));
         return last_ = blocks_.back().get();

@@ -66,7 +66,7 @@ bool peek_csr(const hart_state& h, unsigned csr, std::uint32_t& v) {
     case csr_timeh: v = static_cast<std::uint32_t>(h.time() >> 32); return true;
     case csr_mstatus: v = h.read_mstatus(); return true;
     case csr_mstatush: v = 0; return true;
-    case csr_misa: v = misa_value; return true;
+    case csr_misa: v = misa_of(h); return true;
     case csr_mie: v = h.mie; return true;
     case csr_mip: v = h.mip; return true;
     case csr_mtvec: v = h.mtvec; return true;
@@ -134,7 +134,7 @@ bool exec_csr(hart_state& h, const insn& i, bool& needs_resync) {
         case csr_mtvec: h.mtvec = nv & ~2u; break;  // modes 2/3 reserved: keep direct/vectored
         case csr_mcounteren: h.mcounteren = nv & 7; break;
         case csr_mscratch: h.mscratch = nv; break;
-        case csr_mepc: h.mepc = nv & ~3u; break;
+        case csr_mepc: h.mepc = nv & ((h.extensions & ext_c) ? ~1u : ~3u); break;  // IALIGN
         case csr_mcause: h.mcause = nv; break;
         case csr_mtval: h.mtval = nv; break;
         case csr_mcycle: h.cycle = (h.cycle & ~0xffffffffull) | nv; break;

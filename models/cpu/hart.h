@@ -93,6 +93,7 @@ struct hart_state {
     std::uint64_t cycle_limit = 0;
 
     cost_table costs;
+    std::uint32_t extensions = ext_all;  // isa_ext bits (core.isa_extensions)
     // Event counts the core turns into stall statistics (memory-side stalls
     // are counted by the memory policy).
     std::uint64_t div_ops = 0;
@@ -122,8 +123,9 @@ struct hart_state {
     std::uint64_t time() const { return time_source ? time_source(time_ctx, *this) : cycle; }
 };
 
-// misa of this implementation: RV32 I M A F U.
+// misa of this implementation: RV32 I M A F U, plus C when present.
 inline constexpr std::uint32_t misa_value = (1u << 30) | (1u << 0) | (1u << 5) | (1u << 8) | (1u << 12) | (1u << 20);
+inline std::uint32_t misa_of(const hart_state& h) { return misa_value | ((h.extensions & ext_c) ? 1u << 2 : 0); }
 
 // Executes the Zicsr instruction `i` (op_csr). Returns false for an illegal
 // access (unknown CSR, read-only write, privilege, FS off). `needs_resync` is

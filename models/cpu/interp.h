@@ -1,4 +1,4 @@
-// The RV32IMAF interpreter loop, parameterised by a memory policy so the
+// The RV32IMAFC interpreter loop, parameterised by a memory policy so the
 // same engine runs under SystemC (core.cpp: DMI fast path + TLM slow path)
 // and in SystemC-free unit tests (a flat array).
 //
@@ -22,6 +22,7 @@
 // from the policy.
 #pragma once
 
+#include "cv_ops.h"
 #include "decode_cache.h"
 #include "fpu.h"
 #include "hart.h"
@@ -54,12 +55,80 @@ bool load_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t& v, std:
     return true;
 }
 
+// The bits of the instruction at p (16-bit ones in the low half). A 32-bit
+// instruction in the last halfword of the block's window takes its upper half
+// from the window holding p + 2; false if there is none (a fetch fault there).
+template <class Mem>
+bool fetch_insn(Mem& mem, const decode_cache::block& b, std::uint32_t p, std::uint32_t& raw) {
+    const std::uint32_t off = p - b.start;
+    std::uint16_t lo, hi;
+    std::memcpy(&lo, b.host + off, 2);
+    raw = lo;
+    if (insn_bytes(lo) == 2) return true;
+    if (off + 4 <= b.avail) {
+        std::memcpy(&hi, b.host + off + 2, 2);
+    } else {
+        std::uint64_t ws, wl;
+        const unsigned char* host;
+        if (!mem.code_window(p + 2, ws, wl, host)) return false;
+        std::memcpy(&hi, host + (p + 2 - ws), 2);
+    }
+    raw |= static_cast<std::uint32_t>(hi) << 16;
+    return true;
+}
+
+// CORE-V loads/stores of a size known only at run time (slot rm): 0 done,
+// 1 misaligned (trap), 2 bus error.
+template <class T, class Mem>
+int cv_load_as(Mem& mem, std::uint32_t a, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc);
+template <class Mem>
+int cv_load(Mem& mem, std::uint32_t a, unsigned kind, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc) {
+    switch (kind) {
+    case cv_lb: return cv_load_as<std::int8_t>(mem, a, v, cyc, pc);
+    case cv_lh: return cv_load_as<std::int16_t>(mem, a, v, cyc, pc);
+    case cv_lbu: return cv_load_as<std::uint8_t>(mem, a, v, cyc, pc);
+    case cv_lhu: return cv_load_as<std::uint16_t>(mem, a, v, cyc, pc);
+    default: return cv_load_as<std::uint32_t>(mem, a, v, cyc, pc);
+    }
+}
+template <class Mem>
+int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc);
+
 template <class Mem>
 bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
     for (unsigned k = 0; k < size; ++k)
         if (!mem.template store<std::uint8_t>(a + k, static_cast<std::uint8_t>(v >> (8 * k)), cyc, pc)) return false;
     ++cyc;
     return true;
+}
+
+template <class T, class Mem>
+int cv_load_as(Mem& mem, std::uint32_t a, std::uint32_t& v, std::uint64_t& cyc, std::uint32_t pc) {
+    if (a & (sizeof(T) - 1)) {
+        if (!mem.split_misaligned()) return 1;
+        if (!load_split(mem, a, sizeof(T), v, cyc, pc)) return 2;
+        v = static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<T>(v)));
+        return 0;
+    }
+    T t;
+    if (!mem.template load<T>(a, t, cyc, pc)) return 2;
+    v = static_cast<std::uint32_t>(static_cast<std::int32_t>(t));
+    return 0;
+}
+
+template <class Mem>
+int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
+    if (a & (size - 1)) {
+        if (!mem.split_misaligned()) return 1;
+        return store_split(mem, a, size, v, cyc, pc) ? 0 : 2;
+    }
+    bool ok;
+    switch (size) {
+    case 1: ok = mem.template store<std::uint8_t>(a, static_cast<std::uint8_t>(v), cyc, pc); break;
+    case 2: ok = mem.template store<std::uint16_t>(a, static_cast<std::uint16_t>(v), cyc, pc); break;
+    default: ok = mem.template store<std::uint32_t>(a, v, cyc, pc); break;
+    }
+    return ok ? 0 : 2;
 }
 
 }  // namespace detail
@@ -82,13 +151,16 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         &&L_amomax, &&L_amominu,   &&L_amomaxu,  &&L_flw,       &&L_fsw,       &&L_fmadd,      &&L_fmsub, &&L_fnmsub,
         &&L_fnmadd, &&L_fadd,      &&L_fsub,     &&L_fmul,      &&L_fdiv,      &&L_fsqrt,      &&L_fsgnj, &&L_fsgnjn,
         &&L_fsgnjx, &&L_fmin,      &&L_fmax,     &&L_fcvt_w_s,  &&L_fcvt_wu_s, &&L_fmv_x_w,    &&L_feq,   &&L_flt,
-        &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_illegal,
+        &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_cv_load,    &&L_cv_store,
+        &&L_cv_alu, &&L_cv_mac,    &&L_cv_beqimm, &&L_cv_bneimm, &&L_cv_bimm_far, &&L_illegal,
     };
 
     std::uint32_t* const x = h.x;
     std::uint32_t* const f = h.f;
     reservation_set& rs = *h.reservations;  // the SoC's (every hart belongs to one)
     const std::uint32_t taken_extra = h.costs.branch_taken_extra;
+    // IALIGN 16 with C (only odd targets trap), else 32.
+    const std::uint32_t ialign_mask = (h.extensions & ext_c) ? 1 : 3;
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;
     std::uint64_t taken = 0;
@@ -112,10 +184,10 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     } while (0)
 #define NPU_NEXT()      \
     do {                \
-        ++ip;           \
+        ip += ip->len;  \
         NPU_DISPATCH(); \
     } while (0)
-#define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 4u)
+#define NPU_PC(p) (blk->start + static_cast<std::uint32_t>((p) - blk->slots) * 2u)
 // Synchronous exception at the current slot: it does not retire.
 #define NPU_RAISE(c, tval)      \
     do {                        \
@@ -158,7 +230,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
         if (cond) {                                                                      \
             cyc += taken_extra;                                                          \
             ++taken;                                                                     \
-            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u); \
+            NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 2u); \
             ip += ip->imm;                                                               \
             NPU_TAKEN();                                                                 \
         }                                                                                \
@@ -225,7 +297,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
     } while (0)
 
 resolve:
-    if (__builtin_expect(h.pc & 3, 0)) {
+    if (__builtin_expect(h.pc & ialign_mask, 0)) {
         // Only reachable through mepc/mtvec values; jumps check their targets.
         result = stop::exception;
         h.exc_cause = cause_misaligned_fetch;
@@ -247,15 +319,24 @@ resolve:
         }
         blk = dc.create(h.pc, ws, wl, host);
     }
-    ip = blk->slots + (h.pc - blk->start) / 4;
+    ip = blk->slots + (h.pc - blk->start) / 2;
     NPU_DISPATCH();
 
 L_decode: {
     --n;  // the undecoded slot is not an instruction
     const std::uint32_t p = NPU_PC(ip);
     std::uint32_t raw;
-    std::memcpy(&raw, blk->host + (p - blk->start), 4);
-    *const_cast<insn*>(ip) = decode(raw, p, blk->start, blk->len, h.costs);
+    if (!detail::fetch_insn(mem, *blk, p, raw)) {
+        // The upper half of a 32-bit instruction lies where nothing executes.
+        h.exc_cause = cause_fetch_access;
+        h.exc_tval = p + 2;
+        h.exc_from_bus = true;
+        h.exc_size = 2;
+        h.pc = p;
+        result = stop::exception;
+        goto out;
+    }
+    *const_cast<insn*>(ip) = decode(raw, p, blk->start, blk->len, h.costs, h.extensions);
     NPU_DISPATCH();
 }
 L_block_end:
@@ -269,12 +350,12 @@ L_auipc:
     NPU_NEXT();
 L_jal:
     x[ip->rd] = ip->aux;
-    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 4u);
+    NPU_NOTE(NPU_PC(ip), NPU_PC(ip) + static_cast<std::uint32_t>(ip->imm) * 2u);
     ip += ip->imm;
     NPU_TAKEN();
 L_jal_far: {
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
     NPU_NOTE(NPU_PC(ip), t);
     h.pc = t;
@@ -282,12 +363,12 @@ L_jal_far: {
 }
 L_jalr: {
     const std::uint32_t t = (x[ip->rs1] + static_cast<std::uint32_t>(ip->imm)) & ~1u;
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     x[ip->rd] = ip->aux;
     NPU_NOTE(NPU_PC(ip), t);
     const std::uint32_t off = t - blk->start;
     if (off < blk->len) {
-        ip = blk->slots + off / 4;
+        ip = blk->slots + off / 2;
         NPU_TAKEN();
     }
     h.pc = t;
@@ -318,7 +399,7 @@ L_branch_far: {
     }
     if (!c) NPU_NEXT();
     const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
-    if (t & 3) NPU_RAISE(cause_misaligned_fetch, t);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
     cyc += taken_extra;
     ++taken;
     NPU_NOTE(NPU_PC(ip), t);
@@ -404,7 +485,7 @@ L_and:
 L_fence:
     NPU_NEXT();
 L_fence_i:
-    h.pc = NPU_PC(ip) + 4;
+    h.pc = NPU_PC(ip) + 2u * ip->len;
     dc.flush();
     blk = nullptr;
     goto resolve;
@@ -420,7 +501,7 @@ L_mret:
 L_wfi:
     // Like Spike: WFI is M-mode only here (no S-mode, TW irrelevant).
     if (h.priv != privilege::machine) goto illegal;
-    h.pc = NPU_PC(ip) + 4;
+    h.pc = NPU_PC(ip) + 2u * ip->len;
     result = stop::wfi;
     goto out;
 L_csr: {
@@ -433,7 +514,7 @@ L_csr: {
     n = h.instret + 1;
     if (!ok) goto illegal;
     if (resync) {
-        h.pc = NPU_PC(ip) + 4;
+        h.pc = NPU_PC(ip) + 2u * ip->len;
         result = stop::resync;
         goto out;
     }
@@ -690,12 +771,67 @@ L_fmv_w_x:
     f[ip->rd] = x[ip->rs1];
     NPU_FP_DONE(0);
 
+// CORE-V. Post-increment forms write the incremented base after the access
+// (a load into rd = rs1 keeps the loaded value); x0 as a base stays 0.
+L_cv_load: {
+    const std::uint32_t base = x[ip->rs1];
+    const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rs2];
+    const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
+    std::uint32_t v;
+    const int r = detail::cv_load(mem, a, ip->rm, v, cyc, ip->aux);
+    if (r == 1) NPU_RAISE(cause_misaligned_load, a);
+    if (r == 2) NPU_BUS_FAULT(cause_load_access, a, 1u << (ip->rm & 3));
+    if (ip->rs3 != cv_reg_reg) {
+        x[ip->rs1] = base + off;
+        x[0] = 0;
+    }
+    x[ip->rd] = v;
+    NPU_NEXT();
+}
+L_cv_store: {
+    const std::uint32_t base = x[ip->rs1];
+    const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rd];
+    const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
+    const int r = detail::cv_store(mem, a, ip->rm, x[ip->rs2], cyc, ip->aux);
+    if (r == 1) NPU_RAISE(cause_misaligned_store, a);
+    if (r == 2) NPU_BUS_FAULT(cause_store_access, a, ip->rm);
+    if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, ip->rm);
+    if (ip->rs3 != cv_reg_reg) {
+        x[ip->rs1] = base + off;
+        x[0] = 0;
+    }
+    NPU_NEXT();
+}
+L_cv_alu:
+    x[ip->rd] = cv_alu_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
+L_cv_mac:
+    x[ip->rd] = cv_mac_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
+#define NPU_IMM5(i) static_cast<std::uint32_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>((i)->rs2) << 27) >> 27)
+L_cv_beqimm:
+    NPU_BRANCH(x[ip->rs1] == NPU_IMM5(ip));
+L_cv_bneimm:
+    NPU_BRANCH(x[ip->rs1] != NPU_IMM5(ip));
+L_cv_bimm_far: {
+    if ((x[ip->rs1] == NPU_IMM5(ip)) == (ip->rs3 != 0)) NPU_NEXT();
+    const std::uint32_t t = static_cast<std::uint32_t>(ip->imm);
+    if (t & ialign_mask) NPU_RAISE(cause_misaligned_fetch, t);
+    cyc += taken_extra;
+    ++taken;
+    NPU_NOTE(NPU_PC(ip), t);
+    h.pc = t;
+    NPU_FAR();
+}
+#undef NPU_IMM5
+
 L_illegal:
 illegal: {
-    // mtval = the instruction bits, re-read because slots keep other data in aux.
+    // mtval = the instruction bits (16 for a 16-bit one), re-read because
+    // slots keep other data in aux; decoding already fetched them once.
     const std::uint32_t p = NPU_PC(ip);
-    std::uint32_t raw;
-    std::memcpy(&raw, blk->host + (p - blk->start), 4);
+    std::uint32_t raw = 0;
+    detail::fetch_insn(mem, *blk, p, raw);
     h.exc_cause = cause_illegal;
     h.exc_tval = raw;
     h.exc_from_bus = false;

@@ -1,7 +1,8 @@
 // The pre-decoded instruction form of the RV32IMAF interpreter.
 //
-// Every 32-bit instruction is decoded once, the first time its address is
-// executed, into an `insn` slot of a decoded block (see decode_cache.h). The
+// Every instruction (32-bit, or 16-bit from the C extension) is decoded once,
+// the first time its address is executed, into an `insn` slot of a decoded
+// block (see decode_cache.h); a block has one slot per halfword. The
 // interpreter dispatches on `op` with computed goto; operands are already
 // extracted, immediates sign-extended, x0 destinations redirected to a sink
 // register, and PC-relative values that only depend on the slot's address
@@ -112,6 +113,14 @@ enum op : std::uint8_t {
     op_fcvt_s_w,
     op_fcvt_s_wu,
     op_fmv_w_x,
+    // CORE-V (decode_xcv.cpp); sub-operations in `rm` keep the op space small
+    op_cv_load,      // xcvmem loads: rm = cv_mem_kind, rs3 = cv_mem_mode
+    op_cv_store,     // xcvmem stores: rm = size in bytes, rs3 = cv_mem_mode, rd = offset register
+    op_cv_alu,       // xcvalu: rm = cv_alu_fn, rs3 = rD as a source
+    op_cv_mac,       // xcvmac: rm = cv_mac_fn, rs3 = rD as a source
+    op_cv_beqimm,    // xcvbi, in-block: rs2 = the 5-bit immediate
+    op_cv_bneimm,
+    op_cv_bimm_far,  // xcvbi, target outside the block: rs3 = 0 (eq) / 1 (ne)
     op_illegal,
     op_count
 };
@@ -148,18 +157,44 @@ struct insn {
     std::uint8_t rs3;   // fused multiply-add third operand; CSR: funct3
     std::uint8_t rm;    // F rounding-mode field (7 = dynamic)
     std::uint8_t cost;  // base cycles (cost_table at decode time)
-    std::uint8_t cls;   // cost_class, for stall statistics
+    std::uint8_t len;   // slots (halfwords) to the next instruction: 2, or 1 for a 16-bit one
     std::int32_t imm;   // immediate; in-block branch/jal: distance in slots; CSR: number
     std::uint32_t aux;  // loads/stores/AMO: the slot's PC; jal/jalr: link value; lui/auipc:
                         // result; everything else: the raw instruction bits (for mtval)
 };
 static_assert(sizeof(insn) == 16, "decoded slots are 16 bytes: 4 per cache line");
 
-// Decodes `raw` found at `pc`. The block [block_start, block_start + block_len)
+// Optional ISA extensions (core.isa_extensions): bit set = present. Without
+// C, 16-bit encodings are illegal and jump targets must be 4-byte aligned.
+enum isa_ext : std::uint32_t {
+    ext_c = 1u << 0,
+    ext_xcvmem = 1u << 1,
+    ext_xcvmac = 1u << 2,
+    ext_xcvalu = 1u << 3,
+    ext_xcvbi = 1u << 4,
+    ext_xcvelw = 1u << 5,
+    ext_all = ext_c | ext_xcvmem | ext_xcvmac | ext_xcvalu | ext_xcvbi | ext_xcvelw,
+};
+
+// Decodes the instruction `raw` found at `pc` (a 16-bit one in the low half,
+// the upper half then ignored). The block [block_start, block_start + block_len)
 // is the decoded block holding the slot: branches and jal whose target lies
-// inside it get a slot distance, others become the *_far forms.
+// inside it get a slot distance, others become the *_far forms. `ext`: the
+// isa_ext bits of the hart.
 insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
-            const cost_table& costs);
+            const cost_table& costs, std::uint32_t ext);
+
+// The CORE-V instructions (custom-0/1/2 opcodes) of the extensions in `ext`
+// into `out`; false: not one of them (illegal). ialign_mask: 1 with C, else 3.
+bool decode_xcv(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
+                const cost_table& costs, std::uint32_t ext, std::uint32_t ialign_mask, insn& out);
+
+// The 32-bit instruction a 16-bit RVC one (RV32C + Zcf) stands for, or 0 if
+// `c` is reserved or illegal on RV32IMAFC (0 is no valid 32-bit encoding).
+std::uint32_t expand_rvc(std::uint16_t c);
+
+// Length in bytes of the instruction whose low halfword is `lo`.
+inline unsigned insn_bytes(std::uint32_t lo) { return (lo & 3) == 3 ? 4 : 2; }
 
 // Mnemonic of an opcode (disassembly-free tracing and tests).
 const char* op_name(std::uint8_t o);

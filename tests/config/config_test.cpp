@@ -149,6 +149,15 @@ TEST(ConfigErrors, BadChoiceAndVisibility) {
     expect_error("[l1]\nsize = 64KiB\n[l1]\nsize = 32KiB\n", {}, {"l1.size"});
 }
 
+TEST(ConfigErrors, ExtensionListNamesKnownExtensionsOnce) {
+    expect_error("", {"core.isa_extensions=c,q"}, {"core.isa_extensions", "'q' is not one of", "c"});
+    expect_error("", {"core.isa_extensions=c,c"}, {"core.isa_extensions", "'c' is listed twice"});
+    expect_error("[core]\nisa_extensions = z\n", {}, {"core.isa_extensions", "'z'"});
+    expect_error("", {"core.isa_extensions=c,none"}, {"core.isa_extensions", "'none' is not one of"});
+    EXPECT_EQ(config::load("", {"core.isa_extensions=none"}).names("core.isa_extensions"),
+              std::vector<std::string>{"none"});
+}
+
 TEST(MemoryMap, VisibilityPerInitiator) {
     auto c = config::load("", {});
     auto m = memory_map::build(c);

@@ -119,6 +119,7 @@ TEST(Rv32i, JalJalr) {
 
 TEST(Rv32i, MisalignedJumpTargetTraps) {
     iss_machine m;
+    m.h.extensions = 0;  // IALIGN 32: without C (with C: iss_rvc_test)
     m.program({addi(1, 0, 0), auipc(1, 0), jalr(2, 1, 6)});
     EXPECT_EQ(m.run(), static_cast<u32>(cpu::cause_misaligned_fetch));
     EXPECT_EQ(m.h.exc_tval, iss_machine::ram_base + 4 + 6);

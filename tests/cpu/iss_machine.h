@@ -26,7 +26,7 @@ struct flat_memory {
     bool in(std::uint32_t a, unsigned n) const { return a >= base && std::uint64_t(a) + n <= base + ram.size(); }
 
     bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
-        if (!in(pc, 4)) return false;
+        if (!in(pc, 2)) return false;  // a 16-bit instruction may end the RAM
         start = base;
         len = ram.size();
         host = ram.data();

@@ -118,8 +118,54 @@ std::string joinPath(llvm::StringRef dir, llvm::StringRef name) {
 
 } // namespace
 
+std::string mlir::npu::marchFeatures(llvm::StringRef march,
+                                     std::string &error) {
+  llvm::StringRef rest = march;
+  if (!rest.consume_front("rv32i")) {
+    error = "-march '" + march.str() + "' does not start with rv32i";
+    return "";
+  }
+  std::string features;
+  auto add = [&](llvm::StringRef f) {
+    features += (features.empty() ? "+" : ",+") + f.str();
+  };
+  // Single-letter extensions in canonical order, then the named ones.
+  const llvm::StringRef letters = "mafc";
+  size_t at = 0;
+  while (!rest.empty() && rest.front() != '_') {
+    const size_t pos = letters.find(rest.front(), at);
+    if (pos == llvm::StringRef::npos) {
+      error = "-march '" + march.str() + "': extension '" +
+              std::string(1, rest.front()) +
+              "' is not one npusim runs (m, a, f, c, in this order)";
+      return "";
+    }
+    add(letters.substr(pos, 1));
+    at = pos + 1;
+    rest = rest.drop_front();
+  }
+  static const char *const named[] = {"zicsr",  "zifencei", "xcvmem", "xcvmac",
+                                      "xcvalu", "xcvbi",    "xcvelw"};
+  llvm::SmallVector<llvm::StringRef> parts;
+  rest.split(parts, '_', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef p : parts) {
+    if (!llvm::is_contained(named, p)) {
+      error = "-march '" + march.str() + "': extension '" + p.str() +
+              "' is not one npusim runs (zicsr, zifencei, xcvmem, xcvmac, "
+              "xcvalu, xcvbi, xcvelw)";
+      return "";
+    }
+    add(p);
+  }
+  return features;
+}
+
 std::unique_ptr<llvm::TargetMachine>
-mlir::npu::makeTargetMachine(std::string &error) {
+mlir::npu::makeTargetMachine(std::string &error, llvm::StringRef march) {
+  const std::string features =
+      marchFeatures(march.empty() ? "rv32imaf" : march, error);
+  if (features.empty())
+    return nullptr;
   LLVMInitializeRISCVTargetInfo();
   LLVMInitializeRISCVTarget();
   LLVMInitializeRISCVTargetMC();
@@ -134,7 +180,7 @@ mlir::npu::makeTargetMachine(std::string &error) {
   options.FunctionSections = true;
   options.DataSections = true;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, "generic-rv32", "+m,+a,+f", options, llvm::Reloc::Static,
+      triple, "generic-rv32", features, options, llvm::Reloc::Static,
       llvm::CodeModel::Small, llvm::CodeGenOptLevel::Default));
 }
 
@@ -652,7 +698,8 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   }
 
   // --- llvm-ir --------------------------------------------------------------------------
-  std::unique_ptr<llvm::TargetMachine> tm = makeTargetMachine(error);
+  std::unique_ptr<llvm::TargetMachine> tm =
+      makeTargetMachine(error, options.march);
   if (!tm)
     return fail("cannot create the riscv32 target machine: " + error);
   llvm::LLVMContext llvmContext;

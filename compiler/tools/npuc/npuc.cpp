@@ -97,6 +97,12 @@ cl::list<std::string> inputShapes(
     cl::desc("an ONNX model's graph input with dynamic dimensions: its static "
              "shape, name=1x3x32x32; repeatable (docs/frontend.md)"),
     cl::value_desc("name=shape"), cl::cat(cat));
+cl::opt<std::string>
+    march("march",
+          cl::desc("ISA of the generated code: rv32i + m a f c + _zicsr "
+                   "_zifencei _xcvmem _xcvmac _xcvalu _xcvbi _xcvelw (default: "
+                   "the build's NPU_FW_MARCH, which the runtime is built for)"),
+          cl::init(NPUC_DEFAULT_MARCH), cl::cat(cat));
 cl::opt<std::string> npurtLib("npurt-lib",
                               cl::desc("libnpurt.a (runtime kernels)"),
                               cl::init(NPUC_NPURT_LIB), cl::cat(cat));
@@ -183,7 +189,12 @@ int main(int argc, char **argv) {
     return fail("--lr=" + llvm::Twine(std::to_string(trainLr)) +
                 " is out of range (0 < lr <= 10)");
 
+  std::string marchError;
+  if (mlir::npu::marchFeatures(march, marchError).empty())
+    return fail(marchError);
+
   mlir::npu::DriverOptions options;
+  options.march = march;
   options.train = train;
   options.trainSteps = trainSteps;
   options.trainBatch = trainBatch;

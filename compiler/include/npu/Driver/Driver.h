@@ -45,12 +45,21 @@ struct DriverOptions {
   std::vector<std::string> inputShapes;
   unsigned optLevel = 2;
   bool golden = true;
+  // -march of the generated code (marchFeatures); empty: rv32imaf.
+  std::string march;
   // The RV32 pieces the link uses.
   std::string npurtLib, fwgen, lld, crt0, runtimeLib, mainObj, libc, libgcc;
 };
 
-// The RV32IMAF ilp32f target machine npuc compiles for.
-std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error);
+// LLVM's feature string ("+m,+a,+f,+c,+xcvmem") for an -march string that
+// npusim can run: rv32i, then any of m a f c, then _-separated zicsr,
+// zifencei, xcvmem, xcvmac, xcvalu, xcvbi, xcvelw. Empty with `error` set
+// for anything else (npusim does not implement it, or it is no ISA string).
+std::string marchFeatures(llvm::StringRef march, std::string &error);
+
+// The ilp32f target machine npuc compiles for, for `march` (empty: rv32imaf).
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(std::string &error,
+                                                       llvm::StringRef march = "");
 
 // Phase llvm-ir: translates the LLVM-dialect module, puts every planned
 // global in its section (kept through the optimiser) and optimises at
