@@ -94,9 +94,21 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
                                  [](const buffer_span& s, std::uint64_t e) { return s.first < e; }) -
                 spans.begin());
             if (n == 0 || max_end[n - 1] <= w.first) continue;
-            while (spans[n - 1].end <= w.first) --n;
-            const buffer_span& o = spans[n - 1];
-            const std::uint64_t first = std::max(w.first, o.first), end = std::min(w.end, o.end);
+            // Every span of `other` this write overlaps (the rows of one
+            // operand, usually): one finding covering them all.
+            std::uint64_t first = w.end, end = w.first, o_first = UINT64_MAX, o_end = 0;
+            const char* operand = "";
+            bool o_write = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                const buffer_span& o = spans[i];
+                if (o.end <= w.first) continue;
+                if (o.first < o_first) operand = o.operand;
+                first = std::min(first, std::max(w.first, o.first));
+                end = std::max(end, std::min(w.end, o.end));
+                o_first = std::min(o_first, o.first);
+                o_end = std::max(o_end, o.end);
+                o_write |= o.write;
+            }
             memcheck_info m;
             m.in_use = true;
             m.is_write = true;
@@ -107,10 +119,10 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
                           static_cast<unsigned long long>(w.end));
             m.context = std::string("  writer    : ") + mine.what + "\n" + "              its " + w.operand + " " +
                         range + " (write)\n";
-            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o.first),
-                          static_cast<unsigned long long>(o.end));
-            m.context += std::string("  in use by : ") + other.what + "\n" + "              its " + o.operand + " " +
-                         range + (o.write ? " (write)" : " (read)") + "\n";
+            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o_first),
+                          static_cast<unsigned long long>(o_end));
+            m.context += std::string("  in use by : ") + other.what + "\n" + "              its " + operand + " " +
+                         range + (o_write ? " (write)" : " (read)") + "\n";
             return m;
         }
     }
