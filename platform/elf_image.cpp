@@ -223,9 +223,26 @@ std::string elf_image::symbolize(std::uint32_t addr) const {
 std::string elf_image::source_line(std::uint32_t addr) const {
     if (!dwarf_ || !dwarf_->context) return "";
     llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
-                                   llvm::DILineInfoSpecifier::FunctionNameKind::None);
-    auto info = dwarf_->context->getLineInfoForAddress({addr, obj::SectionedAddress::UndefSection}, spec);
-    if (!info.Line || info.FileName == llvm::DILineInfo::BadString) return "";
+                                   llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
+    const obj::SectionedAddress a{addr, obj::SectionedAddress::UndefSection};
+    const llvm::DIInliningInfo inl = dwarf_->context->getInliningInfoForAddress(a, spec);
+    const auto known = [](const llvm::DILineInfo& f) { return f.Line && f.FileName != llvm::DILineInfo::BadString; };
+    const std::uint32_t n = inl.getNumberOfFrames();
+    if (n > 1 && known(inl.getFrame(n - 1))) {
+        // Inside inlined code (a runtime helper such as npu_dma_copy_1d):
+        // the outermost frame's line is the caller's, the one the user wrote.
+        const llvm::DILineInfo& outer = inl.getFrame(n - 1);
+        std::string s = outer.FileName + ":" + std::to_string(outer.Line);
+        for (std::uint32_t i = n - 1; i-- > 0;) {
+            const llvm::DILineInfo& f = inl.getFrame(i);
+            if (!known(f)) continue;
+            s += ", in inlined " + (f.FunctionName == llvm::DILineInfo::BadString ? std::string("?") : f.FunctionName) +
+                 " at " + f.FileName + ":" + std::to_string(f.Line);
+        }
+        return s;
+    }
+    auto info = dwarf_->context->getLineInfoForAddress(a, spec);
+    if (!known(info)) return "";
     return info.FileName + ":" + std::to_string(info.Line);
 }
 

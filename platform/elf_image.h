@@ -65,6 +65,9 @@ public:
     // it within 64 KiB), "" when none.
     std::string symbolize(std::uint32_t addr) const;
     // "file.c:12" from DWARF, "" when the ELF has no line info for addr.
+    // Inside inlined code the caller's line comes first, then the inlined
+    // frames outermost first: "main.c:33, in inlined npu_dma_copy_1d at
+    // npu_dma.h:58" (the line the user wrote, then where in the helper).
     std::string source_line(std::uint32_t addr) const;
     // The ELF's DWARF (line tables, inlining, call-frame information), or
     // null without debug information: fault reports unwind and symbolize with it.

@@ -85,9 +85,9 @@ bool unwind(llvm::DWARFContext& ctx, std::uint32_t lookup, std::uint32_t (&x)[32
 
 }  // namespace
 
-std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
-                                   unsigned max_frames) {
-    std::vector<std::string> frames;
+std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
+                                         unsigned max_frames) {
+    std::vector<frame_info> frames;
     llvm::DWARFContext* ctx = img.dwarf_context();
     std::uint32_t x[32];
     std::memcpy(x, h.x, sizeof x);
@@ -98,7 +98,6 @@ std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& im
     for (unsigned depth = 0; depth < max_frames; ++depth) {
         // A return address points past its call: look the call up.
         const std::uint32_t lookup = depth == 0 ? pc : pc - 1;
-        const std::string addr = fmt::format("{:#010x}", pc);
         std::size_t before = frames.size();
         if (ctx) {
             const llvm::DIInliningInfo inl =
@@ -106,20 +105,59 @@ std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& im
             for (std::uint32_t i = 0; i < inl.getNumberOfFrames(); ++i) {
                 const llvm::DILineInfo& f = inl.getFrame(i);
                 if (f.FunctionName == llvm::DILineInfo::BadString) continue;
-                std::string s = f.FunctionName;
-                if (f.FileName != llvm::DILineInfo::BadString && f.Line)
-                    s += fmt::format(" ({}:{})", f.FileName, f.Line);
-                if (i + 1 < inl.getNumberOfFrames()) s += " [inlined]";
-                frames.push_back(fmt::format("#{:<2} {} {}", frames.size(), i == 0 ? addr : "          ", s));
+                frame_info fi;
+                fi.pc = pc;
+                fi.shows_pc = i == 0;
+                fi.function = f.FunctionName;
+                if (f.FileName != llvm::DILineInfo::BadString && f.Line) {
+                    fi.file = f.FileName;
+                    fi.line = f.Line;
+                }
+                fi.inlined = i + 1 < inl.getNumberOfFrames();
+                frames.push_back(std::move(fi));
             }
         }
         if (frames.size() == before) {
-            const std::string sym = img.symbolize(pc);
-            frames.push_back(fmt::format("#{:<2} {} {}", frames.size(), addr, sym.empty() ? "??" : sym));
+            frame_info fi;
+            fi.pc = pc;
+            fi.function = img.symbolize(pc);
+            frames.push_back(std::move(fi));
         }
         if (!ctx || !unwind(*ctx, lookup, x, pc, read)) break;
     }
     return frames;
+}
+
+std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
+                                   unsigned max_frames) {
+    std::vector<std::string> out;
+    for (const frame_info& f : backtrace_frames(h, img, read, max_frames)) {
+        std::string s = f.function.empty() ? "??" : f.function;
+        if (!f.file.empty()) s += fmt::format(" ({}:{})", f.file, f.line);
+        if (f.inlined) s += " [inlined]";
+        out.push_back(fmt::format("#{:<2} {} {}", out.size(), f.shows_pc ? fmt::format("{:#010x}", f.pc) : "          ",
+                                  s));
+    }
+    return out;
+}
+
+bool user_call_site(const std::vector<frame_info>& frames, frame_info& site, std::string& api) {
+    // Runtime: the sources and headers of firmware/runtime (and the SDK's
+    // installed copy); C library: picolibc, built from paths outside the tree.
+    const auto runtime_or_libc = [](const frame_info& f) {
+        return f.file.empty() || f.file.find("firmware/runtime/") != std::string::npos ||
+               f.file.find("include/npusim/firmware/") != std::string::npos ||
+               f.file.find("newlib/") != std::string::npos || f.file.find("picolibc") != std::string::npos;
+    };
+    api.clear();
+    for (const frame_info& f : frames) {
+        if (!runtime_or_libc(f)) {
+            site = f;
+            return !api.empty();
+        }
+        if (f.function.rfind("npu_", 0) == 0 || api.empty()) api = f.function;
+    }
+    return false;
 }
 
 std::string fault_context(const std::string& who, const cpu::hart_state& h, const elf_image* img,

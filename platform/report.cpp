@@ -104,7 +104,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     // Newest first: a buffer is usually read in order.
     for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
         if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
-            r->zeroed_only != m.zeroed_only || first > r->end || end < r->first)
+            r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
+            r->in_use != m.in_use || first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
         r->end = std::max(r->end, end);
@@ -114,7 +115,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     }
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
-    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, first, end, bytes, 1});
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use, first, end,
+                       bytes, 1});
     return false;
 }
 
@@ -136,7 +138,45 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     return out;
 }
 
+std::string report::format_stack_overflow(const base::memcheck_info& m) const {
+    const char* kind = m.is_write ? "store" : "load";
+    std::string out = fmt::format("*** memcheck: stack overflow: {} below the stack limit ***\n", kind);
+    out += fmt::format("  initiator : {}\n", who_text(m.who));
+    out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, m.size, m.access);
+    if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+    out += fmt::format("  sp        : 0x{:08x} ({} bytes below the stack limit)\n", m.sp, m.stack_lo - m.sp);
+    out += fmt::format("  stack     : [0x{:08x}, 0x{:08x}) ({} bytes, firmware.stack_size)\n", m.stack_lo,
+                       m.stack_hi, m.stack_hi - m.stack_lo);
+    // What the overflowed stack clobbers: a neighbour's stack, or the data below the stacks.
+    std::string there = svc_.describe_stack ? svc_.describe_stack(m.access) : std::string();
+    if (there.empty()) {
+        const std::string sym = svc_.symbol_of(m.access);
+        const std::string region = svc_.describe_address ? svc_.describe_address(m.who ? m.who->cls : 0, m.access) : "";
+        there = sym.empty() ? region : "<" + sym + ">" + (region.empty() ? "" : ", " + region);
+    }
+    if (!there.empty()) out += fmt::format("  there     : {}\n", there);
+    out +=
+        "  hint      : the hart's stack grew past its limit: use less stack (large local arrays, deep call "
+        "chains) or raise firmware.stack_size\n";
+    return out;
+}
+
+std::string report::format_buffer_in_use(const base::memcheck_info& m) const {
+    const std::string sym = svc_.symbol_of(m.address);
+    std::string out = "*** memcheck: write into a buffer in use ***\n";
+    out += fmt::format("  initiator : {}\n", who_text(m.who));
+    out += fmt::format("  overlap   : {} bytes at 0x{:08x}{}\n", m.size, m.address, sym.empty() ? "" : " <" + sym + ">");
+    if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+    out += m.context;
+    out +=
+        "  hint      : wait for the transfer or job (npu_dma_wait, npu_sa_wait) before reusing its buffer, or "
+        "make the buffers (e.g. ping and pong) disjoint\n";
+    return out;
+}
+
 std::string report::format_memcheck(const base::memcheck_info& m) const {
+    if (m.stack_overflow) return format_stack_overflow(m);
+    if (m.in_use) return format_buffer_in_use(m);
     std::string sym = svc_.symbol_of(m.address);
     // In flight: a DMA transfer's destination, or a running SA job's C.
     const std::string in_flight =
@@ -265,7 +305,9 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const auto& r = ranges_[i];
             const std::string sym = svc_.symbol_of(r.first);
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
-                             r.sa            ? "read before the SA job ended"
+                             r.in_use        ? "write into a buffer in use,"
+                             : r.stack       ? "stack overflow,"
+                             : r.sa          ? "read before the SA job ended"
                              : r.in_flight   ? "read before the DMA wrote"
                              : r.zeroed_only ? "read never loaded"
                                              : "read unwritten",

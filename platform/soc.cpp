@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "blocks.h"
+#include "fault_context.h"
 
 #include "accel/systolic_array.h"
 #include "cluster/event_unit.h"
@@ -16,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -112,6 +114,12 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         return {};
     };
     svc.in_flight_ended = [this](std::uint64_t a) { return sa_->release_ended_results(a); };
+    svc.buffers_in_use = [this](const sc_core::sc_time& at) {
+        std::vector<base::buffer_use> uses;
+        dma_->in_flight_uses(uses);
+        sa_->running_job_use(at, uses);
+        return uses;
+    };
     svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
         if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
     };
@@ -220,15 +228,90 @@ void soc::load(const elf_image& image) {
         throw elf_error(fmt::format("{}: entry point 0x{:08x} is not fetchable by the cores: {}", image.path(),
                                     image.entry(), map_.lookup(initiator_class::core, image.entry()).describe()));
     image_ = &image;
+    install_stack_guards(image);
     for (auto& c : cores_) c->set_boot_address(image.entry());
     cluster_ctrl_->set_reset_boot_address(image.entry());
     if (auto tohost = image.symbol_address("tohost"))
         for (auto& c : cores_) c->set_tohost(*tohost);
-    context().services.symbolize = [&image](std::uint64_t a) {
+    heap_blocks_.clear();
+    auto& services = context().services;
+    services.runtime_caller = [this](int hart) -> std::string {
+        frame_info site;
+        std::string api;
+        if (!user_call_site(call_stack(hart), site, api)) return "";
+        return fmt::format("{}, called from {}{}", api, site.function,
+                           site.file.empty() ? "" : fmt::format(" ({}:{})", site.file, site.line));
+    };
+    services.heap_block = [this](std::uint64_t a, std::uint64_t n, int hart) {
+        frame_info site;
+        std::string api;
+        if (!n || !user_call_site(call_stack(hart), site, api)) return;
+        const auto lo = static_cast<std::uint32_t>(a), hi = static_cast<std::uint32_t>(a + n);
+        // A block reuses the memory of freed ones (the allocators do not say when they free).
+        heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
+                                          [&](const heap_block& b) { return b.lo < hi && lo < b.hi; }),
+                           heap_blocks_.end());
+        heap_blocks_.push_back({lo, hi, api,
+                                site.file.empty() ? site.function
+                                                  : fmt::format("{}:{}", site.file, site.line)});
+    };
+    context().services.symbolize = [this, &image](std::uint64_t a) {
+        if (std::string h = heap_block_at(static_cast<std::uint32_t>(a)); !h.empty()) return h;
         std::string s = image.symbolize(static_cast<std::uint32_t>(a));
         std::string line = image.source_line(static_cast<std::uint32_t>(a));
         if (!line.empty()) s += (s.empty() ? "" : " ") + std::string("(") + line + ")";
         return s;
+    };
+}
+
+std::vector<frame_info> soc::call_stack(int hart) const {
+    if (!image_ || hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return {};
+    // The hart is inside a bus access: its registers and pc (the access's)
+    // are current.
+    const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
+    return backtrace_frames(cores_[static_cast<std::size_t>(hart)]->state(), *image_, read, 16);
+}
+
+std::string soc::heap_block_at(std::uint32_t a) const {
+    for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b)
+        if (a >= b->lo && a < b->hi)
+            return fmt::format("{} block{}, {} B, allocated at {}", b->allocator,
+                               a == b->lo ? std::string() : fmt::format("+0x{:x}", a - b->lo), b->hi - b->lo, b->site);
+    return "";
+}
+
+void soc::install_stack_guards(const elf_image& image) {
+    const auto sym = [&image](const char* name) {
+        auto v = image.absolute_symbol(name);
+        return v ? v : image.symbol_address(name);
+    };
+    const auto top = sym("__stack_top"), size = sym("__npu_stack_size"), bottom = sym("__stacks_bottom");
+    stacks_.clear();
+    if (!top || !size || !bottom || !*size || *bottom >= *top) return;
+    const std::uint64_t l1_base = cfg_.address("l1.base"), l1_end = l1_base + cfg_.size("l1.size");
+    if (*bottom < l1_base || *top > l1_end) return;  // not the generator's layout: no guard
+    // Hart h's stack is [top - (h + 1) * size, top - h * size) (crt0.S).
+    for (const auto& c : cores_) {
+        const std::uint64_t hi = *top - std::uint64_t(c->hart_id()) * *size;
+        if (hi < *bottom + *size) continue;  // more harts than the firmware has stacks for
+        stacks_.push_back({c->hart_id(), static_cast<std::uint32_t>(hi - *size), static_cast<std::uint32_t>(hi)});
+    }
+    auto& svc = context().services;
+    if (svc.memcheck() != base::memcheck_mode::off)
+        for (const auto& st : stacks_)
+            cores_[st.hart]->set_stack_guard(static_cast<std::uint32_t>(l1_base), st.lo, st.hi);
+    // Below the stacks: npu_l1_malloc's heap (alloc.c), up to __stacks_bottom.
+    const auto l1_heap = sym("__l1_noinit_end");
+    svc.describe_stack = [this, heap_lo = l1_heap ? *l1_heap : *bottom, heap_hi = *bottom](std::uint64_t a) {
+        for (const auto& st : stacks_)
+            if (a >= st.lo && a < st.hi)
+                return fmt::format("the stack of hart {}{} [0x{:08x}, 0x{:08x})", st.hart,
+                                   cores_[st.hart]->is_cluster_controller() ? " (cluster controller)" : "", st.lo,
+                                   st.hi);
+        if (a >= heap_lo && a < heap_hi)
+            return fmt::format("the L1 heap of npu_l1_malloc [0x{:08x}, 0x{:08x}), right below the stacks", heap_lo,
+                               heap_hi);
+        return std::string();
     };
 }
 

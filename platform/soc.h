@@ -52,6 +52,8 @@ struct run_result {
     double host_seconds = 0;
 };
 
+struct frame_info;  // fault_context.h
+
 class soc : public base::context_module {
 public:
     // `level`: the log level of every model of this SoC (npusim --log-level).
@@ -118,6 +120,26 @@ private:
     base::initiator_id loader_id_;
     std::unique_ptr<base::bus_initiator> loader_;
     const elf_image* image_ = nullptr;
+    // The hart stacks the firmware's linker script lays out (npu_fwgen:
+    // __stack_top, __npu_stack_size, __stacks_bottom), for memcheck's stack
+    // guards and reports; empty when the ELF does not define them.
+    struct hart_stack {
+        unsigned hart;
+        std::uint32_t lo, hi;  // [lo, hi)
+    };
+    std::vector<hart_stack> stacks_;
+    // Heap blocks the allocators returned (memcheck hints), newest last:
+    // reports name an address in one by allocator, size and allocation site.
+    struct heap_block {
+        std::uint32_t lo, hi;   // [lo, hi)
+        std::string allocator;  // the runtime function the user called
+        std::string site;       // "main (main.c:42)"
+    };
+    std::vector<heap_block> heap_blocks_;
+    // The hart's call stack now (inside a bus access), unwound.
+    std::vector<frame_info> call_stack(int hart) const;
+    std::string heap_block_at(std::uint32_t a) const;
+    void install_stack_guards(const elf_image& image);
 
     void start_run();
     // The memory holding all of [addr, addr + len) as the loader sees it, or null.

@@ -108,6 +108,7 @@ std::string systolic_array::describe_job(const sa_job& j) const {
     s += fmt::format("  B         : 0x{:08x}, ldb {} B\n", j.b, j.ldb);
     s += fmt::format("  C         : 0x{:08x}, ldc {} B\n", j.c, j.ldc);
     s += fmt::format("  started by: {}\n", starter_);
+    if (!starter_site_.empty()) s += fmt::format("  caller    : {}\n", starter_site_);
     return s;
 }
 
@@ -145,9 +146,35 @@ void systolic_array::start(std::uint32_t) {
         return;
     }
 
+    // Buffers in use: C must not overlap what an in-flight DMA transfer
+    // reads or writes (the array writes C over the whole job on silicon).
+    if (services().memcheck() != base::memcheck_mode::off) {
+        const bool has_pc = who && who->hart >= 0;
+        const base::buffer_use mine =
+            use_of(j, fmt::format("new systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
+                                  "started by {}{}",
+                                  j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by,
+                                  has_pc ? fmt::format(" at pc 0x{:08x}", current_pc()) : ""));
+        if (services().buffer_write_conflict(mine, t0)) {
+            // A transfer that ended before the starter's (decoupled) local
+            // time may not have cleared its busy bit yet: catch up, look again.
+            synchronise_access();
+            if (auto m = services().buffer_write_conflict(mine, access_time())) {
+                m->who = &bus.who();
+                m->pc = current_pc();
+                m->has_pc = has_pc;
+                services().memcheck_finding(*m);
+            }
+        }
+    }
     starter_ = by;
     starter_pc_ = current_pc();
     starter_has_pc_ = who && who->hart >= 0;
+    // The user's call into the runtime, unwound now while the starter's
+    // stack is live (the job's memcheck reports come later).
+    starter_site_.clear();
+    if (starter_has_pc_ && services().memcheck() != base::memcheck_mode::off && services().runtime_caller)
+        starter_site_ = services().runtime_caller(who->hart);
     // Memcheck and bus-error reports name the PC that wrote START.
     if (starter_has_pc_) bus.set_pc(starter_pc_);
     started_ = true;
@@ -218,6 +245,28 @@ void systolic_array::release_results() {
     mark_results(pending_results_, false);
 }
 
+base::buffer_use systolic_array::use_of(const sa_job& j, std::string what) {
+    base::buffer_use u;
+    u.what = std::move(what);
+    const std::uint64_t in = j.in_bytes();
+    for (std::uint64_t i = 0; i < j.m; ++i) u.spans.push_back({j.a + i * j.lda, j.a + i * j.lda + j.k * in, false, "A"});
+    for (std::uint64_t i = 0; i < j.k; ++i) u.spans.push_back({j.b + i * j.ldb, j.b + i * j.ldb + j.n * in, false, "B"});
+    for (std::uint64_t i = 0; i < j.m; ++i)
+        u.spans.push_back({j.c + i * j.ldc, j.c + i * j.ldc + std::uint64_t{j.n} * sa_job::out_bytes, true, "C"});
+    return u;
+}
+
+void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const {
+    if (!results_pending_ || at >= job_end_) return;
+    const sa_job& j = pending_results_;
+    out.push_back(use_of(j, fmt::format("systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
+                                        "started by {}{}{}, ends at cycle {}",
+                                        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, starter_,
+                                        starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
+                                        starter_site_.empty() ? "" : " (" + starter_site_ + ")",
+                                        static_cast<std::uint64_t>(job_end_ / clock_period()))));
+}
+
 std::string systolic_array::running_job_at(std::uint64_t addr) const {
     if (!results_pending_) return {};
     const sa_job& j = pending_results_;
@@ -225,10 +274,11 @@ std::string systolic_array::running_job_at(std::uint64_t addr) const {
         const std::uint64_t a = std::uint64_t{j.c} + i * j.ldc;
         if (addr >= a && addr < a + std::uint64_t{j.n} * sa_job::out_bytes)
             return fmt::format(
-                "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}, ends at "
+                "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}{}, ends at "
                 "cycle {}",
                 j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, i, starter_,
                 starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
+                starter_site_.empty() ? "" : " (" + starter_site_ + ")",
                 static_cast<std::uint64_t>(job_end_ / clock_period()));
     }
     return {};
@@ -262,6 +312,9 @@ void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {
     const std::uint64_t first = operand == operand_a ? j.a : operand == operand_b ? j.b : j.c;
     NPU_LOG(log(), warn, "job aborted: {} of operand {} row {} at 0x{:08x} faulted", write ? "write" : "read",
             operand_name(operand), row, bad);
+    // Still inside the starter's START access: its stack is live.
+    if (starter_site_.empty() && starter_has_pc_ && services().runtime_caller)
+        if (const base::initiator_id* who = current_initiator()) starter_site_ = services().runtime_caller(who->hart);
     base::bus_error_info& info = fault_;
     info = base::bus_error_info{};
     info.who = &bus.who();

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace npu::accel {
 
@@ -59,6 +60,9 @@ public:
     // marks were released. Called lazily (a finding, the golden check): a
     // process woken at each job's end would reorder same-time accesses.
     bool release_ended_results(std::uint64_t addr = UINT64_MAX);
+    // Memcheck's buffers in use: the rows of A and B the job running at `at`
+    // reads and of C it writes (nothing when no job runs then).
+    void running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const;
 
 private:
     enum class outcome { none, done, error };
@@ -69,6 +73,8 @@ private:
     // Records the failed access of `j`: error registers, the report.
     void fault(const sa_job& j, const sa_failed_access& f);
     std::string describe_job(const sa_job& j) const;
+    // The rows job `j` reads and writes, as memcheck's buffer use `what`.
+    static base::buffer_use use_of(const sa_job& j, std::string what);
     // Memcheck: C of a running job counts as "in flight" from START until
     // the job ends, so a read of it before then is a finding (the engine
     // computes the whole job at START).
@@ -93,6 +99,8 @@ private:
     std::string starter_;
     std::uint64_t starter_pc_ = 0;
     bool starter_has_pc_ = false;
+    // "npu_sa_matmul_i8, called from main (main.c:42)" (memcheck on), or "".
+    std::string starter_site_;
 
     std::uint64_t jobs_ = 0, macs_ = 0, macs_f32_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
 };

@@ -2,6 +2,9 @@
 
 #include <systemc>
 
+#include <algorithm>
+#include <cstdio>
+
 namespace npu::base {
 
 const char* exit_code_name(exit_code c) {
@@ -52,15 +55,78 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
     if (stop) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
+        const char* what =
+            m.in_use           ? "memcheck: write into a buffer in use at "
+            : m.stack_overflow ? (m.is_write ? "memcheck: stack overflow: store below the stack limit at "
+                                           : "memcheck: stack overflow: load below the stack limit at ")
+            : m.in_flight && describe_in_flight && describe_in_flight(m.address).rfind("systolic array", 0) == 0
+                ? "memcheck: read of a systolic-array result before the job ended at "
+            : m.in_flight   ? "memcheck: read of a DMA destination before the transfer wrote it at "
+            : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
+                            : "memcheck: read of never-written memory at ";
         request_stop(exit_code::memcheck_error,
-                     std::string(m.in_flight && describe_in_flight &&
-                                         describe_in_flight(m.address).rfind("systolic array", 0) == 0
-                                     ? "memcheck: read of a systolic-array result before the job ended at "
-                                 : m.in_flight ? "memcheck: read of a DMA destination before the transfer wrote it at "
-                                 : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
-                                                 : "memcheck: read of never-written memory at ") +
-                         buf + " by " + (m.who ? m.who->name : std::string("?")));
+                     std::string(what) + buf + " by " + (m.who ? m.who->name : std::string("?")));
     }
+}
+
+std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_use& mine,
+                                                                 const sc_core::sc_time& at) const {
+    if (memcheck_ == memcheck_mode::off || !buffers_in_use) return std::nullopt;
+    bool writes = false;
+    for (const auto& w : mine.spans) writes |= w.write;
+    if (!writes) return std::nullopt;
+    for (const buffer_use& other : buffers_in_use(at)) {
+        // Sorted by start, with the running maximum of the ends: a write
+        // span is checked with one binary search (a 3-D transfer has
+        // thousands of rows).
+        std::vector<buffer_span> spans;
+        for (const auto& sp : other.spans)
+            if (sp.first < sp.end) spans.push_back(sp);
+        std::sort(spans.begin(), spans.end(),
+                  [](const buffer_span& a, const buffer_span& b) { return a.first < b.first; });
+        std::vector<std::uint64_t> max_end(spans.size());
+        for (std::size_t i = 0; i < spans.size(); ++i)
+            max_end[i] = std::max(spans[i].end, i ? max_end[i - 1] : 0);
+        for (const auto& w : mine.spans) {
+            if (!w.write || w.first >= w.end) continue;
+            std::size_t n = static_cast<std::size_t>(
+                std::lower_bound(spans.begin(), spans.end(), w.end,
+                                 [](const buffer_span& s, std::uint64_t e) { return s.first < e; }) -
+                spans.begin());
+            if (n == 0 || max_end[n - 1] <= w.first) continue;
+            // Every span of `other` this write overlaps (the rows of one
+            // operand, usually): one finding covering them all.
+            std::uint64_t first = w.end, end = w.first, o_first = UINT64_MAX, o_end = 0;
+            const char* operand = "";
+            bool o_write = false;
+            for (std::size_t i = 0; i < n; ++i) {
+                const buffer_span& o = spans[i];
+                if (o.end <= w.first) continue;
+                if (o.first < o_first) operand = o.operand;
+                first = std::min(first, std::max(w.first, o.first));
+                end = std::max(end, std::min(w.end, o.end));
+                o_first = std::min(o_first, o.first);
+                o_end = std::max(o_end, o.end);
+                o_write |= o.write;
+            }
+            memcheck_info m;
+            m.in_use = true;
+            m.is_write = true;
+            m.address = m.access = first;
+            m.size = m.unwritten = static_cast<unsigned>(end - first);
+            char range[64];
+            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(w.first),
+                          static_cast<unsigned long long>(w.end));
+            m.context = std::string("  writer    : ") + mine.what + "\n" + "              its " + w.operand + " " +
+                        range + " (write)\n";
+            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o_first),
+                          static_cast<unsigned long long>(o_end));
+            m.context += std::string("  in use by : ") + other.what + "\n" + "              its " + operand + " " +
+                         range + (o_write ? " (write)" : " (read)") + "\n";
+            return m;
+        }
+    }
+    return std::nullopt;
 }
 
 const sim_services::host_range* sim_services::find_host_range(const unsigned char* p) const {

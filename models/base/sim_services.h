@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,29 @@ struct memcheck_info {
     // memcheck=strict: the byte was only zeroed at startup (.bss), never
     // loaded with data.
     bool zeroed_only = false;
+    // Not a read of unwritten bytes but a hart's stack access past its
+    // stack's limit: its sp had dropped below the limit and the access
+    // falls between sp and the limit (docs/memory-map.md, "Stack guards").
+    bool stack_overflow = false;
+    bool is_write = false;
+    std::uint64_t sp = 0, stack_lo = 0, stack_hi = 0;  // the hart's sp, its stack [lo, hi)
+    // Not a read either: a DMA transfer pushed or an SA job started writes
+    // [address, address + size), which another in-flight transfer or running
+    // job reads or writes; `context` names both (report lines).
+    bool in_use = false;
+    std::string context;
+};
+
+// Buffers in use (memcheck): the byte ranges an in-flight DMA transfer or a
+// running systolic-array job reads and writes, one span per row.
+struct buffer_span {
+    std::uint64_t first = 0, end = 0;  // [first, end)
+    bool write = false;
+    const char* operand = "";          // "src", "dst", "A", "B", "C"
+};
+struct buffer_use {
+    std::string what;                  // "DMA transfer id 1 (2-D) ..., pushed by hart 8 ... at pc 0x..."
+    std::vector<buffer_span> spans;
 };
 
 // strict: error, and startup zeroing of .bss does not count as loading data
@@ -110,6 +134,10 @@ public:
     // The DMA transfer in flight whose destination holds the address (""
     // if none), for memcheck reports of a read before the transfer wrote it.
     std::function<std::string(std::uint64_t)> describe_in_flight;
+    // Whose stack holds the address ("the stack of hart 3 [0x.., 0x..)"), or
+    // the L1 heap below the stacks, or "" (stack-guard reports; the platform
+    // knows the layout from the linker script's symbols).
+    std::function<std::string(std::uint64_t)> describe_stack;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
@@ -123,6 +151,17 @@ public:
     // startup code has just zeroed becomes "zeroed, not loaded".
     std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
     std::function<void()> startup_zeroed;
+    // Where hart `hart`, inside a bus access now, called into the runtime:
+    // "npu_sa_matmul_i8, called from main (main.c:42)", or "" (the platform
+    // unwinds the hart's stack with the ELF's call-frame information).
+    std::function<std::string(int hart)> runtime_caller;
+    // The firmware's allocator has just returned [addr, addr + len) to code
+    // running on `hart` (the memcheck hint registers): reports then name
+    // addresses in it by allocator and allocation site.
+    std::function<void(std::uint64_t addr, std::uint64_t len, int hart)> heap_block;
+    // The buffers in use at `at`: every in-flight DMA transfer and the
+    // running SA job (the platform gathers them).
+    std::function<std::vector<buffer_use>(const sc_core::sc_time& at)> buffers_in_use;
     // An in-flight byte whose writer has in fact finished (a systolic-array
     // job that has ended): releases its marks and returns true, so the read
     // is no finding.
@@ -134,6 +173,11 @@ public:
     void bus_error(const bus_error_info& e);
     // Reports uninitialised reads; stops when memcheck=error.
     void memcheck_finding(const memcheck_info& m);
+    // A DMA transfer being pushed or an SA job starting at `at` (`mine`):
+    // its first write span that overlaps a span another buffer user reads
+    // or writes, as a finding ready for memcheck_finding() (who and pc
+    // left to the caller); nullopt if none, or memcheck is off.
+    std::optional<memcheck_info> buffer_write_conflict(const buffer_use& mine, const sc_core::sc_time& at) const;
 
     memcheck_mode memcheck() const { return memcheck_; }
     // error and strict stop the run at the first finding.

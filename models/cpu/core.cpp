@@ -109,6 +109,9 @@ struct core::bus_memory {
     std::uint64_t batch_start = 0;  // h.cycle when the batch began
     std::int64_t now_offset = 0;    // global cycle = h.cycle + now_offset
     std::uint32_t penalty = 0;
+    // Stack guard (set_stack_guard): sp - guard_floor < guard_span means sp
+    // is below the stack's limit guard_lo; the stack is [guard_lo, guard_hi).
+    std::uint32_t guard_floor = 0, guard_span = 0, guard_lo = 0, guard_hi = 0;
     std::uint32_t no_dmi_pages[8] = {};
     unsigned no_dmi_next = 0;
     std::uint64_t loads[n_targets] = {};
@@ -160,7 +163,10 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.is_l1) bank_access(a, cyc);
+                if (w.is_l1) {
+                    if (__builtin_expect(h.x[2] - guard_floor < guard_span, 0)) stack_check(a, sizeof(T), pc, false);
+                    bank_access(a, cyc);
+                }
                 return true;
             }
         }
@@ -173,6 +179,8 @@ struct core::bus_memory {
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
+                if (w.is_l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
+                    stack_check(a, sizeof(T), pc, true);
                 if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
                 std::memcpy(w.host + off, &v, sizeof(T));
                 cyc += w.latency;
@@ -213,6 +221,31 @@ struct core::bus_memory {
             c.memcheck_fault_ = true;
             c.record_fault(pc);
             if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
+        }
+    }
+
+    // sp is below the stack's limit: an access between sp and the limit is
+    // the overflowed stack itself (the ABI has no red zone below sp).
+    __attribute__((noinline)) void stack_check(std::uint32_t a, unsigned size, std::uint32_t pc, bool write) {
+        const std::uint32_t sp = h.x[2];
+        if (a < sp || a >= guard_lo) return;
+        base::memcheck_info m;
+        m.who = &bus.who();
+        m.pc = pc;
+        m.has_pc = true;
+        m.address = m.access = a;
+        m.size = m.unwritten = size;
+        m.stack_overflow = true;
+        m.is_write = write;
+        m.sp = sp;
+        m.stack_lo = guard_lo;
+        m.stack_hi = guard_hi;
+        svc.memcheck_finding(m);
+        if (svc.stop_requested() && !c.memcheck_fault_) {
+            h.cycle_limit = 0;
+            c.memcheck_fault_ = true;
+            c.record_fault(pc);
+            if (c.debug_) c.debug_fault_ = fmt::format("{} (the access at pc {:#010x})", svc.stop_reason(), pc);
         }
     }
 
@@ -506,6 +539,13 @@ void core::set_irq(unsigned bit, bool level) {
 void core::set_tohost(std::uint32_t addr) {
     mem_->tohost_addr = addr;
     mem_->tohost = addr & ~7u;
+}
+
+void core::set_stack_guard(std::uint32_t floor, std::uint32_t lo, std::uint32_t hi) {
+    mem_->guard_floor = floor;
+    mem_->guard_span = lo - floor;
+    mem_->guard_lo = lo;
+    mem_->guard_hi = hi;
 }
 
 void core::halt() {

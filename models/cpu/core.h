@@ -109,6 +109,12 @@ public:
     void set_irq(unsigned bit, bool level);
     // HTIF: a store of v with v & 1 to `addr` ends the run with code v >> 1.
     void set_tohost(std::uint32_t addr);
+    // Stack guard (memcheck): the hart's stack is [lo, hi) in L1, which
+    // starts at `floor`. While sp lies in [floor, lo) — the stack has grown
+    // past its limit — an L1 access in [sp, lo) is a memcheck finding at that
+    // access. The only cost on the fast path is one compare of sp per L1
+    // access; lo == floor (the default) disables it.
+    void set_stack_guard(std::uint32_t floor, std::uint32_t lo, std::uint32_t hi);
 
     bool running() const { return state_ == run_state::running; }
     bool parked() const { return state_ == run_state::parked; }

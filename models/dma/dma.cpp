@@ -188,6 +188,51 @@ std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
     return {};
 }
 
+base::buffer_use dma::use_of(const descriptor& d, std::string what) {
+    base::buffer_use u;
+    u.what = std::move(what);
+    u.spans.reserve(2 * std::size_t(d.count_2d) * d.count_3d);
+    for (std::uint64_t p = 0; p < d.count_3d; ++p)
+        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
+            const std::uint64_t s = std::uint64_t{d.src} + p * d.src_stride_3d + r * d.src_stride_2d;
+            const std::uint64_t t = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
+            u.spans.push_back({s, s + d.len, false, "src"});
+            u.spans.push_back({t, t + d.len, true, "dst"});
+        }
+    return u;
+}
+
+void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
+    for (const auto& cp : chans_) {
+        const channel& ch = *cp;
+        if (!(busy_mask_ >> ch.index & 1u)) continue;
+        out.push_back(use_of(ch.desc, fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index,
+                                                  ch.desc.dims, describe(ch.desc), programmer_text(ch),
+                                                  ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "")));
+    }
+}
+
+void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc) {
+    auto& svc = services();
+    if (svc.memcheck() == base::memcheck_mode::off) return;
+    const bool has_pc = by && by->hart >= 0;
+    const base::buffer_use mine = use_of(
+        d, fmt::format("new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
+                       by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
+                          : std::string("unknown initiator"),
+                       has_pc ? fmt::format(" at pc 0x{:08x}", pc) : ""));
+    if (!svc.buffer_write_conflict(mine, access_time())) return;
+    // A transfer that ended before the pusher's (decoupled) local time may
+    // not have cleared its busy bit yet: catch up and look again.
+    synchronise_access();
+    auto m = svc.buffer_write_conflict(mine, access_time());
+    if (!m) return;
+    m->who = &engine_id_;
+    m->pc = pc;
+    m->has_pc = has_pc;
+    svc.memcheck_finding(*m);
+}
+
 std::string dma::programmer_text(const channel& ch) const {
     if (ch.by_hart >= 0) return fmt::format("hart {} ({}, {})", ch.by_hart, ch.by_role, ch.by_name);
     return ch.by_name.empty() ? std::string("unknown initiator") : fmt::format("{} ({})", ch.by_name, ch.by_role);
@@ -274,6 +319,7 @@ std::uint32_t dma::push(unsigned dims) {
         }
         wait_in_access(channel_freed_);
     }
+    check_buffers_in_use(d, by, pc);
     const sc_time offset = access_time() - sc_core::sc_time_stamp();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();

@@ -39,6 +39,9 @@ public:
     // reports of a read before the transfer wrote it): its id, descriptor
     // and who pushed it; empty if none.
     std::string in_flight_transfer_at(std::uint64_t addr) const;
+    // Memcheck's buffers in use: what every in-flight transfer reads (src
+    // rows) and writes (dst rows).
+    void in_flight_uses(std::vector<base::buffer_use>& out) const;
 
 private:
     struct descriptor {
@@ -58,6 +61,11 @@ private:
     void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;
+    // The rows transfer `d` reads and writes, as memcheck's buffer use `what`.
+    static base::buffer_use use_of(const descriptor& d, std::string what);
+    // Memcheck: the transfer about to be pushed writes into a buffer that an
+    // in-flight transfer or the running SA job uses: a finding naming both.
+    void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc);
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
 
     descriptor regs_;                          // the descriptor registers as programmed

@@ -51,6 +51,8 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
                  [this](std::uint32_t a) { memcheck_addr_ = a; });
     add_register(NPU_MEMCHECK_UNWRITTEN, "memcheck_unwritten", write_only, 0, nullptr, [this](std::uint32_t n) {
         if (services().mark_unwritten) services().mark_unwritten(memcheck_addr_, n);
+        if (const base::initiator_id* who = current_initiator(); who && services().heap_block)
+            services().heap_block(memcheck_addr_, n, who->hart);
     });
     add_register(NPU_MEMCHECK_STARTUP_ZEROED, "memcheck_startup_zeroed", write_only, 0, nullptr, [this](std::uint32_t) {
         if (services().startup_zeroed) services().startup_zeroed();
