@@ -204,8 +204,8 @@ schema make_platform_schema() {
                            "fault differ."));
     sam.choices = {"tlm", "rtl", "compare"};
     s.add(decl("sa.rtl_trace", value_kind::text, "",
-               "With sa.model=rtl or compare: write the RTL array's signals to this VCD file "
-               "(npusim --rtl-trace FILE.vcd); empty: no waveform."));
+               "With sa.model=rtl or compare: write the RTL array's signals to this waveform file, FST or VCD "
+               "by its extension (npusim --rtl-trace FILE.fst|FILE.vcd); empty: no waveform."));
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
