@@ -108,6 +108,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
             }                                                         \
         cyc += ip->cost;                                              \
         ++n;                                                          \
+        ++h.class_insns[ip->cls];                                     \
         goto* labels[ip->op];                                         \
     } while (0)
 #define NPU_NEXT()      \
@@ -252,6 +253,7 @@ resolve:
 
 L_decode: {
     --n;  // the undecoded slot is not an instruction
+    --h.class_insns[ip->cls];
     const std::uint32_t p = NPU_PC(ip);
     std::uint32_t raw;
     std::memcpy(&raw, blk->host + (p - blk->start), 4);
@@ -260,6 +262,7 @@ L_decode: {
 }
 L_block_end:
     --n;
+    --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
     goto resolve;
 
@@ -701,7 +704,8 @@ illegal: {
     h.exc_from_bus = false;
 }
 raise:
-    --n;
+    --n;  // the faulting instruction does not retire
+    --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
     result = stop::exception;
 out:
