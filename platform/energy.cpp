@@ -15,11 +15,8 @@ constexpr const char* class_names[cpu::cc_count] = {"alu",   "mul",   "div", "br
 // All cores' instruction energy and executing cycles (joules, cycles).
 std::pair<double, double> cores_insn(const energy_model& m, const soc& s) {
     double j = 0, active = 0;
-    for (const auto& c : s.cores()) {
-        for (int k = 0; k < cpu::cc_count; ++k)
-            j += static_cast<double>(c->state().class_insns[k]) * m.insn[k] * fj;
-        active += static_cast<double>(c->state().cycle);
-    }
+    for (const auto& cls : insn_energy(m, s)) j += cls.second;
+    for (const auto& c : s.cores()) active += static_cast<double>(c->state().cycle);
     return {j, active};
 }
 
