@@ -35,15 +35,17 @@ std::uint64_t stat(const soc& s, const std::string& name, const std::string& bes
     return 0;
 }
 
-// `seconds`: the span the levels' leakage is charged over.
+// `seconds`: the span the levels' leakage is charged over; `l1_banks`: the
+// L1 bank accesses.
 void levels_energy(const energy_model& m, const soc& s, const std::vector<std::uint64_t>& rd,
-                   const std::vector<std::uint64_t>& wr, double seconds, energy_breakdown& e) {
+                   const std::vector<std::uint64_t>& wr, double seconds, double l1_banks, energy_breakdown& e) {
     const auto& targets = s.context().traffic.targets();
     for (const auto& l : m.levels) {
         double j = 0;
         for (std::size_t t = 0; t < targets.size(); ++t)
             if (targets[t] == l.name)
                 j += (static_cast<double>(rd[t]) * l.read + static_cast<double>(wr[t]) * l.write) * fj;
+        if (l.name == "l1") j += l1_banks * m.l1_bank_access * fj;
         e.blocks.emplace_back(l.name, j + l.leakage_uw * 1e-6 * seconds);
     }
 }
@@ -69,10 +71,13 @@ energy_model energy_model::from(const cfg::config& cfg) {
     m.sa_leakage_uw = f("energy.sa_leakage_power");
     m.dma_leakage_uw = f("energy.dma_leakage_power");
     for (auto& l : m.levels) l.leakage_uw = f(("energy." + l.name + "_leakage_power").c_str());
+    m.l1_bank_access = f("energy.l1_bank_access");
+    m.l1_bank_width = static_cast<double>(cfg.size("l1.bank_width"));
     m.clock_hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     // The voltage point: dynamic energy goes with V^2, leakage with V.
     const double v = f("energy.voltage") / f("energy.reference_voltage");
-    for (double* d : {&m.core_active, &m.core_sleep, &m.sa_mac_int8, &m.sa_mac_f32, &m.dma_byte, &m.sa_idle, &m.dma_idle})
+    for (double* d : {&m.core_active, &m.core_sleep, &m.sa_mac_int8, &m.sa_mac_f32, &m.dma_byte, &m.sa_idle, &m.dma_idle,
+                      &m.l1_bank_access})
         *d *= v * v;
     for (double* d : {&m.core_leakage_uw, &m.sa_leakage_uw, &m.dma_leakage_uw}) *d *= v;
     for (double& d : m.insn) d *= v * v;
@@ -110,7 +115,19 @@ energy_breakdown run_energy(const energy_model& m, const soc& s, std::uint64_t c
             rd[t] += i->traffic().read_bytes[t];
             wr[t] += i->traffic().write_bytes[t];
         }
-    levels_energy(m, s, rd, wr, seconds, e);
+    // L1 bank accesses: one per core load or store (a word or less), and one
+    // per bank width of every other initiator's bursts.
+    double l1_banks = 0;
+    for (std::size_t t = 0; t < targets.size(); ++t)
+        if (targets[t] == "l1") {
+            double core_bytes = 0;
+            for (const auto& c : s.cores()) {
+                l1_banks += static_cast<double>(c->loads(static_cast<int>(t)) + c->stores(static_cast<int>(t)));
+                core_bytes += static_cast<double>(c->bus.traffic().read_bytes[t] + c->bus.traffic().write_bytes[t]);
+            }
+            l1_banks += std::max(0.0, static_cast<double>(rd[t] + wr[t]) - core_bytes) / m.l1_bank_width;
+        }
+    levels_energy(m, s, rd, wr, seconds, l1_banks, e);
     const auto macs = static_cast<double>(stat(s, "macs")), f32 = static_cast<double>(stat(s, "macs_f32"));
     const auto idle = [&](std::uint64_t busy) { return static_cast<double>(cycles > busy ? cycles - busy : 0); };
     e.blocks.emplace_back("sa", ((macs - f32) * m.sa_mac_int8 + f32 * m.sa_mac_f32 +
@@ -163,7 +180,12 @@ energy_breakdown region_energy(const energy_model& m, const soc& s, std::uint64_
     const double insn_per_cycle = active > 0 ? insn_j / active : 0;
     e.blocks.emplace_back("cores", static_cast<double>(worker_cycles) * (m.core_active * fj + insn_per_cycle) +
                                        static_cast<double>(s.cores().size()) * m.core_leakage_uw * 1e-6 * seconds);
-    levels_energy(m, s, read_bytes, write_bytes, seconds, e);
+    // L1 bank accesses: regions count bytes, not accesses: one per bank width.
+    double l1_banks = 0;
+    const auto& targets = s.context().traffic.targets();
+    for (std::size_t t = 0; t < targets.size(); ++t)
+        if (targets[t] == "l1") l1_banks += static_cast<double>(read_bytes[t] + write_bytes[t]) / m.l1_bank_width;
+    levels_energy(m, s, read_bytes, write_bytes, seconds, l1_banks, e);
     e.blocks.emplace_back("sa", (static_cast<double>(macs) * (f32 ? m.sa_mac_f32 : m.sa_mac_int8) +
                                  idle(sa_busy) * m.sa_idle) * fj +
                                     m.sa_leakage_uw * 1e-6 * seconds);

@@ -28,6 +28,8 @@ struct energy_model {
         double read = 0, write = 0;
         double leakage_uw = 0;
     };
+    double l1_bank_access = 0;  // fJ per access of one L1 bank (on top of l1's per-byte figures)
+    double l1_bank_width = 4;   // bytes (l1.bank_width)
     std::vector<level> levels;
     double clock_hz = 1;
     static energy_model from(const cfg::config& cfg);

@@ -297,6 +297,9 @@ schema make_platform_schema() {
     // Idle and leakage per block: no published figure for this SoC's blocks
     // to cite, so 0 (set them from your own characterisation).
     static const energy_decl idle[] = {
+        {"energy.l1_bank_access", "0",
+         "fJ per access of one L1 bank, on top of energy.l1_read_byte/l1_write_byte (for a per-access SRAM model set "
+         "those to 0): one per core load or store, one per l1.bank_width bytes of a DMA or SA burst."},
         {"energy.sa_idle_cycle", "0",
          "fJ the systolic array spends per cycle it is not busy (its clock tree when not gated)."},
         {"energy.dma_idle_cycle", "0", "fJ the DMA engine spends per cycle it is not busy."},

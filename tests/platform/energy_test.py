@@ -7,6 +7,8 @@ same, only the per-event figures change):
     cores' figure; doubling energy.insn_mul adds exactly the mul part;
   - energy.voltage: halving the voltage quarters every dynamic figure;
   - energy.sa_idle_cycle: the SA's idle cycles (run minus busy) times the key;
+  - energy.l1_bank_access: one access per core load/store of L1 and one per
+    l1.bank_width (4 B) of the other initiators' L1 bytes;
   - energy.<block>_leakage_power: the power times the run's simulated time.
 No key changes the cycles."""
 import argparse
@@ -64,12 +66,21 @@ def main():
     idle, _ = run(a, "--energy.sa_idle_cycle=1000")  # 1 pJ per idle cycle
     close(idle["energy_uj"]["sa"] - e["sa"], (cycles - sa_busy) * 1e-6, "energy.sa_idle_cycle=1000")
 
+    st = base["stats"]
+    core_accesses = sum(v.get("loads.l1", 0) + v.get("stores.l1", 0) for k, v in st.items() if "loads.l1" in v)
+    other_bytes = sum(t["l1"]["read"] + t["l1"]["write"] for k, t in base["traffic"].items() if k in ("soc.sa.bus",)
+                      or k.startswith("soc.dma"))
+    if core_accesses <= 0 or other_bytes <= 0:
+        fail(f"no L1 accesses to charge ({core_accesses} by cores, {other_bytes} B by others)")
+    bank, _ = run(a, "--energy.l1_bank_access=1000")  # 1 pJ per bank access
+    close(bank["energy_uj"]["l1"] - e["l1"], (core_accesses + other_bytes / 4) * 1e-6, "energy.l1_bank_access=1000")
+
     seconds = cycles / base["cluster_clock_hz"]
     leak, _ = run(a, "--energy.l1_leakage_power=1000", "--energy.core_leakage_power=10")
     close(leak["energy_uj"]["l1"] - e["l1"], 1000 * seconds, "energy.l1_leakage_power=1000")
     close(leak["energy_uj"]["cores"] - e["cores"], 10 * len(base["cores"]) * seconds, "energy.core_leakage_power=10")
 
-    for r in (dbl, half, idle, leak):
+    for r in (dbl, half, idle, bank, leak):
         if r["cycles"] != cycles:
             fail("an energy key changed the cycles")
     print(f"energy: ok (cores {e['cores']:.3f} uJ, of which instruction classes {sum(insn.values()):.3f}; "
