@@ -15,7 +15,11 @@ namespace {
 
 using sa_engine_factory = std::function<accel::sa_engine_maker(const cfg::config&)>;
 
-accel::sa_engine_maker tlm_engine(const cfg::config&) {
+accel::sa_engine_maker tlm_engine(const cfg::config& cfg) {
+    // A waveform asked for with no RTL to trace would be silently missing.
+    if (!cfg.text("sa.rtl_trace").empty())
+        throw cfg::config_error("--rtl-trace " + cfg.text("sa.rtl_trace") +
+                                ": only the RTL array has a waveform (use --sa.model=rtl or compare)");
     return [](const accel::sa_engine_env& env) { return std::make_unique<accel::sa_tlm_engine>(env); };
 }
 

@@ -265,6 +265,10 @@ std::string report::summary(const soc& s, const run_result& r) const {
     for (std::size_t i = 0; i < en.blocks.size(); ++i)
         o += fmt::format("{} {} {:.3f}", i ? "," : "", en.blocks[i].first, en.blocks[i].second * 1e6);
     o += " (energy.* keys, docs/architects.md)\n";
+    o += "  cores' instruction classes, uJ:";
+    for (const auto& [cls, joules] : insn_energy(energy_model::from(cfg_), s))
+        o += fmt::format(" {} {:.3f}", cls, joules * 1e6);
+    o += " (energy.insn_*, in the cores' figure)\n";
 
     const auto& regions = s.soc_periph().regions();
     if (!regions.empty()) {
@@ -407,6 +411,9 @@ std::string report::json(const soc& s, const run_result& r) const {
             j.attribute("total", en.total() * 1e6);
             for (const auto& [block, joules] : en.blocks) j.attribute(block, joules * 1e6);
         });
+        j.attributeObject("energy_insn_uj", [&] {
+            for (const auto& [cls, joules] : insn_energy(em, s)) j.attribute(cls, joules * 1e6);
+        });
         const bool f32_macs = sa_macs_mostly_f32(s);
         j.attributeArray("cores", [&] {
             for (std::size_t h = 0; h < s.cores().size(); ++h) {
@@ -481,9 +488,10 @@ std::string report::json(const soc& s, const run_result& r) const {
                                 rd[t] = region_read_bytes(g, t);
                                 wr[t] = region_write_bytes(g, t, targets.size());
                             }
-                            const energy_breakdown re =
-                                region_energy(em, s, g.cycles, region_worker_cycles(g), rd, wr,
-                                              it != layer_macs_.end() ? it->second : 0, f32_macs);
+                            const energy_breakdown re = region_energy(
+                                em, s, g.cycles, region_worker_cycles(g), rd, wr,
+                                it != layer_macs_.end() ? it->second : 0, f32_macs,
+                                region_busy(s, g.busy, "macs"), region_busy(s, g.busy, "bursts"));
                             e.attribute("energy_uj", re.total() * 1e6);
                         }
                         e.attribute("worker_utilisation", worker_utilisation(s, g) / 100.0);
@@ -527,6 +535,7 @@ std::string report::csv(const soc& s, const run_result& r) const {
     const energy_breakdown en = run_energy(em, s, r.cycles);
     add("energy_uj", num(en.total() * 1e6));
     for (const auto& [block, joules] : en.blocks) add("energy_uj_" + block, num(joules * 1e6));
+    for (const auto& [cls, joules] : insn_energy(em, s)) add("energy_insn_uj_" + cls, num(joules * 1e6));
     if (!golden_json_.empty()) {
         // The comparison's own counts, from the object the JSON report embeds.
         auto g = llvm::json::parse(golden_json_);

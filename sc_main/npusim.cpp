@@ -131,7 +131,7 @@ int run(int argc, char** argv) {
         "memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")(
         "memcheck-limit", po::value(&memcheck_limit)->default_value(20),
         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
-        "rtl-trace", po::value(&rtl_trace), "VCD of the RTL systolic array's signals (same as --sa.rtl_trace)")(
+        "rtl-trace", po::value(&rtl_trace), "FST or VCD (by the extension: FILE.fst|FILE.vcd) of the RTL systolic array's signals (same as --sa.rtl_trace)")(
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
         "stats-csv", po::value(&stats_csv_file),
         "write the run's figures as one flat CSV row under a header (docs/architects.md)")(

@@ -15,7 +15,7 @@ packages=(
   picolibc-riscv64-unknown-elf        # C library, rv32imf/ilp32f multilib
   gcc-riscv64-unknown-elf             # libgcc for rv32imf/ilp32f (soft helpers)
   python3-torch python3-numpy         # MLPerf Tiny networks: generator and the PyTorch reference (tests/reference)
-  verilator                           # RTL co-simulation of the systolic array (NPU_RTL, docs/cosim.md)
+  verilator zlib1g-dev                # RTL co-simulation (NPU_RTL, docs/cosim.md); zlib for its FST waveforms
   python3-matplotlib                  # ./npu sweep's plots (docs/architects.md)
   slurm-wlm munge                     # ./npu sweep --backend slurm and its test's one-node Slurm
   gdb-multiarch                       # npusim --gdb, tested with a real debugger (docs/debugging.md)

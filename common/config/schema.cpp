@@ -225,8 +225,8 @@ schema make_platform_schema() {
                            "fault differ."));
     sam.choices = {"tlm", "rtl", "compare"};
     s.add(decl("sa.rtl_trace", value_kind::text, "",
-               "With sa.model=rtl or compare: write the RTL array's signals to this VCD file "
-               "(npusim --rtl-trace FILE.vcd); empty: no waveform."));
+               "With sa.model=rtl or compare: write the RTL array's signals to this waveform file, FST or VCD "
+               "by its extension (npusim --rtl-trace FILE.fst|FILE.vcd); empty: no waveform."));
 
     // --- interconnect -----------------------------------------------------------
     s.add(decl("interconnect.hop_latency", value_kind::cycles, "1",
@@ -291,8 +291,62 @@ schema make_platform_schema() {
          "fJ the DMA engine's own datapath spends per byte moved; the memories' reads and writes are charged at "
          "the levels."},
         {"energy.leakage_power", "0", "Static power of the cluster and SoC in microwatts, charged over the run."},
+        // Per instruction class, on top of energy.core_active_cycle (which
+        // covers fetch, decode and the register file): the operation itself.
+        {"energy.insn_alu", "100",
+         "fJ an ALU instruction's operation adds to its cycles' energy (Horowitz 2014: 32-bit add 0.1 pJ)."},
+        {"energy.insn_mul", "3100", "fJ per MUL/MULH* (Horowitz 2014: 32-bit multiply 3.1 pJ)."},
+        {"energy.insn_div", "3200",
+         "fJ per DIV/REM (Horowitz 2014 gives no divider: 32 iterations of a 32-bit add/subtract, 32 x 0.1 pJ)."},
+        {"energy.insn_branch", "100", "fJ per conditional branch (the compare: Horowitz 2014, 32-bit add 0.1 pJ)."},
+        {"energy.insn_jump", "100", "fJ per JAL/JALR (the target add: Horowitz 2014, 32-bit add 0.1 pJ)."},
+        {"energy.insn_load", "100",
+         "fJ per load (the address add, Horowitz 2014 0.1 pJ; the bytes read are charged at their memory level)."},
+        {"energy.insn_store", "100",
+         "fJ per store (the address add, Horowitz 2014 0.1 pJ; the bytes written are charged at their memory "
+         "level)."},
+        {"energy.insn_fpu", "4600",
+         "fJ per FPU instruction other than divide/square root (Horowitz 2014: fp32 multiply 3.7 pJ + add 0.9 pJ, "
+         "a fused multiply-add)."},
+        {"energy.insn_fdiv", "21600",
+         "fJ per FDIV/FSQRT (Horowitz 2014 gives no divider: 24 iterations of an fp32 add, 24 x 0.9 pJ)."},
+        {"energy.insn_amo", "100",
+         "fJ per atomic (the address add, Horowitz 2014 0.1 pJ; its read and write are charged at the memory "
+         "level)."},
     };
     for (const auto& e : energies) s.add(decl(e.key, value_kind::count, e.def, e.what)).max = 1000000000000ull;
+    // Idle and leakage per block: no published figure for this SoC's blocks
+    // to cite, so 0 (set them from your own characterisation).
+    static const energy_decl idle[] = {
+        {"energy.l1_bank_access", "0",
+         "fJ per access of one L1 bank, on top of energy.l1_read_byte/l1_write_byte (for a per-access SRAM model set "
+         "those to 0): one per core load or store, one per l1.bank_width bytes of a DMA or SA burst."},
+        {"energy.sa_idle_cycle", "0",
+         "fJ the systolic array spends per cycle it is not busy (its clock tree when not gated)."},
+        {"energy.dma_idle_cycle", "0", "fJ the DMA engine spends per cycle it is not busy."},
+        {"energy.core_leakage_power", "0", "Static power of each core in microwatts, charged over the run."},
+        {"energy.l1_leakage_power", "0", "Static power of L1 in microwatts, charged over the run."},
+        {"energy.l2_leakage_power", "0", "Static power of L2 in microwatts, charged over the run."},
+        {"energy.l3_leakage_power", "0", "Static power of L3 in microwatts, charged over the run."},
+        {"energy.sa_leakage_power", "0", "Static power of the systolic array in microwatts, charged over the run."},
+        {"energy.dma_leakage_power", "0", "Static power of the DMA engine in microwatts, charged over the run."},
+    };
+    for (const auto& e : idle) s.add(decl(e.key, value_kind::count, e.def, e.what)).max = 1000000000000ull;
+    // The voltage/frequency point: the energies above are at
+    // energy.reference_voltage (Horowitz's 45 nm figures: 0.9 V); the
+    // frequency is soc.cluster_clock (leakage power is charged over the
+    // run's time at that clock).
+    auto& ev = s.add(decl("energy.voltage", value_kind::count, "900",
+                          "Supply voltage of the run in mV. Dynamic energies (every per-event energy.* key) scale with "
+                          "(voltage / reference_voltage)^2, leakage power with voltage / reference_voltage (first "
+                          "order); the frequency point is soc.cluster_clock."));
+    ev.min = 100;
+    ev.max = 5000;
+    auto& er = s.add(decl("energy.reference_voltage", value_kind::count, "900",
+                          "Voltage in mV at which the per-event energy.* figures and energy.leakage_power hold (the "
+                          "defaults: Horowitz 2014, 45 nm at 0.9 V)."));
+    er.min = 100;
+    er.max = 5000;
 
     // Keys a compiled firmware does not depend on: timing (latencies,
     // bandwidths, costs per instruction, the clock and the decoupling

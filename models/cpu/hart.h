@@ -99,6 +99,8 @@ struct hart_state {
     std::uint64_t div_ops = 0;
     std::uint64_t fdiv_ops = 0;
     std::uint64_t taken_branches = 0;
+    // Instructions retired per cost class (cost_class), for the energy model.
+    std::uint64_t class_insns[cc_count] = {};
     // The last taken branches and jumps, for fault reports: from << 32 | to,
     // the newest at (branch_count - 1) % branch_ring_size.
     static constexpr unsigned branch_ring_size = 16;

@@ -180,6 +180,7 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
             }                                                         \
         cyc += ip->cost;                                              \
         ++n;                                                          \
+        ++h.class_insns[ip->cls];                                     \
         goto* labels[ip->op];                                         \
     } while (0)
 #define NPU_NEXT()      \
@@ -324,6 +325,7 @@ resolve:
 
 L_decode: {
     --n;  // the undecoded slot is not an instruction
+    --h.class_insns[ip->cls];
     const std::uint32_t p = NPU_PC(ip);
     std::uint32_t raw;
     if (!detail::fetch_insn(mem, *blk, p, raw)) {
@@ -341,6 +343,7 @@ L_decode: {
 }
 L_block_end:
     --n;
+    --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
     goto resolve;
 
@@ -837,7 +840,8 @@ illegal: {
     h.exc_from_bus = false;
 }
 raise:
-    --n;
+    --n;  // the faulting instruction does not retire
+    --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
     result = stop::exception;
 out:

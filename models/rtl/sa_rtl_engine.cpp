@@ -1,7 +1,7 @@
 // Verilator's headers first: included after SystemC's, they expect its
 // sc_time_stamp() at global scope.
 #include <verilated.h>
-#include <verilated_vcd_c.h>
+#include <verilated_fst_c.h>
 
 #include "Vsa_engine.h"
 
@@ -12,12 +12,31 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
 
 namespace npu::rtl {
 
 const unsigned sa_rtl_engine::rows = NPU_RTL_SA_ROWS;
 const unsigned sa_rtl_engine::cols = NPU_RTL_SA_COLS;
 const unsigned sa_rtl_engine::max_m = NPU_RTL_SA_MAXM;
+
+sa_rtl_injection sa_rtl_injection::parse(const std::string& spec) {
+    static const std::regex form(R"(write:([1-9][0-9]{0,8})|setup:([1-9][0-9]{0,8}):([1-9][0-9]{0,4}))");
+    std::smatch m;
+    if (!std::regex_match(spec, m, form))
+        throw cfg::config_error("NPU_RTL_SA_INJECT=" + spec +
+                                ": expected write:JOB or setup:JOB:CYCLES (JOB counts SA jobs from 1; test-only)");
+    sa_rtl_injection r;
+    if (m[1].matched) {
+        r.write_job = std::stoull(m[1]);
+    } else {
+        r.setup_job = std::stoull(m[2]);
+        r.setup_extra = static_cast<std::uint32_t>(std::stoul(m[3]));
+    }
+    return r;
+}
 
 sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_options& opt)
     : env_(env), bridge_(env.bus), vctx_(std::make_unique<VerilatedContext>()) {
@@ -30,15 +49,19 @@ sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_optio
             rows, cols, env.geometry.rows, env.geometry.cols));
     if (env.geometry.setup_cycles > 0xFFFF || env.geometry.port_bandwidth > 0xFFFF)
         throw cfg::config_error("sa.model=rtl: sa.setup_latency and sa.l1_bandwidth must be below 65536");
+    if (const char* spec = std::getenv("NPU_RTL_SA_INJECT"); spec && *spec) {
+        inject_ = sa_rtl_injection::parse(spec);
+        fmt::print(stderr, "NPU_RTL_SA_INJECT={}: the RTL SA engine injects a fault (test-only)\n", spec);
+    }
     if (!opt.trace_file.empty()) vctx_->traceEverOn(true);
     top_ = std::make_unique<Vsa_engine>(vctx_.get(), "sa_engine");
     if (!opt.trace_file.empty()) {
-        const auto& f = opt.trace_file;
-        if (f.size() < 4 || f.compare(f.size() - 4, 4, ".vcd") != 0)
-            throw cfg::config_error("--rtl-trace " + f + ": this build writes VCD (FILE.vcd); convert with vcd2fst");
-        trace_ = std::make_unique<VerilatedVcdC>();
+        trace_file_ = opt.trace_file;
+        // A VCD is converted from an FST written next to it (waveform.h).
+        trace_fst_ = waveform_format_of(trace_file_) == waveform_format::fst ? trace_file_ : trace_file_ + ".tmp.fst";
+        trace_ = std::make_unique<VerilatedFstC>();
         top_->trace(trace_.get(), 99);
-        trace_->open(f.c_str());
+        trace_->open(trace_fst_.c_str());
     }
     top_->clk_i = 0;
     top_->rst_ni = 0;
@@ -48,8 +71,15 @@ sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_optio
 }
 
 sa_rtl_engine::~sa_rtl_engine() {
-    if (trace_) trace_->close();
     top_->final();
+    if (!trace_) return;
+    trace_->close();
+    if (trace_fst_ == trace_file_) return;
+    const std::string why = fst_to_vcd(trace_fst_, trace_file_);
+    if (why.empty())
+        std::remove(trace_fst_.c_str());
+    else  // a destructor cannot fail the run: say so, and keep the FST
+        fmt::print(stderr, "--rtl-trace {}: {} (the waveform is in {})\n", trace_file_, why, trace_fst_);
 }
 
 sc_core::sc_time sa_rtl_engine::at_cycle() const { return t0_ + env_.period * static_cast<double>(top_->cycles_o); }
@@ -70,6 +100,10 @@ void sa_rtl_engine::step() {
         q.write = top_->mem_we_o;
         q.be = top_->mem_be_o;
         q.wdata = top_->mem_wdata_o;
+        if (q.write && !write_seen_) {
+            write_seen_ = true;
+            if (jobs_ == inject_.write_job) q.wdata ^= 1u;
+        }
         const tcdm_response r = bridge_.access(q, at_cycle());
         rvalid_ = true;
         rdata_ = r.rdata;
@@ -89,6 +123,8 @@ void sa_rtl_engine::step() {
 accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_time& t0) {
     accel::sa_run run;
     t0_ = t0;
+    ++jobs_;
+    write_seen_ = false;
     if (j.m > max_m) {
         // Refused as a configuration limit of the RTL, not simulated wrongly.
         env_.services.request_stop(base::exit_code::bad_input,
@@ -111,7 +147,8 @@ accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_t
     top_->ldc_i = j.ldc;
     top_->fp32_i = j.fp32;
     top_->accumulate_i = j.accumulate;
-    top_->setup_cycles_i = static_cast<std::uint16_t>(env_.geometry.setup_cycles);
+    const std::uint64_t setup = env_.geometry.setup_cycles + (jobs_ == inject_.setup_job ? inject_.setup_extra : 0);
+    top_->setup_cycles_i = static_cast<std::uint16_t>(std::min<std::uint64_t>(setup, 0xFFFF));
     top_->bandwidth_i = static_cast<std::uint16_t>(env_.geometry.port_bandwidth);
     top_->start_i = 1;
     step();

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "tcdm_bridge.h"
+#include "waveform.h"
 
 #include "accel/sa_engine.h"
 
@@ -22,12 +23,23 @@
 
 class Vsa_engine;
 class VerilatedContext;
-class VerilatedVcdC;
+class VerilatedFstC;
 
 namespace npu::rtl {
 
+// Test-only fault injection (NPU_RTL_SA_INJECT, docs/cosim.md): makes the
+// RTL engine differ from the TLM engine on purpose, so that compare's failure
+// path is exercised end to end. Jobs count from 1.
+struct sa_rtl_injection {
+    std::uint64_t write_job = 0;  // flip bit 0 of the first word this job writes (0: never)
+    std::uint64_t setup_job = 0;  // this job's setup latency ...
+    std::uint32_t setup_extra = 0;  // ... plus this many cycles
+    // Parses "write:JOB" or "setup:JOB:CYCLES"; throws cfg::config_error.
+    static sa_rtl_injection parse(const std::string& spec);
+};
+
 struct sa_rtl_options {
-    std::string trace_file;  // VCD of the RTL's signals, empty: none
+    std::string trace_file;  // waveform of the RTL's signals, FILE.fst or FILE.vcd; empty: none
 };
 
 class sa_rtl_engine : public accel::sa_engine {
@@ -50,9 +62,13 @@ private:
     tcdm_bridge bridge_;
     std::unique_ptr<VerilatedContext> vctx_;
     std::unique_ptr<Vsa_engine> top_;
-    std::unique_ptr<VerilatedVcdC> trace_;
+    std::unique_ptr<VerilatedFstC> trace_;
+    std::string trace_file_, trace_fst_;  // the file asked for; the FST being written (a temporary for .vcd)
     sc_core::sc_time t0_;
     std::uint64_t steps_ = 0;
+    std::uint64_t jobs_ = 0;  // jobs started, for the injection
+    sa_rtl_injection inject_;
+    bool write_seen_ = false;  // the current job has written a word
     std::uint64_t trace_ps_ = 0;  // waveform time: monotonic, >= the job's SystemC time
     bool rvalid_ = false, rerr_ = false;
     std::uint32_t rdata_ = 0;
