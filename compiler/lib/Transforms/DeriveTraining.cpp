@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/MapVector.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::npu {
@@ -310,6 +311,9 @@ const char kConvRules[] =
     "them, linalg.matmul with a constant weight, elementwise linalg.generic "
     "epilogues (acc [+ bias] [+ residual] [ReLU]) and divisions by a "
     "constant, tensor.collapse_shape / expand_shape)";
+
+// The largest im2col chunk of a weight-gradient GEMM.
+constexpr int64_t kIm2colBytes = 64 * 1024;
 
 bool isConvNetwork(func::FuncOp f) {
   bool conv = false;
@@ -926,20 +930,43 @@ private:
       return success();
     }
     // W += (-lr im2col(Xp)^T) dY, the weight viewed as (kh kw c) x f: a
-    // matmul on the SA accumulating into the weight's buffer.
-    int64_t c = wType.getDimSize(2);
-    Value cols =
-        em->gen(loc, {xp}, {patch}, tensorOf({kh, kw, c, oh, ow}),
-                [&](OpBuilder &nb, Location l, ValueRange a) {
-                  return nb.create<arith::MulFOp>(l, a[0], cst(nb, l, -rate))
-                      .getResult();
-                })
-            .getResult(0);
+    // matmul on the SA accumulating into the weight's buffer, in chunks of
+    // output rows so the im2col buffer stays within kIm2colBytes (one
+    // im2col of ResNet-8's first stage alone would be 576 KiB of L2).
+    int64_t c = wType.getDimSize(2), f = wType.getDimSize(3);
+    int64_t rowBytes = kh * kw * c * ow * 4;
+    int64_t chunk = std::clamp<int64_t>(kIm2colBytes / rowBytes, 1, oh);
     SmallVector<ReassociationIndices> r5{{0, 1, 2}, {3, 4}}, r4{{0, 1, 2}, {3}};
-    Value colsT = b().create<tensor::CollapseShapeOp>(loc, cols, r5);
-    Value g2 = b().create<tensor::CollapseShapeOp>(loc, g, r4);
-    Value w2 = b().create<tensor::CollapseShapeOp>(loc, w, r4);
-    Value upd = em->sgdUpdate(loc, colsT, g2, w2);
+    Value upd = b().create<tensor::CollapseShapeOp>(loc, w, r4);
+    for (int64_t r0 = 0; r0 < oh; r0 += chunk) {
+      int64_t n = std::min(chunk, oh - r0);
+      AffineExpr row = d(3) + r0;
+      AffineMap rows = mapOf(5, {getAffineConstantExpr(0, b().getContext()),
+                                 row * strides[0] + d(0),
+                                 d(4) * strides[1] + d(1), d(2)});
+      Value cols =
+          em->gen(loc, {xp}, {rows}, tensorOf({kh, kw, c, n, ow}),
+                  [&](OpBuilder &nb, Location l, ValueRange a) {
+                    return nb.create<arith::MulFOp>(l, a[0], cst(nb, l, -rate))
+                        .getResult();
+                  })
+              .getResult(0);
+      Value gRows;
+      if (n == oh) {
+        gRows = b().create<tensor::CollapseShapeOp>(loc, g, r4);
+      } else {
+        // dY's rows r0..r0+n; the unit loop d0 keeps the row index a sum
+        // (a bare d1 would make linalg infer the rows from dY's height).
+        Value part =
+            em->gen(loc, {g}, {mapOf(4, {d(0), d(0) + d(1) + r0, d(2), d(3)})},
+                    tensorOf({1, n, ow, f}),
+                    [](OpBuilder &, Location, ValueRange a) { return a[0]; })
+                .getResult(0);
+        gRows = b().create<tensor::CollapseShapeOp>(loc, part, r4);
+      }
+      Value colsT = b().create<tensor::CollapseShapeOp>(loc, cols, r5);
+      upd = em->sgdUpdate(loc, colsT, gRows, upd);
+    }
     current[wOrig] = b().create<tensor::ExpandShapeOp>(loc, wType, upd, r4);
     return success();
   }
