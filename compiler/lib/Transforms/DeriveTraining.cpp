@@ -1,5 +1,6 @@
-// npu-derive-training: from an f32 forward network (fully connected layers
-// ending in logits) to a module that trains it: `steps` SGD steps unrolled
+// npu-derive-training: from an f32 forward network (fully connected layers,
+// or a convolutional network of batch 1, ending in logits) to a module that
+// trains it: `steps` SGD steps unrolled
 // in one function, each forward -> loss -> backward -> update, in plain
 // linalg on tensors so the rest of npuc compiles it like any network and the
 // golden runs the very same module on the host.
@@ -12,7 +13,8 @@
 // The SGD update is fused into the weight-gradient GEMM, W += (-lr X^T) dY,
 // a matmul accumulating into the weight itself (npu.sgd_update: the memory
 // plan gives its result the weight's buffer), so a training step holds no
-// gradient or second copy of the weights.
+// gradient or second copy of the weights. Convolutional networks: see
+// ConvTrainer below.
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -525,7 +527,8 @@ public:
     return success();
   }
 
-  // Replaces nothing yet: builds @<net>_train before the forward function.
+  // Builds @<net>_train before the forward function (which the caller
+  // erases), appending the trained tensors' names to `names`.
   LogicalResult build(SmallVectorImpl<Attribute> &names, int64_t &classes) {
     MLIRContext *ctx = forward.getContext();
     Type i32 = IntegerType::get(ctx, 32);
