@@ -99,7 +99,6 @@ bool matchEpilogue(linalg::GenericOp g, Value acc, bool &relu) {
   return maps.size() == 3 && maps[0] == id && maps[1] == col && maps[2] == id;
 }
 
-
 using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
 Value cst(OpBuilder &nb, Location l, float v) {
@@ -165,8 +164,8 @@ struct Emitter {
   }
   void markKept(Value v) {
     if (Operation *def = v.getDefiningOp())
-      NpuDialect::KeptForBackwardAttrHelper(ctx()).setAttr(def,
-                                                           UnitAttr::get(ctx()));
+      NpuDialect::KeptForBackwardAttrHelper(ctx()).setAttr(
+          def, UnitAttr::get(ctx()));
   }
   // W += a g on the SA, accumulating into the weight's own buffer
   // (npu.sgd_update: the memory plan gives the result W's buffer).
@@ -205,14 +204,14 @@ struct Emitter {
                     .getResult();
               })
               .getResult(0);
-      dz = gen(lloc, {z, x}, {id2, id2}, zType,
-               [&](OpBuilder &nb, Location lo, ValueRange a) {
-                 Value d = nb.create<arith::SubFOp>(lo, a[0], a[1]);
-                 return nb
-                     .create<arith::MulFOp>(lo, d, cst(nb, lo, 2.0f * invN))
-                     .getResult();
-               })
-               .getResult(0);
+      dz =
+          gen(lloc, {z, x}, {id2, id2}, zType,
+              [&](OpBuilder &nb, Location lo, ValueRange a) {
+                Value d = nb.create<arith::SubFOp>(lo, a[0], a[1]);
+                return nb.create<arith::MulFOp>(lo, d, cst(nb, lo, 2.0f * invN))
+                    .getResult();
+              })
+              .getResult(0);
     } else {
       // softmax(z) = e / sum(e), e = exp(z - m), the row sums a matmul.
       // The shift m is the row's max (a reducing generic on the workers):
@@ -221,22 +220,22 @@ struct Emitter {
       const int64_t rows = zType.getDimSize(0);
       Value lowest = b.create<arith::ConstantOp>(
           lloc, b.getF32FloatAttr(std::numeric_limits<float>::lowest()));
-      Value init = b.create<linalg::FillOp>(
-                        lloc, lowest,
-                        b.create<tensor::EmptyOp>(lloc, ArrayRef<int64_t>{rows},
-                                                  f32())
-                            .getResult())
-                       .getResult(0);
+      Value init =
+          b.create<linalg::FillOp>(
+               lloc, lowest,
+               b.create<tensor::EmptyOp>(lloc, ArrayRef<int64_t>{rows}, f32())
+                   .getResult())
+              .getResult(0);
       Value rowMax =
           b.create<linalg::GenericOp>(
-               lloc, TypeRange{init.getType()}, ValueRange{z},
-               ValueRange{init}, ArrayRef<AffineMap>{id2, row},
+               lloc, TypeRange{init.getType()}, ValueRange{z}, ValueRange{init},
+               ArrayRef<AffineMap>{id2, row},
                ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
                                              utils::IteratorType::reduction},
                [](OpBuilder &nb, Location lo, ValueRange a) {
                  nb.create<linalg::YieldOp>(
-                     lo, nb.create<arith::MaximumFOp>(lo, a[1], a[0])
-                             .getResult());
+                     lo,
+                     nb.create<arith::MaximumFOp>(lo, a[1], a[0]).getResult());
                })
               .getResult(0);
       Value e = gen(lloc, {z, rowMax}, {id2, row}, zType,
@@ -390,17 +389,15 @@ std::optional<Pointwise> matchPointwise(linalg::GenericOp g) {
         return std::nullopt;
       v = add;
     } else if (auto max = dyn_cast<arith::MaximumFOp>(op)) {
-      std::optional<float> c = max.getLhs() == v ? constant(max.getRhs())
-                                                 : std::nullopt;
+      std::optional<float> c =
+          max.getLhs() == v ? constant(max.getRhs()) : std::nullopt;
       if (!c || *c != 0.0f)
         return std::nullopt;
       p.relu = true;
       v = max;
-    } else if (isa<arith::DivFOp, arith::MulFOp>(op) && !usedBias &&
-               !usedRes) {
-      std::optional<float> c = op.getOperand(0) == v
-                                   ? constant(op.getOperand(1))
-                                   : std::nullopt;
+    } else if (isa<arith::DivFOp, arith::MulFOp>(op) && !usedBias && !usedRes) {
+      std::optional<float> c =
+          op.getOperand(0) == v ? constant(op.getOperand(1)) : std::nullopt;
       if (!c || *c == 0.0f)
         return std::nullopt;
       p.scale = isa<arith::DivFOp>(op) ? 1.0f / *c : *c;
@@ -503,9 +500,10 @@ public:
         continue;
       }
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-        auto type = ret.getNumOperands() == 1
-                        ? dyn_cast<RankedTensorType>(ret.getOperand(0).getType())
-                        : RankedTensorType();
+        auto type =
+            ret.getNumOperands() == 1
+                ? dyn_cast<RankedTensorType>(ret.getOperand(0).getType())
+                : RankedTensorType();
         if (!type || type.getRank() != 2 || type.getDimSize(0) != 1 ||
             type.getDimSize(1) < 2)
           return op.emitOpError("must return the logits (1 x classes, "
@@ -541,7 +539,8 @@ public:
       argTypes.push_back(RankedTensorType::get({1}, i32));
     }
     for (int64_t s = 0; s < steps; ++s)
-      resultTypes.push_back(RankedTensorType::get({1, 1}, logitsType.getElementType()));
+      resultTypes.push_back(
+          RankedTensorType::get({1, 1}, logitsType.getElementType()));
     for (ConvLayer &l : layers) {
       resultTypes.push_back(l.weight.getType());
       if (l.bias)
@@ -639,19 +638,20 @@ private:
       return;
     }
     auto type = cast<RankedTensorType>(g.getType());
-    AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(),
-                                                     b().getContext());
-    it->second = em->gen(loc, {it->second, g}, {id, id}, type,
-                         [](OpBuilder &nb, Location l, ValueRange a) {
-                           return nb.create<arith::AddFOp>(l, a[0], a[1])
-                               .getResult();
-                         })
-                     .getResult(0);
+    AffineMap id =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b().getContext());
+    it->second =
+        em->gen(loc, {it->second, g}, {id, id}, type,
+                [](OpBuilder &nb, Location l, ValueRange a) {
+                  return nb.create<arith::AddFOp>(l, a[0], a[1]).getResult();
+                })
+            .getResult(0);
   }
 
-  Value constantOf(RankedTensorType type, ArrayRef<float> values, Location loc) {
-    return b().create<arith::ConstantOp>(
-        loc, DenseElementsAttr::get(type, values));
+  Value constantOf(RankedTensorType type, ArrayRef<float> values,
+                   Location loc) {
+    return b().create<arith::ConstantOp>(loc,
+                                         DenseElementsAttr::get(type, values));
   }
 
   // A conv / depthwise conv / pooling writing a fresh [1, H, W, C] tensor,
@@ -665,17 +665,18 @@ private:
     Value acc;
     if (kind == "conv")
       acc = b().create<linalg::Conv2DNhwcHwcfOp>(loc, TypeRange{type},
-                                                  ValueRange{in, w},
-                                                  ValueRange{fill}, s, dil)
+                                                 ValueRange{in, w},
+                                                 ValueRange{fill}, s, dil)
                 .getResult(0);
     else
       acc = b().create<linalg::DepthwiseConv2DNhwcHwcOp>(
-                   loc, TypeRange{type}, ValueRange{in, w}, ValueRange{fill},
-                   s, dil)
+                   loc, TypeRange{type}, ValueRange{in, w}, ValueRange{fill}, s,
+                   dil)
                 .getResult(0);
     AffineMap id = AffineMap::getMultiDimIdentityMap(4, b().getContext());
-    return em->gen(loc, {acc}, {id}, type,
-                   [](OpBuilder &, Location, ValueRange a) { return a[0]; })
+    return em
+        ->gen(loc, {acc}, {id}, type,
+              [](OpBuilder &, Location, ValueRange a) { return a[0]; })
         .getResult(0);
   }
 
@@ -701,8 +702,7 @@ private:
   // The forward padding's low side shifts the window, so dX has the
   // unpadded input's shape (the pad's own backward, a slice, folds in).
   FailureOr<Value> inputGrad(Operation *op, StringRef kind, Value dy, Value wf,
-                             ArrayRef<int64_t> window,
-                             ArrayRef<int64_t> lowPad,
+                             ArrayRef<int64_t> window, ArrayRef<int64_t> lowPad,
                              RankedTensorType xType) {
     Location loc = op->getLoc();
     SmallVector<int64_t> strides = intsOf(op, "strides");
@@ -717,15 +717,14 @@ private:
       SmallVector<float> one(sh * sw, 0.0f);
       one[0] = 1.0f;
       Value mask = constantOf(tensorOf({sh, sw}), one, loc);
-      Value g6 = em->gen(loc, {dy, mask},
-                         {mapOf(6, {d(0), d(1), d(3), d(5)}),
-                          mapOf(6, {d(2), d(4)})},
-                         tensorOf({1, oh, sh, ow, sw, ch}),
-                         [](OpBuilder &nb, Location l, ValueRange a) {
-                           return nb.create<arith::MulFOp>(l, a[0], a[1])
-                               .getResult();
-                         })
-                     .getResult(0);
+      Value g6 =
+          em->gen(loc, {dy, mask},
+                  {mapOf(6, {d(0), d(1), d(3), d(5)}), mapOf(6, {d(2), d(4)})},
+                  tensorOf({1, oh, sh, ow, sw, ch}),
+                  [](OpBuilder &nb, Location l, ValueRange a) {
+                    return nb.create<arith::MulFOp>(l, a[0], a[1]).getResult();
+                  })
+              .getResult(0);
       SmallVector<ReassociationIndices> r{{0}, {1, 2}, {3, 4}, {5}};
       dil = b().create<tensor::CollapseShapeOp>(loc, g6, r);
     }
@@ -752,8 +751,8 @@ private:
     Value p = padded(loc, x, pad.getStaticLow(), pad.getStaticHigh());
     auto type = cast<RankedTensorType>(p.getType());
     int64_t c = type.getDimSize(3);
-    Value ones = constantOf(tensorOf({1, 1, c}),
-                            SmallVector<float>(c, 1.0f), loc);
+    Value ones =
+        constantOf(tensorOf({1, 1, c}), SmallVector<float>(c, 1.0f), loc);
     return convLayer(loc, "dw", p, ones, type.getShape(), {1, 1});
   }
 
@@ -769,9 +768,9 @@ private:
       SmallVector<ReassociationIndices> r{lead, {gType.getRank() - 1}};
       g = b().create<tensor::CollapseShapeOp>(loc, g, r);
     }
-    Value negRate = constantOf(em->t2(1, rows),
-                               SmallVector<float>(rows, static_cast<float>(-lr)),
-                               loc);
+    Value negRate =
+        constantOf(em->t2(1, rows),
+                   SmallVector<float>(rows, static_cast<float>(-lr)), loc);
     SmallVector<ReassociationIndices> all{{0, 1}};
     Value b2 = b().create<tensor::ExpandShapeOp>(loc, em->t2(1, n), bias, all);
     current[orig] = em->flatten(loc, em->sgdUpdate(loc, negRate, g, b2));
@@ -783,16 +782,15 @@ private:
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       Pointwise p = *matchPointwise(generic);
       auto type = cast<RankedTensorType>(g.getType());
-      AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(),
-                                                       b().getContext());
+      AffineMap id =
+          AffineMap::getMultiDimIdentityMap(type.getRank(), b().getContext());
       if (p.relu) {
         Value out = map.lookup(op->getResult(0));
         em->markKept(out);
         g = em->gen(loc, {g, out}, {id, id}, type,
                     [](OpBuilder &nb, Location l, ValueRange v) {
                       Value pos = nb.create<arith::CmpFOp>(
-                          l, arith::CmpFPredicate::OGT, v[1],
-                          cst(nb, l, 0.0f));
+                          l, arith::CmpFPredicate::OGT, v[1], cst(nb, l, 0.0f));
                       return nb
                           .create<arith::SelectOp>(l, pos, v[0],
                                                    cst(nb, l, 0.0f))
@@ -804,8 +802,8 @@ private:
         float scale = p.scale;
         g = em->gen(loc, {g}, {id}, type,
                     [&](OpBuilder &nb, Location l, ValueRange v) {
-                      return nb.create<arith::MulFOp>(l, v[0],
-                                                      cst(nb, l, scale))
+                      return nb
+                          .create<arith::MulFOp>(l, v[0], cst(nb, l, scale))
                           .getResult();
                     })
                 .getResult(0);
@@ -846,8 +844,7 @@ private:
           em->gen(loc, {xv}, {tr},
                   em->t2(xType.getDimSize(1), xType.getDimSize(0)),
                   [&](OpBuilder &nb, Location l, ValueRange a) {
-                    return nb.create<arith::MulFOp>(l, a[0],
-                                                    cst(nb, l, -rate))
+                    return nb.create<arith::MulFOp>(l, a[0], cst(nb, l, -rate))
                         .getResult();
                   })
               .getResult(0);
@@ -894,10 +891,10 @@ private:
                      [](OpBuilder &, Location, ValueRange a) { return a[0]; })
                  .getResult(0);
       else
-        wf = em->gen(loc, {w}, {mapOf(4, {flipH, flipW, d(3), d(2)})},
-                     tensorOf({kh, kw, wType.getDimSize(3),
-                               wType.getDimSize(2)}),
-                     [](OpBuilder &, Location, ValueRange a) { return a[0]; })
+        wf = em->gen(
+                   loc, {w}, {mapOf(4, {flipH, flipW, d(3), d(2)})},
+                   tensorOf({kh, kw, wType.getDimSize(3), wType.getDimSize(2)}),
+                   [](OpBuilder &, Location, ValueRange a) { return a[0]; })
                  .getResult(0);
       FailureOr<Value> dx = inputGrad(op, depthwise ? "dw" : "conv", g, wf,
                                       {kh, kw}, lowPad, xType);
@@ -909,9 +906,9 @@ private:
     em->markKept(xv);
     Value xp = paddedInput(loc, xv, pad);
     // Input rows and columns each (kernel row, output row) reads.
-    AffineMap patch = mapOf(5, {getAffineConstantExpr(0, b().getContext()),
-                                d(3) * strides[0] + d(0),
-                                d(4) * strides[1] + d(1), d(2)});
+    AffineMap patch =
+        mapOf(5, {getAffineConstantExpr(0, b().getContext()),
+                  d(3) * strides[0] + d(0), d(4) * strides[1] + d(1), d(2)});
     if (depthwise) {
       // W[kh, kw, c] += -lr sum_{oh, ow} Xp[oh s + kh, ow s + kw, c]
       // dY[oh, ow, c]: reduced on the workers into the weight's buffer.
@@ -919,8 +916,11 @@ private:
            red = utils::IteratorType::reduction;
       auto upd = b().create<linalg::GenericOp>(
           loc, TypeRange{wType}, ValueRange{xp, g}, ValueRange{w},
-          ArrayRef<AffineMap>{patch, mapOf(5, {getAffineConstantExpr(0, b().getContext()), d(3), d(4), d(2)}),
-                              mapOf(5, {d(0), d(1), d(2)})},
+          ArrayRef<AffineMap>{
+              patch,
+              mapOf(5, {getAffineConstantExpr(0, b().getContext()), d(3), d(4),
+                        d(2)}),
+              mapOf(5, {d(0), d(1), d(2)})},
           ArrayRef<utils::IteratorType>{par, par, par, red, red},
           [&](OpBuilder &nb, Location l, ValueRange a) {
             Value p = nb.create<arith::MulFOp>(l, a[0], a[1]);
@@ -945,9 +945,9 @@ private:
     for (int64_t r0 = 0; r0 < oh; r0 += chunk) {
       int64_t n = std::min(chunk, oh - r0);
       AffineExpr row = d(3) + r0;
-      AffineMap rows = mapOf(5, {getAffineConstantExpr(0, b().getContext()),
-                                 row * strides[0] + d(0),
-                                 d(4) * strides[1] + d(1), d(2)});
+      AffineMap rows =
+          mapOf(5, {getAffineConstantExpr(0, b().getContext()),
+                    row * strides[0] + d(0), d(4) * strides[1] + d(1), d(2)});
       Value cols =
           em->gen(loc, {xp}, {rows}, tensorOf({kh, kw, c, n, ow}),
                   [&](OpBuilder &nb, Location l, ValueRange a) {
@@ -1221,12 +1221,13 @@ struct DeriveTrainingPass
         bool relu = l.relu;
         Value out =
             em.gen(l.epilogueLoc, {acc, biases[k]}, {id2, col}, type,
-                [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
-                  Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
-                  if (relu)
-                    v = nb.create<arith::MaximumFOp>(lo, v, cst(nb, lo, 0.0f));
-                  return v;
-                })
+                   [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
+                     Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
+                     if (relu)
+                       v = nb.create<arith::MaximumFOp>(lo, v,
+                                                        cst(nb, lo, 0.0f));
+                     return v;
+                   })
                 .getResult(0);
         acts.push_back(out);
       }
@@ -1236,8 +1237,8 @@ struct DeriveTrainingPass
       Location lloc = layers.back().epilogueLoc;
 
       Value perElement, dz;
-      std::tie(perElement, dz) = em.lossAndGradient(
-          lloc, z, x, labels, classIds, onesOut, mse, B, C);
+      std::tie(perElement, dz) =
+          em.lossAndGradient(lloc, z, x, labels, classIds, onesOut, mse, B, C);
       losses.push_back(em.mm(lloc, onesRow, em.mm(lloc, perElement, onesOut)));
 
       // Backward, last layer first; each layer's weights are updated after
@@ -1249,15 +1250,15 @@ struct DeriveTrainingPass
           auto type = cast<RankedTensorType>(a.getType());
           em.markKept(a);
           dz = em.gen(l.epilogueLoc, {dz, a}, {id2, id2}, type,
-                   [&](OpBuilder &nb, Location lo, ValueRange v) {
-                     Value pos =
-                         nb.create<arith::CmpFOp>(lo, arith::CmpFPredicate::OGT,
-                                                  v[1], cst(nb, lo, 0.0f));
-                     return nb
-                         .create<arith::SelectOp>(lo, pos, v[0],
-                                                  cst(nb, lo, 0.0f))
-                         .getResult();
-                   })
+                      [&](OpBuilder &nb, Location lo, ValueRange v) {
+                        Value pos = nb.create<arith::CmpFOp>(
+                            lo, arith::CmpFPredicate::OGT, v[1],
+                            cst(nb, lo, 0.0f));
+                        return nb
+                            .create<arith::SelectOp>(lo, pos, v[0],
+                                                     cst(nb, lo, 0.0f))
+                            .getResult();
+                      })
                    .getResult(0);
         }
         // dX = dY W^T reads the weights before their update.
@@ -1270,18 +1271,20 @@ struct DeriveTrainingPass
         auto aType = cast<RankedTensorType>(acts[k].getType());
         Value negXt =
             em.gen(l.matmulLoc, {acts[k]}, {tr},
-                t2(aType.getDimSize(1), aType.getDimSize(0)),
-                [&](OpBuilder &nb, Location lo, ValueRange a) {
-                  return nb.create<arith::MulFOp>(lo, a[0], cst(nb, lo, -rate))
-                      .getResult();
-                })
+                   t2(aType.getDimSize(1), aType.getDimSize(0)),
+                   [&](OpBuilder &nb, Location lo, ValueRange a) {
+                     return nb
+                         .create<arith::MulFOp>(lo, a[0], cst(nb, lo, -rate))
+                         .getResult();
+                   })
                 .getResult(0);
         weights[k] = em.sgdUpdate(l.weightLoc, negXt, dz, weights[k]);
         int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
         SmallVector<ReassociationIndices> all{{0, 1}};
         Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
                                                    biases[k], all);
-        biases[k] = em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
+        biases[k] =
+            em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
         dz = dx;
       }
     }
