@@ -43,7 +43,11 @@ func.func @net(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
 // CHECK-DAG: %[[W2:.*]] = arith.constant {npu.trainable} dense<1.250000e-01> : tensor<5x3xf32>
 // The hidden activation is kept for the backward pass.
 // CHECK: linalg.generic {{.*}}npu.kept_for_backward
-// The softmax: exp, then row sums as a matmul with ones.
+// The softmax: the row max (a reduction), exp, then row sums as a matmul
+// with ones.
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.maximumf
 // CHECK: math.exp
 // CHECK: linalg.matmul
 // The output layer's update accumulates into W2 on the SA (after dX read W2).

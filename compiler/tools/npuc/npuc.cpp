@@ -86,8 +86,9 @@ cl::opt<int64_t> trainSteps("steps",
                             cl::init(4), cl::cat(cat));
 cl::opt<int64_t> trainBatch("batch",
                             cl::desc("--train: rows per mini-batch (1..256, "
-                                     "default 4)"),
-                            cl::init(4), cl::cat(cat));
+                                     "default 4; a convolutional network: "
+                                     "1, its kernels run batch 1)"),
+                            cl::init(0), cl::cat(cat));
 cl::opt<double> trainLr("lr",
                         cl::desc("--train: SGD learning rate (0 < lr <= 10, "
                                  "default 0.01)"),
@@ -182,7 +183,7 @@ int main(int argc, char **argv) {
   if (trainSteps < 1 || trainSteps > 64)
     return fail("--steps=" + llvm::Twine(trainSteps) +
                 " is out of range (1..64)");
-  if (trainBatch < 1 || trainBatch > 256)
+  if (trainBatch.getNumOccurrences() && (trainBatch < 1 || trainBatch > 256))
     return fail("--batch=" + llvm::Twine(trainBatch) +
                 " is out of range (1..256)");
   if (!(trainLr > 0.0 && trainLr <= 10.0))

@@ -32,9 +32,10 @@ struct DriverOptions {
   std::vector<std::string> tilePins;
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
-  // --train: npu-derive-training first (steps, batch, lr).
+  // --train: npu-derive-training first (steps, batch, lr; batch 0: the
+  // network's default, 4 rows or 1 for a convolutional network).
   bool train = false;
-  int64_t trainSteps = 4, trainBatch = 4;
+  int64_t trainSteps = 4, trainBatch = 0;
   double trainLr = 0.01;
   Phase to = Phase::Elf;
   // --emit=imported: print the network as read (an ONNX model imported to

@@ -43,11 +43,16 @@ def NpuVerifySupported : Pass<"npu-verify-supported", "ModuleOp"> {
 def NpuDeriveTraining : Pass<"npu-derive-training", "ModuleOp"> {
   let summary = "Turn an f32 forward network into N unrolled SGD training steps";
   let description = [{
-    Runs before everything else (npuc --train). The network must be a chain
-    of fully connected layers: `linalg.matmul` of the previous activation
-    with a constant f32 weight, then one elementwise `linalg.generic` adding
-    a constant bias with an optional ReLU; the function returns the last
-    layer's output. The pass replaces the function by one that runs `steps`
+    Runs before everything else (npuc --train). The network is either a
+    chain of fully connected layers: `linalg.matmul` of the previous
+    activation with a constant f32 weight, then one elementwise
+    `linalg.generic` adding a constant bias with an optional ReLU, the
+    function returning the last layer's output; or a convolutional network
+    of batch 1 (conv / depthwise conv / sum pooling with zero padding,
+    bias + residual + ReLU epilogues, the average's divide, reshapes, fully
+    connected layers) returning the logits, whose backward pass is the
+    transposed convolutions (dX), im2col GEMMs fused with the SGD update
+    (dW) and the reverse of every epilogue. The pass replaces the function by one that runs `steps`
     training steps on mini-batches of `batch` rows, each: the forward pass
     keeping every activation the backward reads, the loss (softmax
     cross-entropy against i32 labels, a second data input per step; or,
@@ -69,8 +74,9 @@ def NpuDeriveTraining : Pass<"npu-derive-training", "ModuleOp"> {
   let options = [
     Option<"steps", "steps", "int64_t", /*default=*/"4",
            "training steps (mini-batches), 1..64">,
-    Option<"batch", "batch", "int64_t", /*default=*/"4",
-           "rows per mini-batch, 1..256">,
+    Option<"batch", "batch", "int64_t", /*default=*/"0",
+           "rows per mini-batch, 1..256 (default: 4 for a dense network, "
+           "1 for a convolutional one, whose kernels run batch 1)">,
     Option<"lr", "lr", "double", /*default=*/"0.01",
            "SGD learning rate, (0, 10]">,
   ];
