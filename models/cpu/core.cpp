@@ -5,6 +5,7 @@
 #include "interp.h"
 
 #include "base/sim_services.h"
+#include "base/slot_calendar.h"
 #include "config/memory_map.h"
 
 #include <fmt/core.h>
@@ -17,24 +18,6 @@ namespace npu::cpu {
 
 namespace {
 
-// Bank stamps shared by every hart of a SoC (see core.h, cost model); one per
-// sim_context, like the LR/SC reservation set.
-struct l1_bank_table {
-    static constexpr unsigned ring = 1024;
-    std::vector<std::uint64_t> stamps;  // [bank][cycle % ring] = cycle << 5 | hart
-    unsigned bank_mask = 0;
-    unsigned shift = 0;
-    std::uint32_t base = 0;
-    std::uint32_t size = 0;
-    void init(std::uint32_t b, std::uint32_t s, unsigned banks, unsigned width) {
-        if (!stamps.empty()) return;
-        base = b;
-        size = s;
-        bank_mask = banks - 1;
-        shift = static_cast<unsigned>(__builtin_ctz(width));
-        stamps.assign(std::size_t(banks) * ring, ~0ull);
-    }
-};
 // Once elaboration is over an event may be notified; before that the thread
 // has not run yet and will see the new state when it starts.
 bool simulation_started() {
@@ -86,7 +69,7 @@ struct core::bus_memory {
     hart_state& h;
     base::bus_initiator& bus;
     base::sim_services& svc;
-    l1_bank_table& banks;
+    base::l1_bank_calendar& banks;
     window rd[2], wr[2];
     bool split;
     std::uint32_t tohost = 1;  // bit 0 set: matches no (addr & ~7)
@@ -107,7 +90,7 @@ struct core::bus_memory {
           h(owner.h_),
           bus(owner.bus),
           svc(owner.services()),
-          banks(owner.context().shared<l1_bank_table>()),
+          banks(owner.context().shared<base::l1_bank_calendar>()),
           split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
     }
@@ -122,16 +105,17 @@ struct core::bus_memory {
         return static_cast<std::uint32_t>(std::llround(t / c.clock_period()));
     }
 
+    // Books the access's cycle in its L1 bank (base/slot_calendar.h): a bank
+    // booked then serves it at its next free cycle, plus the penalty.
     void bank_access(std::uint32_t a, std::uint64_t& cyc) {
-        l1_bank_table& t = banks;
+        base::l1_bank_calendar& t = banks;
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
-        const unsigned bank = ((a - t.base) >> t.shift) & t.bank_mask;
-        std::uint64_t& s = t.stamps[bank * l1_bank_table::ring + (now & (l1_bank_table::ring - 1))];
-        if ((s >> 5) == now && (s & 31) != h.hart_id) {
-            cyc += penalty;
-            stall_bank += penalty;
+        const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
+        if (served != now) {
+            const std::uint64_t wait = served - now + penalty;
+            cyc += wait;
+            stall_bank += wait;
         }
-        s = (now << 5) | h.hart_id;
     }
 
     template <class T>
@@ -247,8 +231,8 @@ struct core::bus_memory {
         w.host = d.host;
         w.shadow = d.shadow;
         w.latency = to_cycles(write ? d.write_latency : d.read_latency);
-        const l1_bank_table& t = banks;
-        w.is_l1 = !t.stamps.empty() && d.start >= t.base && d.end < std::uint64_t(t.base) + t.size;
+        const base::l1_bank_calendar& t = banks;
+        w.is_l1 = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
         if (tid >= 0 && tid < base::traffic_registry::max_targets) {
@@ -398,9 +382,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");
 
-    context().shared<l1_bank_table>().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
-                                           static_cast<unsigned>(cfg.count("l1.banks")),
-                                           static_cast<unsigned>(cfg.size("l1.bank_width")));
+    context().shared<base::l1_bank_calendar>().init(cfg);
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
 
