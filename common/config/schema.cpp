@@ -186,7 +186,8 @@ schema make_platform_schema() {
     dbs.nonzero = true;
     dbs.max = 65536;
     s.add(decl("dma.burst_latency", value_kind::cycles, "4",
-               "DMA overhead cycles before each burst's read is issued (on top of the memories' "
+               "DMA cycles between issuing one burst's read and the next (per-burst overhead; "
+               "with dma.outstanding > 1 it overlaps the bursts in flight, on top of the memories' "
                "own latency, bandwidth and port contention)."))
         .max = 100000;
     s.add(decl("dma.bandwidth", value_kind::size, "0",
