@@ -72,6 +72,12 @@ schema make_platform_schema() {
                          "hart `workers`. 0 leaves only the cluster controller, as hart 0: what "
                          "single-hart bare-metal tests (riscv-tests) expect."));
     w.max = 31;
+    auto& l2o = s.add(decl("cluster.l2_outstanding", value_kind::count, "4",
+                           "Core requests to L2 the cluster's shared path carries at once, each for its "
+                           "round trip (l2.latency + the hop): the cores' L2 loads and stores contend for it "
+                           "(docs/memory-map.md)."));
+    l2o.nonzero = true;
+    l2o.max = 64;
 
     // --- cores --------------------------------------------------------------
     auto& mis = s.add(decl("core.misaligned", value_kind::choice, "trap",
@@ -337,6 +343,7 @@ schema make_platform_schema() {
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
                             k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
                             k == "dma.burst_size" || k == "dma.l1_width" || k == "dma.outstanding" ||
+                            k == "cluster.l2_outstanding" ||
                             k.rfind("l3.psram_", 0) == 0 || k == "l3.page_size" || k == "l3.interface";
         const bool host = ends_with(k, ".storage") || ends_with(k, ".model") || k.rfind("energy.", 0) == 0;
         const bool watch = k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace";

@@ -3,6 +3,8 @@
  *     unrolled loop, all from one bank or each from its own bank; the cycles
  *     per load (per worker, from its mcycle) are printed, and the slowdown of
  *     one bank against separate banks.
+ *  1b. The cluster's shared path to L2: 1, 2, 4 and 8 workers each load 2048
+ *     words from L2 (each its own word).
  *  2. DMA bandwidth per route, one channel and several: bytes per cycle from
  *     the push to the end of the wait.
  *  3. Cores and the DMA in the same banks: worker 0 moves 16 KiB L2 -> L1
@@ -23,6 +25,7 @@
 /* 16 banks x 4 B: word i of a 64-byte row is in bank i. */
 static NPU_L1_DATA __attribute__((aligned(64))) uint32_t bank_rows[NB_WORKERS][16] = {{1}};
 static NPU_L1_BSS uint64_t worker_cycles[NB_WORKERS];
+static uint32_t l2_words[NB_WORKERS * 16] = {1}; /* L2: one 64-byte row per worker */
 static NPU_L1_BSS uint32_t dma_cycles;
 static uint8_t l2_buf[DMA_BYTES] = {1};       /* L2, written before every read by the DMA */
 static NPU_NOINIT uint8_t l2_back[DMA_BYTES];   /* L2 destination */
@@ -52,6 +55,14 @@ static void bank_job(void *arg) {
     const volatile uint32_t *p = same ? &bank_rows[id][0] : &bank_rows[0][id];
     const uint64_t t0 = mcycle();
     load_loop(p);
+    worker_cycles[id] = mcycle() - t0;
+}
+
+static void l2_job(void *arg) {
+    (void)arg;
+    const unsigned id = npu_core_id();
+    const uint64_t t0 = mcycle();
+    load_loop(&l2_words[id * 16]);
     worker_cycles[id] = mcycle() - t0;
 }
 
@@ -117,6 +128,16 @@ int main(void) {
                (unsigned long)(one_bank[n] / 100), (unsigned long)(one_bank[n] % 100),
                (unsigned long)(own_bank[n] / 100), (unsigned long)(own_bank[n] % 100),
                (unsigned long)(one_bank[n] / own_bank[n]), (unsigned long)(one_bank[n] * 100 / own_bank[n] % 100));
+    }
+
+    /* 1b. The path to L2. */
+    uint32_t l2_alone = 0;
+    for (unsigned n = 1; n <= NB_WORKERS; n *= 2) {
+        npu_cluster_run(n, l2_job, 0);
+        const uint32_t v = per_load_x100(0, n);
+        if (n == 1) l2_alone = v;
+        printf("l2: %u workers, cycles per load %lu.%02lu, slowdown %lu.%02lux\n", n, (unsigned long)(v / 100),
+               (unsigned long)(v % 100), (unsigned long)(v / l2_alone), (unsigned long)(v * 100 / l2_alone % 100));
     }
 
     /* 2. DMA routes. */

@@ -17,7 +17,10 @@
 // faster than the bank serves), the time to serve all of them is the same
 // as round-robin's; an individual initiator's wait can differ from
 // round-robin's by up to one quantum (soc.quantum), so a smaller quantum
-// tightens it. A ring of `window` cycles per resource holds the bookings; it
+// tightens it. A core that waited for a bank therefore runs short batches
+// (128 cycles) and synchronises after each for a while (models/cpu/core.cpp),
+// so contending cores take turns in time order and the bound shrinks to
+// about one such batch while the contention lasts. A ring of `window` cycles per resource holds the bookings; it
 // covers several quanta, and a booking older than that is forgotten (it can
 // no longer be contended: every initiator is past it).
 //
@@ -48,6 +51,11 @@ public:
         ring_.assign(std::size_t(resources) * size, 0);
     }
     bool empty() const { return ring_.empty(); }
+
+    bool booked(unsigned resource, std::uint64_t cycle) const {
+        return ring_[std::size_t(resource) * size_ + (cycle & mask_)] == cycle + 1;
+    }
+    void book(unsigned resource, std::uint64_t cycle) { ring_[std::size_t(resource) * size_ + (cycle & mask_)] = cycle + 1; }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
@@ -81,6 +89,38 @@ struct l1_bank_calendar {
         banks.init(n_banks, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
     }
     unsigned bank_of(std::uint64_t offset) const { return static_cast<unsigned>(offset >> shift) & bank_mask; }
+};
+
+// The cluster's shared path to L2 of one SoC (sim_context::shared): at most
+// cluster.l2_outstanding core requests in flight at once, each holding its
+// lane for its round trip (the L2 latency and the hop). A request that finds
+// every lane held waits for the first cycle a lane is free for its whole
+// round trip. Same calendar, same exactness and error bound as the L1 banks.
+struct l2_path_calendar {
+    slot_calendar lanes;
+    unsigned n = 0;
+    std::uint64_t base = 0, size = 0;  // the L2's bus window
+    void init(const cfg::config& c) {
+        if (!lanes.empty()) return;
+        base = c.address("l2.base");
+        size = c.size("l2.size");
+        n = static_cast<unsigned>(c.count("cluster.l2_outstanding"));
+        const std::uint64_t period_ps = 1000000000000ull / c.frequency_hz("soc.cluster_clock");
+        lanes.init(n, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
+    }
+    // Books a round trip of `hold` cycles from the first cycle >= `cycle`
+    // where a lane is free for all of it; returns that cycle.
+    std::uint64_t reserve(std::uint64_t cycle, std::uint64_t hold) {
+        if (!hold) hold = 1;
+        for (;; ++cycle)
+            for (unsigned l = 0; l < n; ++l) {
+                std::uint64_t k = 0;
+                while (k < hold && !lanes.booked(l, cycle + k)) ++k;
+                if (k < hold) continue;
+                for (k = 0; k < hold; ++k) lanes.book(l, cycle + k);
+                return cycle;
+            }
+    }
 };
 
 }  // namespace npu::base

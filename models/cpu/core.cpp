@@ -59,7 +59,9 @@ struct core::bus_memory {
         unsigned char* host = nullptr;
         unsigned char* shadow = nullptr;
         std::uint32_t latency = 0;  // cycles
-        bool is_l1 = false;
+        // Arbitrated with the other initiators: the L1 banks, or the
+        // cluster's path to L2 (base/slot_calendar.h).
+        enum class shared : std::uint8_t { none, l1, l2 } arbitration = shared::none;
         std::uint64_t* bytes = nullptr;   // traffic counter of the target
         std::uint64_t* accesses = nullptr;
         base::dmi_window dmi;  // for memcheck reports
@@ -70,6 +72,7 @@ struct core::bus_memory {
     base::bus_initiator& bus;
     base::sim_services& svc;
     base::l1_bank_calendar& banks;
+    base::l2_path_calendar& l2_path;
     window rd[2], wr[2];
     bool split;
     std::uint32_t tohost = 1;  // bit 0 set: matches no (addr & ~7)
@@ -91,6 +94,7 @@ struct core::bus_memory {
           bus(owner.bus),
           svc(owner.services()),
           banks(owner.context().shared<base::l1_bank_calendar>()),
+          l2_path(owner.context().shared<base::l2_path_calendar>()),
           split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
     }
@@ -105,17 +109,27 @@ struct core::bus_memory {
         return static_cast<std::uint32_t>(std::llround(t / c.clock_period()));
     }
 
-    // Books the access's cycle in its L1 bank (base/slot_calendar.h): a bank
-    // booked then serves it at its next free cycle, plus the penalty.
-    void bank_access(std::uint32_t a, std::uint64_t& cyc) {
-        base::l1_bank_calendar& t = banks;
+    // Books the access in what it shares (base/slot_calendar.h): its L1
+    // bank, which serves it at its next free cycle (plus the penalty), or a
+    // lane of the cluster's path to L2 for its round trip.
+    void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
-        const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
-        if (served != now) {
-            const std::uint64_t wait = served - now + penalty;
-            cyc += wait;
-            stall_bank += wait;
+        if (w.arbitration == window::shared::l1) {
+            base::l1_bank_calendar& t = banks;
+            const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
+            if (served != now) {
+                const std::uint64_t wait = served - now + penalty;
+                cyc += wait;
+                stall_bank += wait;
+            }
+            return;
         }
+        // The latency already counted is the round trip; the request went out
+        // that many cycles ago.
+        const std::uint64_t issued = now - w.latency;
+        const std::uint64_t wait = l2_path.reserve(issued, w.latency) - issued;
+        cyc += wait;
+        stall_memory += wait;
     }
 
     template <class T>
@@ -129,7 +143,7 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.is_l1) bank_access(a, cyc);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
                 return true;
             }
         }
@@ -148,7 +162,7 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.is_l1) bank_access(a, cyc);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
                 return true;
             }
         }
@@ -232,7 +246,10 @@ struct core::bus_memory {
         w.shadow = d.shadow;
         w.latency = to_cycles(write ? d.write_latency : d.read_latency);
         const base::l1_bank_calendar& t = banks;
-        w.is_l1 = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size;
+        const base::l2_path_calendar& p = l2_path;
+        w.arbitration = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size ? window::shared::l1
+                        : p.n && d.start >= p.base && d.end < p.base + p.size ? window::shared::l2
+                                                                            : window::shared::none;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
         if (tid >= 0 && tid < base::traffic_registry::max_targets) {
@@ -383,6 +400,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     watchdog_ = cfg.cycles("soc.max_cycles");
 
     context().shared<base::l1_bank_calendar>().init(cfg);
+    context().shared<base::l2_path_calendar>().init(cfg);
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
 
@@ -569,7 +587,12 @@ void core::thread() {
         }
         if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
         // Run to the end of the current quantum.
-        const std::uint64_t budget = batch_budget();
+        // A hart that lost L1 bank cycles lately runs short batches and
+        // synchronises after each, so contending harts take turns in time
+        // order instead of a quantum each (base/slot_calendar.h).
+        const std::uint64_t budget =
+            contended_batches_ ? std::min<std::uint64_t>(batch_budget(), contended_batch) : batch_budget();
+        const std::uint64_t bank_stalls_before = mem_->stall_bank;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
@@ -597,6 +620,10 @@ void core::thread() {
                            : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (mem_->stall_bank != bank_stalls_before)
+            contended_batches_ = contended_batches_sticky;
+        else if (contended_batches_)
+            --contended_batches_;
         if (base::activity_sink* a = context().activity) {
             const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
             a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
@@ -649,7 +676,7 @@ void core::thread() {
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
             continue;
         }
-        if (qk_.need_sync()) {
+        if (qk_.need_sync() || contended_batches_) {
             update_stats();
             qk_.sync();
         }
