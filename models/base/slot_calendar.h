@@ -17,7 +17,7 @@
 // faster than the bank serves), the time to serve all of them is the same
 // as round-robin's; an individual initiator's wait can differ from
 // round-robin's by up to one quantum (soc.quantum), so a smaller quantum
-// tightens it. A core that waited for a bank therefore runs short batches
+// tightens it. A core that waited for a bank (or the L2 path) therefore runs short batches
 // (128 cycles) and synchronises after each for a while (models/cpu/core.cpp),
 // so contending cores take turns in time order and the bound shrinks to
 // about one such batch while the contention lasts. A ring of `window` cycles per resource holds the bookings; it

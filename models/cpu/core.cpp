@@ -87,6 +87,7 @@ struct core::bus_memory {
     std::uint64_t unknown_bytes = 0;
     std::uint64_t stall_memory = 0;
     std::uint64_t stall_bank = 0;
+    std::uint64_t arbitration_waits = 0;  // accesses that waited for a bank or the L2 path
 
     bus_memory(core& owner, bool split_misaligned)
         : c(owner),
@@ -121,6 +122,7 @@ struct core::bus_memory {
                 const std::uint64_t wait = served - now + penalty;
                 cyc += wait;
                 stall_bank += wait;
+                ++arbitration_waits;
             }
             return;
         }
@@ -130,6 +132,7 @@ struct core::bus_memory {
         const std::uint64_t wait = l2_path.reserve(issued, w.latency) - issued;
         cyc += wait;
         stall_memory += wait;
+        arbitration_waits += wait != 0;
     }
 
     template <class T>
@@ -587,12 +590,12 @@ void core::thread() {
         }
         if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
         // Run to the end of the current quantum.
-        // A hart that lost L1 bank cycles lately runs short batches and
+        // A hart that waited for an L1 bank or the L2 path lately runs short batches and
         // synchronises after each, so contending harts take turns in time
         // order instead of a quantum each (base/slot_calendar.h).
         const std::uint64_t budget =
             contended_batches_ ? std::min<std::uint64_t>(batch_budget(), contended_batch) : batch_budget();
-        const std::uint64_t bank_stalls_before = mem_->stall_bank;
+        const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
@@ -620,7 +623,7 @@ void core::thread() {
                            : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
-        if (mem_->stall_bank != bank_stalls_before)
+        if (mem_->arbitration_waits != waits_before)
             contended_batches_ = contended_batches_sticky;
         else if (contended_batches_)
             --contended_batches_;
@@ -679,6 +682,11 @@ void core::thread() {
         if (qk_.need_sync() || contended_batches_) {
             update_stats();
             qk_.sync();
+            // Harts resuming at the same time take their turns in hart-id
+            // order, one delta cycle each: who books the L1 banks first then
+            // does not depend on the kernel's order of simultaneous wake-ups
+            // (which changes with unrelated processes, e.g. another SoC's).
+            for (unsigned k = h_.hart_id; k; --k) sc_core::wait(sc_core::SC_ZERO_TIME);
         }
     }
 }

@@ -172,9 +172,10 @@ private:
     bool stop_on_bus_error_;
     std::uint64_t watchdog_ = 0;  // soc.max_cycles: no batch runs past it (0 = no limit)
     std::uint32_t boot_address_ = 0;
-    // L1 contention mode: after a batch that waited for a bank, the next
-    // contended_batches_sticky batches are at most contended_batch cycles and
-    // end with a synchronisation (core.cpp, thread()).
+    // Contention mode: after a batch that waited for an L1 bank or the L2
+    // path, the next contended_batches_sticky batches are at most
+    // contended_batch cycles and end with a synchronisation (core.cpp,
+    // thread()).
     static constexpr std::uint64_t contended_batch = 128;
     static constexpr unsigned contended_batches_sticky = 16;
     unsigned contended_batches_ = 0;
