@@ -74,8 +74,8 @@ schema make_platform_schema() {
     w.max = 31;
     auto& l2o = s.add(decl("cluster.l2_outstanding", value_kind::count, "4",
                            "Core requests to L2 the cluster's shared path carries at once, each for its "
-                           "round trip (l2.latency + the hop): the cores' L2 loads and stores contend for it "
-                           "(docs/memory-map.md)."));
+                           "round trip (l2.latency + the hop), i.e. one request per round trip / this cycles: "
+                           "the cores' L2 loads and stores contend for it (docs/memory-map.md)."));
     l2o.nonzero = true;
     l2o.max = 64;
 

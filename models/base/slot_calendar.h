@@ -30,6 +30,7 @@
 
 #include "config/config.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -51,11 +52,6 @@ public:
         ring_.assign(std::size_t(resources) * size, 0);
     }
     bool empty() const { return ring_.empty(); }
-
-    bool booked(unsigned resource, std::uint64_t cycle) const {
-        return ring_[std::size_t(resource) * size_ + (cycle & mask_)] == cycle + 1;
-    }
-    void book(unsigned resource, std::uint64_t cycle) { ring_[std::size_t(resource) * size_ + (cycle & mask_)] = cycle + 1; }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
@@ -91,35 +87,30 @@ struct l1_bank_calendar {
     unsigned bank_of(std::uint64_t offset) const { return static_cast<unsigned>(offset >> shift) & bank_mask; }
 };
 
-// The cluster's shared path to L2 of one SoC (sim_context::shared): at most
-// cluster.l2_outstanding core requests in flight at once, each holding its
-// lane for its round trip (the L2 latency and the hop). A request that finds
-// every lane held waits for the first cycle a lane is free for its whole
-// round trip. Same calendar, same exactness and error bound as the L1 banks.
+// The cluster's shared path to L2 of one SoC (sim_context::shared): it
+// carries at most cluster.l2_outstanding core requests at once, each for its
+// round trip of `hold` cycles (the L2 latency and the hop), i.e. one request
+// per hold / outstanding cycles. So it is one calendar of issue slots that
+// long (rounded to whole cycles): a request books the first free slot at or
+// after its issue cycle. Same exactness and error bound as the L1 banks,
+// and as cheap (one load, compare and store per request).
 struct l2_path_calendar {
-    slot_calendar lanes;
-    unsigned n = 0;
+    slot_calendar slots;
+    unsigned outstanding = 0;
     std::uint64_t base = 0, size = 0;  // the L2's bus window
     void init(const cfg::config& c) {
-        if (!lanes.empty()) return;
+        if (!slots.empty()) return;
         base = c.address("l2.base");
         size = c.size("l2.size");
-        n = static_cast<unsigned>(c.count("cluster.l2_outstanding"));
+        outstanding = static_cast<unsigned>(c.count("cluster.l2_outstanding"));
         const std::uint64_t period_ps = 1000000000000ull / c.frequency_hz("soc.cluster_clock");
-        lanes.init(n, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
+        slots.init(1, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
     }
-    // Books a round trip of `hold` cycles from the first cycle >= `cycle`
-    // where a lane is free for all of it; returns that cycle.
+    // Books a request issued at `cycle` whose round trip is `hold` cycles;
+    // returns the cycle it goes out.
     std::uint64_t reserve(std::uint64_t cycle, std::uint64_t hold) {
-        if (!hold) hold = 1;
-        for (;; ++cycle)
-            for (unsigned l = 0; l < n; ++l) {
-                std::uint64_t k = 0;
-                while (k < hold && !lanes.booked(l, cycle + k)) ++k;
-                if (k < hold) continue;
-                for (k = 0; k < hold; ++k) lanes.book(l, cycle + k);
-                return cycle;
-            }
+        const std::uint64_t slot = std::max<std::uint64_t>(1, (hold + outstanding / 2) / outstanding);
+        return std::max(cycle, slots.reserve(0, cycle / slot) * slot);
     }
 };
 

@@ -111,8 +111,8 @@ struct core::bus_memory {
     }
 
     // Books the access in what it shares (base/slot_calendar.h): its L1
-    // bank, which serves it at its next free cycle (plus the penalty), or a
-    // lane of the cluster's path to L2 for its round trip.
+    // bank, which serves it at its next free cycle (plus the penalty), or an
+    // issue slot of the cluster's path to L2.
     void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
         if (w.arbitration == window::shared::l1) {
@@ -128,7 +128,7 @@ struct core::bus_memory {
         }
         // The latency already counted is the round trip; the request went out
         // that many cycles ago.
-        const std::uint64_t issued = now - w.latency;
+        const std::uint64_t issued = now > w.latency ? now - w.latency : 0;
         const std::uint64_t wait = l2_path.reserve(issued, w.latency) - issued;
         cyc += wait;
         stall_memory += wait;
@@ -251,7 +251,7 @@ struct core::bus_memory {
         const base::l1_bank_calendar& t = banks;
         const base::l2_path_calendar& p = l2_path;
         w.arbitration = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size ? window::shared::l1
-                        : p.n && d.start >= p.base && d.end < p.base + p.size ? window::shared::l2
+                        : p.outstanding && d.start >= p.base && d.end < p.base + p.size ? window::shared::l2
                                                                             : window::shared::none;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
