@@ -390,7 +390,8 @@ bool dma::run_transfer(channel& ch) {
         if (writes.size() + writing.size() >= outstanding_)
             slot = writing.empty() ? never : *std::min_element(writing.begin(), writing.end());
         const sc_time tr = more && slot != never ? std::max({next_read, slot, sc_core::sc_time_stamp()}) : never;
-        const sc_time tw = writes.empty() ? never : std::max({writes.front().ready, next_write, sc_core::sc_time_stamp()});
+        const sc_time tw =
+            writes.empty() ? never : std::max({writes.front().ready, next_write, sc_core::sc_time_stamp()});
         if (tr == never && tw == never) {
             // Every slot waits for a write in flight: no new read before one completes.
             wait_until(*std::min_element(writing.begin(), writing.end()));

@@ -58,8 +58,8 @@ private:
     void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;
-    int route_index(std::uint64_t addr) const;
-    bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region  // memory region index for route stats, -1 if none
+    int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
+    bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region
 
     descriptor regs_;                          // the descriptor registers as programmed
     cfg::memory_map map_;

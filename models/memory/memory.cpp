@@ -22,8 +22,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     port_free_ = sc_core::SC_ZERO_TIME;
     if (cfg::platform_schema().find(section + ".interface") && cfg.choice(section + ".interface") == "psram") {
         const double pin_hz = static_cast<double>(cfg.frequency_hz(section + ".psram_clock"));
-        psram_byte_ = sc_core::sc_time(1.0 / (pin_hz * static_cast<double>(cfg.count(section + ".psram_bytes_per_clock"))),
-                                       sc_core::SC_SEC);
+        const double bytes_per_clock = static_cast<double>(cfg.count(section + ".psram_bytes_per_clock"));
+        psram_byte_ = sc_core::sc_time(1.0 / (pin_hz * bytes_per_clock), sc_core::SC_SEC);
         psram_command_ = sc_core::sc_time(static_cast<double>(cfg.count(section + ".psram_latency")) / pin_hz,
                                           sc_core::SC_SEC);
         psram_page_ = cfg.size(section + ".page_size");
