@@ -72,6 +72,12 @@ schema make_platform_schema() {
                          "hart `workers`. 0 leaves only the cluster controller, as hart 0: what "
                          "single-hart bare-metal tests (riscv-tests) expect."));
     w.max = 31;
+    auto& l2o = s.add(decl("cluster.l2_outstanding", value_kind::count, "4",
+                           "Core requests to L2 the cluster's shared path carries at once, each for its "
+                           "round trip (l2.latency + the hop), i.e. one request per round trip / this cycles: "
+                           "the cores' L2 loads and stores contend for it (docs/memory-map.md)."));
+    l2o.nonzero = true;
+    l2o.max = 64;
 
     // --- cores --------------------------------------------------------------
     auto& mis = s.add(decl("core.misaligned", value_kind::choice, "trap",
@@ -109,9 +115,10 @@ schema make_platform_schema() {
     cpi(s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move.")));
     cpi(s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S.")));
     cpi(s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added.")));
-    s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "1",
-               "Stall cycles charged when a core's L1 access hits a bank another core used in the "
-               "same cycle (approximation of TCDM arbitration)."))
+    s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "0",
+               "Extra stall cycles a core's L1 access pays when it loses its bank's cycle to another "
+               "initiator, on top of waiting for the bank's next free cycle (TCDM arbitration: each "
+               "bank serves one access per cycle; docs/memory-map.md)."))
         .max = 100000;
 
     // --- memories -----------------------------------------------------------
@@ -129,6 +136,34 @@ schema make_platform_schema() {
     add_memory(s, "l2", "0x1C000000", "1536KiB", "6", "8B", "dense", "the SoC L2");
     add_memory(s, "l3", "0x80000000", "8MiB", "100", "4B", "sparse",
                "the external L3 (HyperRAM-like; reachable through the DMA only)");
+    // The PSRAM behind GAP9's OctoSPI: defaults from the APS256XXN datasheet
+    // (x8 DDR, 200 MHz, 400 MB/s, 2048-byte pages; docs/memory-map.md).
+    auto& l3i = s.add(decl("l3.interface", value_kind::choice, "psram",
+                           "Timing of L3: `psram`, an OctoSPI/HyperBus PSRAM whose pins carry one "
+                           "transaction at a time (command, address and initial latency, then the data at "
+                           "the pin rate, re-issued at each page boundary), shared by every channel; or "
+                           "`port`, a memory port like l2's (`l3.latency`, `l3.bandwidth`). With `psram`, "
+                           "l3.latency and l3.bandwidth are not used."));
+    l3i.choices = {"psram", "port"};
+    auto& l3c = s.add(decl("l3.psram_clock", value_kind::frequency, "200MHz",
+                           "Clock of the PSRAM pins (APS256XXN: up to 200 MHz)."));
+    l3c.nonzero = true;
+    l3c.max = 10000000000ull;
+    auto& l3w = s.add(decl("l3.psram_bytes_per_clock", value_kind::count, "2",
+                           "Bytes the PSRAM pins move per PSRAM clock: 2 for x8 DDR (400 MB/s at 200 MHz), 4 "
+                           "for x16 DDR."));
+    l3w.nonzero = true;
+    l3w.max = 64;
+    s.add(decl("l3.psram_latency", value_kind::count, "10",
+               "PSRAM clocks of each transaction before its data: command and address (3 clocks x8 DDR) "
+               "plus the initial read latency (latency code 7 at 200 MHz; APS256XXN)."))
+        .max = 100000;
+    auto& l3p = s.add(decl("l3.page_size", value_kind::size, "2KiB",
+                           "PSRAM page (row) size: a burst crossing a page boundary is re-issued as a new "
+                           "transaction (APS256XXN x8: 2048 bytes)."));
+    l3p.nonzero = true;
+    l3p.power_of_two = true;
+    l3p.max = 1ull << 20;
 
     // --- peripherals ----------------------------------------------------------
     // Each register block is a region of its own, so the map, visibility and
@@ -171,13 +206,30 @@ schema make_platform_schema() {
     dbs.nonzero = true;
     dbs.max = 65536;
     s.add(decl("dma.burst_latency", value_kind::cycles, "4",
-               "DMA overhead cycles before each burst's read is issued (on top of the memories' "
+               "DMA cycles between issuing one burst's read and the next (per-burst overhead; "
+               "with dma.outstanding > 1 it overlaps the bursts in flight, on top of the memories' "
                "own latency, bandwidth and port contention)."))
         .max = 100000;
     s.add(decl("dma.bandwidth", value_kind::size, "0",
                "Bytes per cycle one DMA channel moves at most: each burst's read takes at least "
                "ceil(bytes / this) cycles. 0: limited only by the memories' ports (`<region>.bandwidth`)."))
         .max = 4096;
+    auto& dl1 = s.add(decl("dma.l1_width", value_kind::size, "8B",
+                           "Bytes per cycle a DMA channel's L1 side moves (its port into the banked L1: "
+                           "width / l1.bank_width banks per cycle). 8B: DORY's GAP9 cluster DMA, 8 B/cycle "
+                           "L2 <-> L1."));
+    dl1.nonzero = true;
+    dl1.max = 4096;
+    auto& dout = s.add(decl("dma.outstanding", value_kind::count, "4",
+                            "Bursts one DMA channel holds at once (reads in flight, data buffered, writes in "
+                            "flight): the next read is issued while earlier bursts are still moving, so "
+                            "bursts, rows and planes pipeline. 1: one burst at a time."));
+    dout.nonzero = true;
+    dout.max = 64;
+    s.add(decl("dma.startup_latency", value_kind::cycles, "8",
+               "Cycles from a push to the transfer's first read (descriptor decode and command "
+               "queue): the fixed cost of every transfer."))
+        .max = 100000;
     s.add(decl("dma.allow_l3_l1", value_kind::boolean, "false",
                "Whether the DMA may copy between L3 and L1 directly. false (GAP9-like): such a "
                "transfer is refused at push time with an error; stage it through L2."));
@@ -365,7 +417,10 @@ schema make_platform_schema() {
         // sa.l1_bandwidth, ...), the instruction costs, and the rest by name.
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
                             k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
-                            k == "dma.burst_size" || k == "sa.weight_buffers";
+                            k == "dma.burst_size" || k == "dma.l1_width" || k == "dma.outstanding" ||
+                            k == "cluster.l2_outstanding" ||
+                            k.rfind("l3.psram_", 0) == 0 || k == "l3.page_size" || k == "l3.interface" ||
+                            k == "sa.weight_buffers";
         const bool host = ends_with(k, ".storage") || ends_with(k, ".model") || k.rfind("energy.", 0) == 0;
         const bool watch = k == "soc.max_cycles" || k == "soc.memcheck" || k == "soc.on_bus_error" || k == "sa.rtl_trace";
         if (timing || host || watch) s.exclude_from_fingerprint(k);

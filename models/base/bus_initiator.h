@@ -91,6 +91,10 @@ public:
         ext_.has_pc = true;
     }
 
+    // The port width (bytes per cycle) the next accesses' bursts move at in
+    // a banked memory (a DMA channel's L1 side); 0: the memory's bandwidth.
+    void set_beat_bytes(std::uint64_t b) { ext_.beat_bytes = b; }
+
     // Off: every access is a b_transport and no DMI window is requested, so
     // the target's timing (port contention, banks) applies to each burst —
     // what a DMA or accelerator master needs. On by default (cores).

@@ -20,6 +20,9 @@ struct txn_ext : tlm::tlm_extension<txn_ext> {
     // The address as the initiator issued it (routers rewrite the payload's
     // address to a target offset; reports want the bus address).
     std::uint64_t bus_address = 0;
+    // The initiator's port width in bytes per cycle (a DMA channel's L1
+    // side, dma.l1_width); 0: the target's own port bandwidth.
+    std::uint64_t beat_bytes = 0;
     // Set by the target memory that served the access (traffic_registry id).
     int traffic_id = -1;
     // Set by the router.

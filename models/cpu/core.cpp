@@ -5,6 +5,7 @@
 #include "interp.h"
 
 #include "base/sim_services.h"
+#include "base/slot_calendar.h"
 #include "config/memory_map.h"
 
 #include <fmt/core.h>
@@ -17,24 +18,6 @@ namespace npu::cpu {
 
 namespace {
 
-// Bank stamps shared by every hart of a SoC (see core.h, cost model); one per
-// sim_context, like the LR/SC reservation set.
-struct l1_bank_table {
-    static constexpr unsigned ring = 1024;
-    std::vector<std::uint64_t> stamps;  // [bank][cycle % ring] = cycle << 5 | hart
-    unsigned bank_mask = 0;
-    unsigned shift = 0;
-    std::uint32_t base = 0;
-    std::uint32_t size = 0;
-    void init(std::uint32_t b, std::uint32_t s, unsigned banks, unsigned width) {
-        if (!stamps.empty()) return;
-        base = b;
-        size = s;
-        bank_mask = banks - 1;
-        shift = static_cast<unsigned>(__builtin_ctz(width));
-        stamps.assign(std::size_t(banks) * ring, ~0ull);
-    }
-};
 // Once elaboration is over an event may be notified; before that the thread
 // has not run yet and will see the new state when it starts.
 bool simulation_started() {
@@ -91,7 +74,9 @@ struct core::bus_memory {
         unsigned char* host = nullptr;
         unsigned char* shadow = nullptr;
         std::uint32_t latency = 0;  // cycles
-        bool is_l1 = false;
+        // Arbitrated with the other initiators: the L1 banks, or the
+        // cluster's path to L2 (base/slot_calendar.h).
+        enum class shared : std::uint8_t { none, l1, l2 } arbitration = shared::none;
         std::uint64_t* bytes = nullptr;   // traffic counter of the target
         std::uint64_t* accesses = nullptr;
         base::dmi_window dmi;  // for memcheck reports
@@ -101,7 +86,8 @@ struct core::bus_memory {
     hart_state& h;
     base::bus_initiator& bus;
     base::sim_services& svc;
-    l1_bank_table& banks;
+    base::l1_bank_calendar& banks;
+    base::l2_path_calendar& l2_path;
     window rd[2], wr[2];
     bool split;
     std::uint32_t tohost = 1;  // bit 0 set: matches no (addr & ~7)
@@ -119,13 +105,15 @@ struct core::bus_memory {
     std::uint64_t unknown_bytes = 0;
     std::uint64_t stall_memory = 0;
     std::uint64_t stall_bank = 0;
+    std::uint64_t arbitration_waits = 0;  // accesses that waited for a bank or the L2 path
 
     bus_memory(core& owner, bool split_misaligned)
         : c(owner),
           h(owner.h_),
           bus(owner.bus),
           svc(owner.services()),
-          banks(owner.context().shared<l1_bank_table>()),
+          banks(owner.context().shared<base::l1_bank_calendar>()),
+          l2_path(owner.context().shared<base::l2_path_calendar>()),
           split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
     }
@@ -140,16 +128,29 @@ struct core::bus_memory {
         return static_cast<std::uint32_t>(std::llround(t / c.clock_period()));
     }
 
-    void bank_access(std::uint32_t a, std::uint64_t& cyc) {
-        l1_bank_table& t = banks;
+    // Books the access in what it shares (base/slot_calendar.h): its L1
+    // bank, which serves it at its next free cycle (plus the penalty), or an
+    // issue slot of the cluster's path to L2.
+    void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
-        const unsigned bank = ((a - t.base) >> t.shift) & t.bank_mask;
-        std::uint64_t& s = t.stamps[bank * l1_bank_table::ring + (now & (l1_bank_table::ring - 1))];
-        if ((s >> 5) == now && (s & 31) != h.hart_id) {
-            cyc += penalty;
-            stall_bank += penalty;
+        if (w.arbitration == window::shared::l1) {
+            base::l1_bank_calendar& t = banks;
+            const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
+            if (served != now) {
+                const std::uint64_t wait = served - now + penalty;
+                cyc += wait;
+                stall_bank += wait;
+                ++arbitration_waits;
+            }
+            return;
         }
-        s = (now << 5) | h.hart_id;
+        // The latency already counted is the round trip; the request went out
+        // that many cycles ago.
+        const std::uint64_t issued = now > w.latency ? now - w.latency : 0;
+        const std::uint64_t wait = l2_path.reserve(issued, w.latency) - issued;
+        cyc += wait;
+        stall_memory += wait;
+        arbitration_waits += wait != 0;
     }
 
     template <class T>
@@ -163,10 +164,9 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.is_l1) {
-                    if (__builtin_expect(h.x[2] - guard_floor < guard_span, 0)) stack_check(a, sizeof(T), pc, false);
-                    bank_access(a, cyc);
-                }
+                if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
+                    stack_check(a, sizeof(T), pc, false);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
                 return true;
             }
         }
@@ -179,7 +179,7 @@ struct core::bus_memory {
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
-                if (w.is_l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
+                if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
                     stack_check(a, sizeof(T), pc, true);
                 if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
                 std::memcpy(w.host + off, &v, sizeof(T));
@@ -187,7 +187,7 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.is_l1) bank_access(a, cyc);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
                 return true;
             }
         }
@@ -298,8 +298,11 @@ struct core::bus_memory {
         w.host = d.host;
         w.shadow = d.shadow;
         w.latency = to_cycles(write ? d.write_latency : d.read_latency);
-        const l1_bank_table& t = banks;
-        w.is_l1 = !t.stamps.empty() && d.start >= t.base && d.end < std::uint64_t(t.base) + t.size;
+        const base::l1_bank_calendar& t = banks;
+        const base::l2_path_calendar& p = l2_path;
+        w.arbitration = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size ? window::shared::l1
+                        : p.outstanding && d.start >= p.base && d.end < p.base + p.size ? window::shared::l2
+                                                                            : window::shared::none;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
         if (tid >= 0 && tid < base::traffic_registry::max_targets) {
@@ -450,9 +453,8 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");
 
-    context().shared<l1_bank_table>().init(cfg.address("l1.base"), static_cast<std::uint32_t>(cfg.size("l1.size")),
-                                           static_cast<unsigned>(cfg.count("l1.banks")),
-                                           static_cast<unsigned>(cfg.size("l1.bank_width")));
+    context().shared<base::l1_bank_calendar>().init(cfg);
+    context().shared<base::l2_path_calendar>().init(cfg);
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
 
@@ -646,7 +648,12 @@ void core::thread() {
         }
         if (const std::uint32_t irq = pending_interrupt(h_)) enter_trap(h_, irq, 0);
         // Run to the end of the current quantum.
-        const std::uint64_t budget = batch_budget();
+        // A hart that waited for an L1 bank or the L2 path lately runs short batches and
+        // synchronises after each, so contending harts take turns in time
+        // order instead of a quantum each (base/slot_calendar.h).
+        const std::uint64_t budget =
+            contended_batches_ ? std::min<std::uint64_t>(batch_budget(), contended_batch) : batch_budget();
+        const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
@@ -674,6 +681,10 @@ void core::thread() {
                            : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
+        if (mem_->arbitration_waits != waits_before)
+            contended_batches_ = contended_batches_sticky;
+        else if (contended_batches_)
+            --contended_batches_;
         if (base::activity_sink* a = context().activity) {
             const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
             a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
@@ -726,9 +737,14 @@ void core::thread() {
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
             continue;
         }
-        if (qk_.need_sync()) {
+        if (qk_.need_sync() || contended_batches_) {
             update_stats();
             qk_.sync();
+            // Harts resuming at the same time take their turns in hart-id
+            // order, one delta cycle each: who books the L1 banks first then
+            // does not depend on the kernel's order of simultaneous wake-ups
+            // (which changes with unrelated processes, e.g. another SoC's).
+            for (unsigned k = h_.hart_id; k; --k) sc_core::wait(sc_core::SC_ZERO_TIME);
         }
     }
 }

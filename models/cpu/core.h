@@ -10,16 +10,15 @@
 //    load, store, fpu, fdiv, amo); a taken branch costs cpi_branch_taken.
 //  - loads/stores/AMOs add the latency of the memory touched: the DMI
 //    window's read/write latency, or the delay b_transport annotates.
-//  - L1 bank conflicts (approximation): L1 is word-interleaved over l1.banks
-//    banks of l1.bank_width bytes. Every L1 access of every hart stamps its
-//    bank with the global cycle of the access (simulation time + the hart's
-//    local offset, in cycles) and the hart id, in a ring of the last 1024
-//    cycles per bank. An access to a bank that another hart stamped with the
-//    same cycle pays core.l1_bank_conflict_penalty. With temporal decoupling
-//    harts run their quantum one after the other, so this compares global
-//    timestamps rather than arrival order; it is deterministic because
-//    SystemC's scheduling order is, and it under-counts when the quantum is
-//    longer than the 1024-cycle ring.
+//  - L1 bank arbitration: L1 is word-interleaved over l1.banks banks of
+//    l1.bank_width bytes, each serving one access per cycle, shared with
+//    the DMA and the SA. Every L1 access of every hart books its bank's
+//    cycle (simulation time + the hart's local offset) in the SoC's bank
+//    calendar (base/slot_calendar.h); a cycle another initiator booked makes
+//    it wait for the bank's next free cycle, plus
+//    core.l1_bank_conflict_penalty. Exact bank capacity under temporal
+//    decoupling; who waits follows simulation order within a quantum (the
+//    error bound is in slot_calendar.h and docs/memory-map.md).
 // Stall statistics: memory latency, bank conflicts, div (cpi_div - cpi_alu per
 // DIV/REM), fdiv (cpi_fdiv - cpi_fpu per FDIV/FSQRT), branch (taken extra).
 //
@@ -179,6 +178,13 @@ private:
     bool stop_on_bus_error_;
     std::uint64_t watchdog_ = 0;  // soc.max_cycles: no batch runs past it (0 = no limit)
     std::uint32_t boot_address_ = 0;
+    // Contention mode: after a batch that waited for an L1 bank or the L2
+    // path, the next contended_batches_sticky batches are at most
+    // contended_batch cycles and end with a synchronisation (core.cpp,
+    // thread()).
+    static constexpr std::uint64_t contended_batch = 128;
+    static constexpr unsigned contended_batches_sticky = 16;
+    unsigned contended_batches_ = 0;
 
     std::uint64_t stall_memory_ = 0;
     std::uint64_t stall_bank_ = 0;

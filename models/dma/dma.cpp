@@ -6,20 +6,27 @@
 // same port interleave burst by burst and contend exactly like two masters.
 //
 // Timing of one transfer (cycles of the cluster clock), burst by burst:
+//   - the first read is issued dma.startup_latency cycles after the push
+//     (descriptor decode, command queue);
 //   - a burst is at most dma.burst_size bytes and never crosses a row;
-//   - read k is issued dma.burst_latency cycles after the previous read
-//     returned (the first: after the start); it completes when the source's
-//     b_transport says (hop + port wait + ceil(n / bandwidth) + latency - 1);
-//   - write k is issued when read k returned and the previous write finished,
-//     and completes when the destination's b_transport says;
-//   - reads run ahead of writes by at most two bursts (the engine's buffer),
-//     so a slow destination throttles the source;
+//   - the engine holds dma.outstanding bursts per channel (reads in flight,
+//     data waiting for its write, writes in flight): read k + 1 is issued
+//     dma.burst_latency cycles after read k was issued (not after it
+//     returned) as long as a slot is free, so bursts, rows and planes
+//     pipeline; a burst's slot frees when its write completes;
+//   - read k completes when the source's b_transport says (hop + port wait +
+//     beats + latency - 1); write k is issued when read k returned and the
+//     channel's write port has sent the previous burst, and completes when
+//     the destination's b_transport says;
+//   - the channel's L1 side moves dma.l1_width bytes per cycle (its beat
+//     width in the banked L1, whose banks it books like every initiator);
+//     its other side moves what the memory's port allows;
 //   - with dma.bandwidth = B != 0, a read takes at least ceil(n / B) cycles
 //     (the engine's own datapath limit, whatever the memories allow);
 //   - the transfer ends when its last write completes.
-// So an uncontended transfer of n bursts takes
-//   n * (burst_latency + read) + write        (when write <= burst_latency + read)
-// i.e. per-burst latency plus the bytes at the slower port's bandwidth.
+// So a long uncontended transfer streams at the slowest of the source port,
+// the destination port and dma.l1_width, after a startup of the
+// startup latency plus one burst's latency.
 // Each access is issued at its own SystemC time (the thread waits until
 // then), so the memories see channels and other masters in time order and
 // their busy-until port model yields the contention.
@@ -54,8 +61,6 @@ struct dma::channel {
 };
 
 namespace {
-constexpr std::size_t write_buffer_bursts = 2;
-
 void wait_until(const sc_time& t) {
     if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
 }
@@ -71,6 +76,10 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
       burst_size_(cfg.size("dma.burst_size")),
       burst_latency_(cfg.cycles("dma.burst_latency")),
       bandwidth_(cfg.size("dma.bandwidth")),
+      l1_width_(cfg.size("dma.l1_width")),
+      outstanding_(cfg.count("dma.outstanding")),
+      startup_latency_(cfg.cycles("dma.startup_latency")),
+      hop_(cycles(cfg.cycles("interconnect.hop_latency"))),
       allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
       stop_on_error_(cfg.choice("dma.on_error") == "stop") {
     l1_ = map_.region_index("l1");
@@ -407,24 +416,49 @@ bool dma::run_transfer(channel& ch) {
         sc_time ready;
         std::uint32_t p, r, o;
     };
-    std::deque<pending> writes;
-    sc_time read_free = sc_core::sc_time_stamp(), write_free = read_free;
+    std::deque<pending> writes;      // read (or reading), not yet written
+    std::deque<sc_time> writing;     // completion times of the writes in flight
     const sc_time never = sc_core::sc_max_time();
     const sc_time burst_latency = cycles(burst_latency_);
+    sc_time next_read = sc_core::sc_time_stamp() + cycles(startup_latency_);
+    sc_time next_write = sc_core::SC_ZERO_TIME, last_done = sc_core::sc_time_stamp();
+    // Cycles a burst of n bytes occupies the channel's side at `addr`: its L1
+    // side moves l1_width bytes per cycle; elsewhere the memory's port paces it.
+    auto side_cycles = [&](std::uint64_t addr, unsigned n) -> sc_time {
+        if (l1_width_ && route_is_l1(addr)) return cycles((n + l1_width_ - 1) / l1_width_);
+        return cycles(1);
+    };
 
     while (more || !writes.empty()) {
-        const bool can_read = more && writes.size() < write_buffer_bursts;
-        const sc_time tr = can_read ? std::max(read_free + burst_latency, sc_core::sc_time_stamp()) : never;
-        const sc_time tw = writes.empty() ? never : std::max(writes.front().ready, write_free);
+        while (!writing.empty() && writing.front() <= sc_core::sc_time_stamp()) writing.pop_front();
+        // A free slot: now, or when the earliest write in flight completes.
+        sc_time slot = sc_core::sc_time_stamp();
+        if (writes.size() + writing.size() >= outstanding_)
+            slot = writing.empty() ? never : *std::min_element(writing.begin(), writing.end());
+        const sc_time tr = more && slot != never ? std::max({next_read, slot, sc_core::sc_time_stamp()}) : never;
+        const sc_time tw =
+            writes.empty() ? never : std::max({writes.front().ready, next_write, sc_core::sc_time_stamp()});
+        if (tr == never && tw == never) {
+            // Every slot waits for a write in flight: no new read before one completes.
+            wait_until(*std::min_element(writing.begin(), writing.end()));
+            continue;
+        }
         if (tw <= tr) {
             pending& w = writes.front();
             wait_until(tw);
             sc_time delay = sc_core::SC_ZERO_TIME;
+            bus.set_beat_bytes(route_is_l1(w.dst) ? l1_width_ : 0);
             if (bus.write(w.dst, w.data.data(), w.n, delay) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
                 return false;
             }
-            write_free = sc_core::sc_time_stamp() + delay;
+            const sc_time done = sc_core::sc_time_stamp() + delay;
+            writing.push_back(done);
+            last_done = std::max(last_done, done);
+            // The L1 side sends the next burst once this one's words are all
+            // served (bank conflicts hold the port), the hop excluded.
+            next_write = sc_core::sc_time_stamp() + side_cycles(w.dst, w.n);
+            if (route_is_l1(w.dst) && done - hop_ > next_write) next_write = done - hop_;
             bytes_ += w.n;
             ++bursts_;
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
@@ -438,14 +472,19 @@ bool dma::run_transfer(channel& ch) {
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
             pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
             sc_time delay = sc_core::SC_ZERO_TIME;
+            bus.set_beat_bytes(route_is_l1(src) ? l1_width_ : 0);
             if (bus.read(src & 0xFFFFFFFFu, w.data.data(), n, delay) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
                 return false;
             }
-            read_free = sc_core::sc_time_stamp() + delay;
-            if (bandwidth_ != 0)
-                read_free = std::max(read_free, sc_core::sc_time_stamp() + cycles((n + bandwidth_ - 1) / bandwidth_));
-            w.ready = read_free;
+            const sc_time now = sc_core::sc_time_stamp();
+            w.ready = now + delay;
+            next_read = now + std::max(burst_latency, side_cycles(src, n));
+            if (bandwidth_ != 0) {
+                const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);
+                w.ready = std::max(w.ready, now + datapath);
+                next_read = std::max(next_read, now + datapath);
+            }
             writes.push_back(std::move(w));
             // Next burst: rest of the row, else next row, else next plane.
             o += n;
@@ -458,8 +497,14 @@ bool dma::run_transfer(channel& ch) {
             }
         }
     }
-    wait_until(write_free);
+    wait_until(last_done);
     return true;
+}
+
+bool dma::route_is_l1(std::uint64_t addr) const {
+    if (l1_ < 0) return false;
+    const auto& r = map_.regions()[static_cast<std::size_t>(l1_)];
+    return addr >= r.base && addr - r.base < r.size;
 }
 
 void dma::fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where) {

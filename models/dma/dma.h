@@ -67,12 +67,17 @@ private:
     // in-flight transfer or the running SA job uses: a finding naming both.
     void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc);
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
+    bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region
 
     descriptor regs_;                          // the descriptor registers as programmed
     cfg::memory_map map_;
     std::uint64_t burst_size_;
     std::uint64_t burst_latency_;
     std::uint64_t bandwidth_;  // bytes per cycle per channel, 0 = no cap of its own
+    std::uint64_t l1_width_;   // bytes per cycle of a channel's L1 side
+    std::uint64_t outstanding_;  // bursts a channel holds (in flight or buffered)
+    std::uint64_t startup_latency_;
+    sc_core::sc_time hop_;     // the interconnect's hop latency (in every access's delay)
     bool allow_l3_l1_;
     bool stop_on_error_;
     int l1_ = -1, l3_ = -1;                    // region indices for the route permission

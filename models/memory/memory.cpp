@@ -1,8 +1,10 @@
 #include "memory.h"
 
+#include "base/slot_calendar.h"
 #include "base/txn_ext.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace npu::memory {
@@ -18,10 +20,20 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     shadowed_ = cfg.choice("soc.memcheck") != "off";
     traffic_id_ = context().traffic.add_target(section);
     port_free_ = sc_core::SC_ZERO_TIME;
+    if (cfg::platform_schema().find(section + ".interface") && cfg.choice(section + ".interface") == "psram") {
+        const double pin_hz = static_cast<double>(cfg.frequency_hz(section + ".psram_clock"));
+        const double bytes_per_clock = static_cast<double>(cfg.count(section + ".psram_bytes_per_clock"));
+        psram_byte_ = sc_core::sc_time(1.0 / (pin_hz * bytes_per_clock), sc_core::SC_SEC);
+        psram_command_ = sc_core::sc_time(static_cast<double>(cfg.count(section + ".psram_latency")) / pin_hz,
+                                          sc_core::SC_SEC);
+        psram_page_ = cfg.size(section + ".page_size");
+    }
     if (cfg::platform_schema().find(section + ".banks")) {
         banks_ = cfg.count(section + ".banks");
         bank_width_ = cfg.size(section + ".bank_width");
-        bank_free_.assign(banks_, sc_core::SC_ZERO_TIME);
+        // The banks are the SoC's one L1: the cores book the same calendar.
+        calendar_ = &context().shared<base::l1_bank_calendar>();
+        calendar_->init(cfg);
     }
 
     socket.register_b_transport(this, &memory::b_transport);
@@ -45,6 +57,11 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     if (banks_) {
         add_stat("bank_conflicts", bank_conflicts_, "words", "words of b_transport bursts that waited for a busy bank");
         add_stat("bank_stall_cycles", bank_stall_cycles_, "cycles", "cycles words waited for busy banks");
+    }
+    if (psram_page_) {
+        add_stat("psram_transactions", psram_transactions_, "bursts", "b_transport bursts on the PSRAM pins");
+        add_stat("psram_page_crossings", psram_page_crossings_, "pages",
+                 "extra transactions of bursts crossing a PSRAM page boundary");
     }
     add_stat("uninit_reads", uninit_reads_, "reads", "b_transport reads of never-written bytes (memcheck)");
 }
@@ -182,7 +199,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     }
     copy(offset, t.get_data_ptr(), len, write);
 
-    delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay);
+    delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
 
     if (write) {
         ++writes_;
@@ -196,10 +213,25 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     t.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive) {
+sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive,
+                                    std::uint64_t beat_bytes) {
     // An uncontended access of one beat costs the latency; each further beat
     // one cycle.
     const sc_core::sc_time extra_latency = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
+    if (psram_page_) {
+        // PSRAM: the pins carry one transaction at a time, whoever issues it
+        // (all DMA channels share them): command, address and initial
+        // latency, then the bytes at the pin rate; a burst crossing a page
+        // boundary is re-issued as one transaction per page. The last byte
+        // ends the access (no latency on top: the pins' latency is the
+        // command's).
+        const std::uint64_t pages = (offset + len - 1) / psram_page_ - offset / psram_page_ + 1;
+        const sc_core::sc_time start = std::max(arrive, port_free_);
+        port_free_ = start + psram_command_ * static_cast<double>(pages) + psram_byte_ * static_cast<double>(len);
+        ++psram_transactions_;
+        psram_page_crossings_ += pages - 1;
+        return port_free_ - arrive;
+    }
     if (!banks_) {
         // One port, one burst at a time: a burst arriving while the port is
         // busy waits for it (contention), then streams at the bandwidth.
@@ -208,25 +240,31 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
         port_free_ = start + cycles(beats);
         return (port_free_ - arrive) + extra_latency;
     }
-    // Banked: the port issues bandwidth/bank_width words per cycle; word i
-    // goes to bank (address / bank_width) % banks, which serves one word per
-    // cycle. The burst ends when its last word has been served.
-    const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, bandwidth_ / bank_width_);
+    // Banked: the initiator's port issues width/bank_width words per cycle, in order
+    // (width: its own beat width if it has one, else the port's bandwidth);
+    // word i books its bank (address / bank_width) % banks in the SoC's bank
+    // calendar, which serves one access per cycle whoever issues it. The
+    // burst ends when its last word has been served.
+    const std::uint64_t width = beat_bytes ? beat_bytes : bandwidth_;
+    const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, width / bank_width_);
     const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
-    sc_core::sc_time end = arrive;
+    const auto arrive_cycle = static_cast<std::uint64_t>(std::llround(arrive / clock_period()));
+    std::uint64_t end = arrive_cycle;
+    // The port's lanes stay in order: a word that waited delays the next
+    // words of its lane.
+    std::vector<std::uint64_t> lane_free(std::min<std::uint64_t>(words_per_cycle, last - first + 1), arrive_cycle);
     for (std::uint64_t w = first; w <= last; ++w) {
-        const sc_core::sc_time issue = arrive + cycles((w - first) / words_per_cycle);
-        sc_core::sc_time& bank = bank_free_[w % banks_];
-        sc_core::sc_time start = issue;
-        if (bank > issue) {
+        std::uint64_t& lane = lane_free[(w - first) % lane_free.size()];
+        const std::uint64_t issue = std::max(arrive_cycle + (w - first) / words_per_cycle, lane);
+        const std::uint64_t served = calendar_->banks.reserve(calendar_->bank_of(w * bank_width_), issue);
+        if (served != issue) {
             ++bank_conflicts_;
-            bank_stall_cycles_ += static_cast<std::uint64_t>((bank - issue) / clock_period());
-            start = bank;
+            bank_stall_cycles_ += served - issue;
         }
-        bank = start + clock_period();
-        end = std::max(end, bank);
+        lane = served + 1;
+        end = std::max(end, served + 1);
     }
-    return (end - arrive) + extra_latency;
+    return cycles(end - arrive_cycle) + extra_latency;
 }
 
 bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {

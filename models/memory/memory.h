@@ -6,6 +6,7 @@
 
 #include "base/component.h"
 #include "base/sim_services.h"
+#include "base/slot_calendar.h"
 
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -62,8 +63,10 @@ private:
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
 
     // Timing of one b_transport burst arriving at `arrive`: the extra delay
-    // beyond the arrival (latency, beats, contention).
-    sc_core::sc_time burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive);
+    // beyond the arrival (latency, beats, contention). `beat_bytes`: the
+    // initiator's own port width (txn_ext), 0 for the memory's bandwidth.
+    sc_core::sc_time burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive,
+                                std::uint64_t beat_bytes);
 
     std::uint64_t size_;
     std::uint64_t latency_cycles_;
@@ -72,10 +75,16 @@ private:
     bool shadowed_;
     int traffic_id_;
     sc_core::sc_time port_free_;  // when the port finishes its last burst
+    // PSRAM pins (l3.interface = psram; page 0: a memory port): time per
+    // byte on the pins, command + initial latency per transaction, page size.
+    sc_core::sc_time psram_byte_, psram_command_;
+    std::uint64_t psram_page_ = 0;
+    std::uint64_t psram_transactions_ = 0, psram_page_crossings_ = 0;
     // Banked (L1/TCDM): words interleave over banks; each bank serves one
-    // word per cycle, so bursts that hit the same bank at once serialise.
+    // word per cycle (the SoC's bank calendar, shared with the cores), so
+    // accesses that hit the same bank at once serialise.
     std::uint64_t banks_ = 0, bank_width_ = 0;
-    std::vector<sc_core::sc_time> bank_free_;
+    base::l1_bank_calendar* calendar_ = nullptr;
     std::uint64_t bank_conflicts_ = 0, bank_stall_cycles_ = 0;
 
     // Dense: one block. Sparse: pages allocated on first touch.

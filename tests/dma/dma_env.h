@@ -27,7 +27,8 @@ inline std::vector<std::string> dma_test_config(std::vector<std::string> extra) 
                                   "l2.bandwidth=8B",        "l3.latency=1",
                                   "l3.bandwidth=4B",        "dma.burst_size=64B",
                                   "dma.burst_latency=2",    "dma.channels=4",
-                                  "soc.memcheck=warn"};
+                                  "soc.memcheck=warn",      "l3.interface=port",
+                                  "dma.startup_latency=0",  "dma.l1_width=8B"};
     o.insert(o.end(), extra.begin(), extra.end());
     return o;
 }

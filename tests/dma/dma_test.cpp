@@ -137,9 +137,11 @@ TEST(Dma, SeveralOutstandingTransfersWithPerIdWait) {
 }
 
 // Closed-form timing (dma_env.h: 1 ns cycles, no hop, L3 4 B/cycle, L2 8 B/cycle,
-// latency 1, 64 B bursts, burst latency 2). One burst: read from L3 = 64/4 = 16
-// cycles, write to L2 = 64/8 = 8 cycles. A transfer of n bursts alone:
-// n * (2 + 16) + 8.
+// latency 1, 64 B bursts, burst latency 2, no startup latency, 4 bursts
+// outstanding). One burst: read from L3 = 64/4 = 16 cycles, write to L2 =
+// 64/8 = 8 cycles. The reads are issued 2 cycles apart and the L3 port
+// serves them back to back, so a transfer of n bursts alone takes
+// n * 16 + 8 (the burst latency hides behind the port).
 TEST(Dma, TimingOfOneTransferIsExact) {
     E->h.run_job([] {
         E->clear();
@@ -149,10 +151,10 @@ TEST(Dma, TimingOfOneTransferIsExact) {
         const sc_time t0 = now();
         const std::uint32_t id = E->copy_1d(E->l2_base(), E->l3_base(), 256);
         E->wr(NPU_DMA_WAIT, id);
-        EXPECT_EQ(now() - t0, sc_time(4 * (2 + 16) + 8, SC_NS));
+        EXPECT_EQ(now() - t0, sc_time(4 * 16 + 8, SC_NS));
         ASSERT_EQ(E->done.size(), 1u);
-        EXPECT_EQ(E->done[0].second - t0, sc_time(80, SC_NS));
-        EXPECT_EQ(E->stat("busy_cycles") - busy0, 80u);
+        EXPECT_EQ(E->done[0].second - t0, sc_time(72, SC_NS));
+        EXPECT_EQ(E->stat("busy_cycles") - busy0, 72u);
         EXPECT_EQ(E->stat("bytes_l3_to_l2") - bytes0, 256u);
     });
 }
@@ -175,17 +177,17 @@ TEST(Dma, PushStartsAtThePushersLocalTime) {
         sc_time d(150, SC_NS);
         ASSERT_EQ(E->h.master(0).write(E->base + NPU_DMA_WAIT, id, d), tlm::TLM_OK_RESPONSE);
         ASSERT_EQ(E->done.size(), 1u);
-        EXPECT_EQ(E->done[0].second - t0, sc_time(100 + 80, SC_NS));
-        EXPECT_EQ(now() - t0, sc_time(180, SC_NS));
+        EXPECT_EQ(E->done[0].second - t0, sc_time(100 + 72, SC_NS));
+        EXPECT_EQ(now() - t0, sc_time(172, SC_NS));
         EXPECT_EQ(d, sc_core::SC_ZERO_TIME) << "the waiter's offset was consumed by the synchronisation";
     });
 }
 
 // Two channels, both L3 -> L2, pushed together: the L3 port serialises their
-// 8 reads back to back (16 cycles each, starting after the 2-cycle burst
-// latency), writes to L2 never collide. The last read ends at 2 + 8 * 16 =
-// 130, its write at 138; the other channel's last read one read earlier, so
-// it ends at 122. Alone, each would take 80 (test above).
+// 8 reads back to back (16 cycles each, from cycle 0: both channels issue
+// their reads at once), writes to L2 never collide. The last read ends at
+// 8 * 16 = 128, its write at 136; the other channel's last read one read
+// earlier, so it ends at 120. Alone, each would take 72 (test above).
 TEST(Dma, TwoChannelsOnOnePortContend) {
     E->h.run_job([] {
         E->clear();
@@ -199,9 +201,9 @@ TEST(Dma, TwoChannelsOnOnePortContend) {
         ASSERT_EQ(E->done.size(), 2u);
         const sc_time first = std::min(E->done[0].second, E->done[1].second) - t0;
         const sc_time last = std::max(E->done[0].second, E->done[1].second) - t0;
-        EXPECT_EQ(first, sc_time(122, SC_NS));
-        EXPECT_EQ(last, sc_time(138, SC_NS));
-        EXPECT_EQ(E->stat("busy_cycles") - busy0, 138u);
+        EXPECT_EQ(first, sc_time(120, SC_NS));
+        EXPECT_EQ(last, sc_time(136, SC_NS));
+        EXPECT_EQ(E->stat("busy_cycles") - busy0, 136u);
         const auto src = test::pattern(512, 6);
         expect_bytes(E->peek(E->l2_base(), 256), {src.begin(), src.begin() + 256}, "channel a");
         expect_bytes(E->peek(E->l2_base() + 0x1000, 256), {src.begin() + 256, src.end()}, "channel b");

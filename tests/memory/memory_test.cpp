@@ -18,7 +18,8 @@ struct env {
     cfg::config cfg =
         cfg::config::load("", {"soc.cluster_clock=1GHz", "l2.latency=6", "l2.bandwidth=8B", "l1.latency=1",
                                "interconnect.hop_latency=0", "l1.banks=4", "l1.bank_width=4B", "l1.bandwidth=8B",
-                               "l3.size=1GiB", "l3.latency=100", "l3.storage=sparse", "soc.memcheck=warn"});
+                               "l3.size=1GiB", "l3.latency=100", "l3.storage=sparse", "l3.interface=port",
+                               "soc.memcheck=warn"});
     test::test_context ctx{"ctx", cfg};
     test::harness h{"h", {{"cpu_l2", 0, 0}, {"dma_l3", 1}, {"a_l1", 1}, {"b_l1", 2}}};
     base::bus_initiator* l2_port;

@@ -1,0 +1,175 @@
+/* Memory-system micro-benchmarks (docs/memory-map.md, fidelity table):
+ *  1. L1 bank arbitration: 1, 2, 4 and 8 workers each load 2048 words in an
+ *     unrolled loop, all from one bank or each from its own bank; the cycles
+ *     per load (per worker, from its mcycle) are printed, and the slowdown of
+ *     one bank against separate banks.
+ *  1b. The cluster's shared path to L2: 1, 2, 4 and 8 workers each load 2048
+ *     words from L2 (each its own word).
+ *  2. DMA bandwidth per route, one channel and several: bytes per cycle from
+ *     the push to the end of the wait.
+ *  3. Cores and the DMA in the same banks: worker 0 moves 16 KiB L2 -> L1
+ *     while workers 1..7 load from banks 1..7; both are timed alone and
+ *     together. Cycles per load are the team's (its slowest worker's).
+ * Figures with two decimals are printed as integers x 100. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npu.h"
+#include "npu_platform.h"
+
+#define UNROLL 32
+#define ITERS 64 /* 2048 loads per worker */
+#define DMA_BYTES 32768u
+#define MIX_BYTES 16384u
+
+/* 16 banks x 4 B: word i of a 64-byte row is in bank i. */
+static NPU_L1_DATA __attribute__((aligned(64))) uint32_t bank_rows[NB_WORKERS][16] = {{1}};
+static NPU_L1_BSS uint64_t worker_cycles[NB_WORKERS];
+static uint32_t l2_words[NB_WORKERS * 16] = {1}; /* L2: one 64-byte row per worker */
+static NPU_L1_BSS uint32_t dma_cycles;
+static uint8_t l2_buf[DMA_BYTES] = {1};       /* L2, written before every read by the DMA */
+static NPU_NOINIT uint8_t l2_back[DMA_BYTES];   /* L2 destination */
+NPU_L3_DATA static uint8_t l3_buf[DMA_BYTES];   /* L3 */
+static NPU_L1_NOINIT __attribute__((aligned(64))) uint8_t l1_buf[DMA_BYTES];
+
+static inline uint64_t mcycle(void) {
+    uint32_t lo, hi, hi2;
+    do {
+        __asm__ volatile("csrr %0, cycleh" : "=r"(hi));
+        __asm__ volatile("csrr %0, cycle" : "=r"(lo));
+        __asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
+    } while (hi != hi2);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static void load_loop(const volatile uint32_t *p) {
+    for (unsigned i = 0; i < ITERS; ++i)
+        __asm__ volatile(".rept 32\n\tlw t0, 0(%0)\n\t.endr" : : "r"(p) : "t0", "memory");
+}
+
+/* arg bit 0: one bank (worker w reads word 0 of row w: bank 0) or its own
+ * (word w of row 0: bank w). */
+static void bank_job(void *arg) {
+    const unsigned id = npu_core_id();
+    const int same = (int)(uintptr_t)arg;
+    const volatile uint32_t *p = same ? &bank_rows[id][0] : &bank_rows[0][id];
+    const uint64_t t0 = mcycle();
+    load_loop(p);
+    worker_cycles[id] = mcycle() - t0;
+}
+
+static void l2_job(void *arg) {
+    (void)arg;
+    const unsigned id = npu_core_id();
+    const uint64_t t0 = mcycle();
+    load_loop(&l2_words[id * 16]);
+    worker_cycles[id] = mcycle() - t0;
+}
+
+/* x100 cycles per load of the team: its slowest worker of first..n-1 (the
+ * join waits for it). */
+static uint32_t per_load_x100(unsigned first, unsigned n) {
+    uint64_t most = 0;
+    for (unsigned w = first; w < n; ++w) most = worker_cycles[w] > most ? worker_cycles[w] : most;
+    return (uint32_t)(most * 100 / ((uint64_t)ITERS * UNROLL));
+}
+
+static uint32_t dma_x100(void *dst, const void *src, uint32_t bytes, unsigned channels) {
+    int ids[8];
+    const uint32_t part = bytes / channels;
+    const uint64_t t0 = npu_cycles();
+    for (unsigned c = 0; c < channels; ++c)
+        ids[c] = npu_dma_copy_1d((uint8_t *)dst + c * part, (const uint8_t *)src + c * part, part);
+    for (unsigned c = 0; c < channels; ++c)
+        if (ids[c] < 0 || npu_dma_wait(ids[c])) {
+            printf("dma transfer refused or failed\n");
+            return 0;
+        }
+    const uint64_t t = npu_cycles() - t0;
+    return (uint32_t)((uint64_t)bytes * 100 / t);
+}
+
+/* arg: bit 0 run the DMA (worker 0), bit 1 run the loads (workers 1..7). */
+static void mix_job(void *arg) {
+    const unsigned id = npu_core_id(), what = (unsigned)(uintptr_t)arg;
+    if (id == 0) {
+        if (what & 1) {
+            const uint64_t t0 = npu_cycles();
+            const int dma = npu_dma_copy_1d(l1_buf, l2_buf, MIX_BYTES);
+            if (dma < 0 || npu_dma_wait(dma)) return;
+            dma_cycles = (uint32_t)(npu_cycles() - t0);
+        }
+        return;
+    }
+    if (what & 2) {
+        const uint64_t t0 = mcycle();
+        load_loop(&bank_rows[0][id]);
+        worker_cycles[id] = mcycle() - t0;
+    }
+}
+
+static void print_x100(const char *what, uint32_t v, const char *unit) {
+    printf("%s %lu.%02lu %s\n", what, (unsigned long)(v / 100), (unsigned long)(v % 100), unit);
+}
+
+int main(void) {
+    for (unsigned w = 0; w < NB_WORKERS; ++w)
+        for (unsigned b = 0; b < 16; ++b) bank_rows[w][b] = w * 16 + b;
+    for (uint32_t i = 0; i < DMA_BYTES; ++i) l2_buf[i] = (uint8_t)(i * 7);
+
+    /* 1. Bank arbitration. */
+    uint32_t one_bank[NB_WORKERS + 1] = {0}, own_bank[NB_WORKERS + 1] = {0};
+    for (unsigned n = 1; n <= NB_WORKERS; n *= 2) {
+        npu_cluster_run(n, bank_job, (void *)1);
+        one_bank[n] = per_load_x100(0, n);
+        npu_cluster_run(n, bank_job, (void *)0);
+        own_bank[n] = per_load_x100(0, n);
+        printf("bank: %u workers, cycles per load: one bank %lu.%02lu, own banks %lu.%02lu, slowdown %lu.%02lux\n", n,
+               (unsigned long)(one_bank[n] / 100), (unsigned long)(one_bank[n] % 100),
+               (unsigned long)(own_bank[n] / 100), (unsigned long)(own_bank[n] % 100),
+               (unsigned long)(one_bank[n] / own_bank[n]), (unsigned long)(one_bank[n] * 100 / own_bank[n] % 100));
+    }
+
+    /* 1b. The path to L2. */
+    uint32_t l2_alone = 0;
+    for (unsigned n = 1; n <= NB_WORKERS; n *= 2) {
+        npu_cluster_run(n, l2_job, 0);
+        const uint32_t v = per_load_x100(0, n);
+        if (n == 1) l2_alone = v;
+        printf("l2: %u workers, cycles per load %lu.%02lu, slowdown %lu.%02lux\n", n, (unsigned long)(v / 100),
+               (unsigned long)(v % 100), (unsigned long)(v / l2_alone), (unsigned long)(v * 100 / l2_alone % 100));
+    }
+
+    /* 2. DMA routes. */
+    print_x100("dma: l2->l1 1 channel", dma_x100(l1_buf, l2_buf, DMA_BYTES, 1), "B/cycle");
+    print_x100("dma: l1->l2 1 channel", dma_x100(l2_back, l1_buf, DMA_BYTES, 1), "B/cycle");
+    print_x100("dma: l2->l1 2 channels", dma_x100(l1_buf, l2_buf, DMA_BYTES, 2), "B/cycle");
+    print_x100("dma: l2->l3 1 channel", dma_x100(l3_buf, l2_buf, DMA_BYTES, 1), "B/cycle");
+    print_x100("dma: l3->l2 1 channel", dma_x100(l2_back, l3_buf, DMA_BYTES, 1), "B/cycle");
+    print_x100("dma: l3->l2 4 channels", dma_x100(l2_back, l3_buf, DMA_BYTES, 4), "B/cycle");
+    print_x100("dma: l3->l2 8 channels", dma_x100(l2_back, l3_buf, DMA_BYTES, 8), "B/cycle");
+    uint32_t checked = 0, bad = 0;
+    for (uint32_t i = 0; i < DMA_BYTES; ++i, ++checked) bad += l2_back[i] != (uint8_t)(i * 7);
+    printf("dma: compared %lu bytes, %lu mismatches\n", (unsigned long)checked, (unsigned long)bad);
+
+    /* 3. Cores and DMA in the same banks. */
+    npu_cluster_run(0, mix_job, (void *)1);
+    const uint32_t dma_alone = dma_cycles;
+    npu_cluster_run(0, mix_job, (void *)2);
+    const uint32_t loads_alone = per_load_x100(1, NB_WORKERS);
+    npu_cluster_run(0, mix_job, (void *)3);
+    const uint32_t dma_mixed = dma_cycles, loads_mixed = per_load_x100(1, NB_WORKERS);
+    printf("mix: dma l2->l1 %lu cycles alone, %lu with 7 workers loading\n", (unsigned long)dma_alone,
+           (unsigned long)dma_mixed);
+    printf("mix: worker cycles per load %lu.%02lu alone, %lu.%02lu with the dma\n", (unsigned long)(loads_alone / 100),
+           (unsigned long)(loads_alone % 100), (unsigned long)(loads_mixed / 100), (unsigned long)(loads_mixed % 100));
+    if (bad || !checked) return 1;
+    /* Under temporal decoupling the cores book their banks a quantum ahead of
+     * the DMA, so the DMA waits for them (docs/memory-map.md). */
+    if (dma_mixed <= dma_alone) {
+        printf("mix: the cores do not slow the dma\n");
+        return 2;
+    }
+    printf("mix: the cores slow the dma\n");
+    return 0;
+}
