@@ -35,6 +35,7 @@ struct builder {
     insn& set(op o, cost_class c) {
         i.op = o;
         i.cost = costs.cpi[c];
+        i.cls = c;
         return i;
     }
     // The op writes an integer register: x0 writes go to the sink.

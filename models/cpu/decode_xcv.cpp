@@ -22,6 +22,7 @@ struct slot {
     bool set(op o, cost_class c, std::uint8_t sub, insn& out) {
         i.op = o;
         i.cost = costs.cpi[c];
+        i.cls = c;
         i.rm = sub;
         out = i;
         return true;

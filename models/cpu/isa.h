@@ -157,7 +157,11 @@ struct insn {
     std::uint8_t rs3;   // fused multiply-add third operand; CSR: funct3
     std::uint8_t rm;    // F rounding-mode field (7 = dynamic)
     std::uint8_t cost;  // base cycles (cost_table at decode time)
-    std::uint8_t len;   // slots (halfwords) to the next instruction: 2, or 1 for a 16-bit one
+    // Two fields in one byte, so the slot stays 16 bytes: the slots (halfwords)
+    // to the next instruction (2, or 1 for a 16-bit one) and the cost_class,
+    // which the per-class instruction counters (energy) index.
+    std::uint8_t len : 2;
+    std::uint8_t cls : 6;
     std::int32_t imm;   // immediate; in-block branch/jal: distance in slots; CSR: number
     std::uint32_t aux;  // loads/stores/AMO: the slot's PC; jal/jalr: link value; lui/auipc:
                         // result; everything else: the raw instruction bits (for mtval)
