@@ -47,8 +47,8 @@ MUTANTS = [
     ("M10", "models/cpu/core.cpp",
      "ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;",
      "ct.branch_taken_extra = 0;", "taken branches cost no extra cycle"),
-    ("M11", "models/cpu/core.cpp", "h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);",
-     "h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left + 100000);", "watchdog overshoots"),
+    ("M11", "models/cpu/core.cpp", "if (left <= budget) exact_limit = h_.cycle + left;",
+     "if (left <= budget) exact_limit = h_.cycle + left + 1;", "watchdog one cycle late"),
     ("M12", "models/cpu/core.cpp", "if ((s >> 5) == now && (s & 31) != h.hart_id) {",
      "if ((s >> 5) == now && (s & 31) == h.hart_id) {", "bank conflict with itself, not others"),
     # --- models/memory, interconnect, dma -----------------------------------------------------
