@@ -372,3 +372,42 @@ TEST(Trace, HookSeesEveryExecutedInstructionInOrder) {
     EXPECT_EQ(m.mem.traced_pcs, want);
     EXPECT_EQ(m.h.instret, 5u);
 }
+
+// A split access costs the latency of each of its byte accesses plus one
+// cycle (core.misaligned = split): timed against the same instruction
+// aligned, which makes one access. Latency 3 per access on this memory.
+TEST(Misaligned, SplitCostsItsByteAccessesPlusOneCycle) {
+    const u32 d = iss_machine::data;
+    struct cost {
+        std::uint64_t cycles;
+        unsigned accesses;
+    };
+    auto run_one = [&](u32 insn) {
+        iss_machine m;
+        m.mem.split = true;
+        m.mem.latency = 3;
+        std::vector<u32> p;
+        li(p, 1, d);
+        p.insert(p.end(), {insn, ebreak()});
+        m.program(p);
+        EXPECT_EQ(m.run(), brk_cause);
+        return cost{m.h.cycle, m.mem.accesses};
+    };
+    struct access {
+        const char* what;
+        u32 aligned, misaligned;
+        unsigned size;
+    };
+    const access cases[] = {
+        {"lw", lw(10, 1, 4), lw(10, 1, 5), 4},
+        {"lh", lh(10, 1, 4), lh(10, 1, 5), 2},
+        {"lhu", lhu(10, 1, 4), lhu(10, 1, 7), 2},
+        {"sw", sw(1, 1, 4), sw(1, 1, 6), 4},
+        {"sh", sh(1, 1, 4), sh(1, 1, 3), 2},
+    };
+    for (const access& c : cases) {
+        const cost a = run_one(c.aligned), s = run_one(c.misaligned);
+        EXPECT_EQ(s.accesses - a.accesses, c.size - 1) << c.what;
+        EXPECT_EQ(s.cycles - a.cycles, 3u * (c.size - 1) + 1) << c.what;
+    }
+}
