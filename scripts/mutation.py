@@ -161,6 +161,27 @@ def write(rel, text):
         f.write(text)
 
 
+def build_targets(build, tests):
+    """The ninja targets a test subset runs: every file of the build dir its
+    test commands name (test executables, npusim, firmware ELFs), plus npuc
+    and npuc-opt for npuc's tests (lit finds them through its config). Only
+    these are rebuilt for a mutant, not every target that links the mutated
+    library."""
+    out = subprocess.run(["ctest", "-N", "-V", "-R", tests], cwd=build, capture_output=True, text=True).stdout
+    build = os.path.realpath(build)
+    targets = set()
+    for line in out.splitlines():
+        if "Test command:" not in line:
+            continue
+        for path in re.findall(r'"?(' + re.escape(build) + r'/[^" ]+)"?', line):
+            targets.add(os.path.relpath(path, build))
+    if "npuc" in tests:
+        targets.update(["npuc", "npuc-opt"])
+    known = [t for t in sorted(targets) if not os.path.isdir(os.path.join(build, t))
+             and subprocess.run(["ninja", "-C", build, "-t", "query", t], capture_output=True).returncode == 0]
+    return known
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -186,12 +207,17 @@ def main():
     # A kill (timeout, CI) must still restore the source: run the finally.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     killed, survived, invalid = [], [], []
+    targets_of = {}  # test subset -> ninja targets
     for mid, rel, old, new, what, tests in chosen:
         original = read(rel)
         t0 = time.time()
         try:
             write(rel, original.replace(old, new))
-            b = subprocess.run(["cmake", "--build", a.build, "-j", a.jobs], capture_output=True, text=True)
+            if tests not in targets_of:
+                targets_of[tests] = [] if a.full else build_targets(a.build, a.ctest_regex or tests)
+            b = subprocess.run(["cmake", "--build", a.build, "-j", a.jobs]
+                               + (["--target", *targets_of[tests]] if targets_of[tests] else []),
+                               capture_output=True, text=True)
             if b.returncode != 0:
                 invalid.append(mid)
                 verdict = "does not compile"
