@@ -25,21 +25,24 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The ctest subset (ctest -R) each mutant runs: the tests of its area. Every
-# subset ends in whole test families (unit tests of the module, the firmware
-# tests that run it on npusim, npuc's lit tests), so a mutant one of them
-# should catch is run against all of them; --full runs the whole suite instead.
-CPU = r"^(Rv32|Decode|Fpu|Zicsr|Traps|Interrupts|Misaligned|FenceI|Core|fw\.)"  # ISS + core + firmware
-MEMORY = r"^(Memory|BankedL1|TcdmBridge|Router|fw\.)"
-ROUTER = r"^(Router|Memory|SocLoad|fw\.)"
-DMA = r"^(Dma|fw\.)"
-CONFIG = r"^(Config|MemoryMap|Units|SocLoad|fw\.hardening)"
-ELF = r"^(ElfImage|SocLoad|fw\.hardening)"
-LOADER = r"^(SocLoad|ElfImage|fw\.)"
-GOLDEN = r"^(Golden|fw\.golden|fw\.hardening)"
-NPUC = r"^(npuc-lit|npuc\.e2e\.(mlp_tiny|op\.|fault\.)|npuc\.train\.mlp_tiny)"  # lit + the small e2e runs
-CLI = r"^fw\."
-PERIPH = r"^(Peripheral|fw\.)"
+# The ctest subset each mutant runs: the tests of its area, in stages (ctest
+# -R each), the fast unit tests first; the first stage with a failure kills
+# the mutant. Every stage is whole test families (unit tests of the module,
+# the firmware tests that run it on npusim, npuc's lit tests), so a mutant one
+# of them should catch is run against all of them; --full runs the whole
+# suite instead.
+FW = r"^fw\."
+CPU = (r"^(Rv32|Decode|Fpu|Zicsr|Traps|Interrupts|Misaligned|FenceI|Core)", FW)  # ISS + core, then firmware
+MEMORY = (r"^(Memory|BankedL1|TcdmBridge|Router)", FW)
+ROUTER = (r"^(Router|Memory|SocLoad)", FW)
+DMA = (r"^Dma", FW)
+CONFIG = (r"^(Config|MemoryMap|Units|SocLoad)", r"^fw\.hardening")
+ELF = (r"^(ElfImage|SocLoad)", r"^fw\.hardening")
+LOADER = (r"^(SocLoad|ElfImage)", FW)
+GOLDEN = (r"^Golden", r"^fw\.(golden|hardening)")
+NPUC = (r"^npuc-lit", r"^(npuc\.e2e\.(mlp_tiny|op\.|fault\.)|npuc\.train\.mlp_tiny)")  # lit, small e2e runs
+CLI = (FW,)
+PERIPH = (r"^Peripheral", FW)
 
 # id, file, original text (must occur exactly once), mutated text, what the bug is, ctest subset
 MUTANTS = [
@@ -202,7 +205,7 @@ def main():
         return 0
     if a.list:
         for mid, rel, _, _, what, tests in chosen:
-            print(f"{mid} {rel:45s} {what:45s} ctest -R '{tests}'")
+            print(f"{mid} {rel:45s} {what:45s} " + " then ".join(f"ctest -R '{t}'" for t in tests))
         return 0
     # A kill (timeout, CI) must still restore the source: run the finally.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
@@ -213,8 +216,9 @@ def main():
         t0 = time.time()
         try:
             write(rel, original.replace(old, new))
+            stages = [a.ctest_regex] if a.ctest_regex else [None] if a.full else list(tests)
             if tests not in targets_of:
-                targets_of[tests] = [] if a.full else build_targets(a.build, a.ctest_regex or tests)
+                targets_of[tests] = [] if a.full else sorted({t for r in stages for t in build_targets(a.build, r)})
             b = subprocess.run(["cmake", "--build", a.build, "-j", a.jobs]
                                + (["--target", *targets_of[tests]] if targets_of[tests] else []),
                                capture_output=True, text=True)
@@ -222,12 +226,13 @@ def main():
                 invalid.append(mid)
                 verdict = "does not compile"
             else:
-                cmd = ["ctest", "-j", a.jobs, "--stop-on-failure"]
-                if a.ctest_regex or not a.full:
-                    cmd += ["-R", a.ctest_regex or tests]
-                t = subprocess.run(cmd, cwd=a.build, capture_output=True, text=True)
-                if "No tests were found" in t.stdout + t.stderr:
-                    raise SystemExit(f"{mid}: its test subset matches no test: {cmd}")
+                for regex in stages:
+                    cmd = ["ctest", "-j", a.jobs, "--stop-on-failure"] + (["-R", regex] if regex else [])
+                    t = subprocess.run(cmd, cwd=a.build, capture_output=True, text=True)
+                    if "No tests were found" in t.stdout + t.stderr:
+                        raise SystemExit(f"{mid}: its test subset matches no test: {cmd}")
+                    if t.returncode != 0:
+                        break
                 if t.returncode != 0:
                     killed.append(mid)
                     failed = re.findall(r"Test\s+#\d+: (\S+) \.*\s*\*\*\*(?:Failed|Timeout)", t.stdout)
