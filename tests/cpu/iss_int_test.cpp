@@ -89,6 +89,27 @@ TEST(Rv32i, Branches) {
     EXPECT_EQ(m.h.taken_branches, 7u);
 }
 
+// Every comparison at equality, where "<" and "<=" part: set-less-than
+// gives 0, BLT/BLTU fall through, BGE/BGEU branch.
+TEST(Rv32i, ComparisonsAtEquality) {
+    std::vector<u32> p{slt(11, 1, 2), sltu(12, 1, 2), slti(13, 1, 5), sltiu(14, 1, 5)};
+    auto br = [&](u32 insn) {
+        p.push_back(insn);
+        p.push_back(addi(10, 10, 1));
+    };
+    br(blt(1, 2, 8));   // not
+    br(bltu(1, 2, 8));  // not
+    br(bge(1, 2, 8));   // taken
+    br(bgeu(1, 2, 8));  // taken
+    auto m = run_prog(p, 5, 5);
+    EXPECT_EQ(m.h.x[11], 0u);
+    EXPECT_EQ(m.h.x[12], 0u);
+    EXPECT_EQ(m.h.x[13], 0u);
+    EXPECT_EQ(m.h.x[14], 0u);
+    EXPECT_EQ(m.h.x[10], 2u);
+    EXPECT_EQ(m.h.taken_branches, 2u);
+}
+
 TEST(Rv32i, BackwardLoopAndCycleCost) {
     // x10 = 0; loop 100 times: x10 += 3
     auto m = run_prog({addi(1, 0, 100), addi(10, 10, 3), addi(1, 1, -1), bne(1, 0, -8)});
