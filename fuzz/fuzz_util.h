@@ -10,8 +10,8 @@
 
 namespace npu::fuzz {
 
-inline std::string write_temp(const char* tag, const std::uint8_t* data, std::size_t size) {
-    const std::string path = "/tmp/npu_fuzz_" + std::string(tag) + "_" + std::to_string(::getpid());
+inline std::string write_temp(const char* tag, const std::uint8_t* data, std::size_t size, const char* suffix = "") {
+    const std::string path = "/tmp/npu_fuzz_" + std::string(tag) + "_" + std::to_string(::getpid()) + suffix;
     if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
         if (size) std::fwrite(data, 1, size, f);
         std::fclose(f);

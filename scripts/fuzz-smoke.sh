@@ -4,22 +4,32 @@
 # the build dir, never into the repository; a crash leaves its input in
 # <build>/fuzz/artifacts and fails the run (turn it into a regression test:
 # docs/robustness.md).
-#   scripts/fuzz-smoke.sh BUILD_DIR [SECONDS_PER_TARGET]   (default 45)
+#   scripts/fuzz-smoke.sh BUILD_DIR [SECONDS_PER_TARGET [TARGET...]]
+# (default 45 s; targets: elf config manifest of a -DNPU_FUZZ=ON build; give
+# "mlir onnx" for a -DNPU_FUZZ_NPUC=ON build). fuzz_onnx's seeds are written
+# into the build dir by fuzz/gen_onnx_seeds.py, the others' are in the repo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=${1:?usage: scripts/fuzz-smoke.sh BUILD_DIR [SECONDS]}
+BUILD=${1:?usage: scripts/fuzz-smoke.sh BUILD_DIR [SECONDS [TARGET...]]}
 SECS=${2:-45}
+shift $(( $# < 2 ? $# : 2 ))
+TARGETS=${*:-elf config manifest}
 mkdir -p "$BUILD/fuzz/artifacts"
 # UBSan findings abort (-fno-sanitize-recover); leaks are findings too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
-for name in elf config manifest; do
+for name in $TARGETS; do
   bin="$BUILD/fuzz/fuzz_$name"
   work="$BUILD/fuzz/corpus-$name"
+  seeds="fuzz/corpus/$name"
   mkdir -p "$work"
+  if [ "$name" = onnx ]; then
+    seeds="$BUILD/fuzz/seeds-onnx"
+    /usr/bin/python3 fuzz/gen_onnx_seeds.py "$seeds"
+  fi
   echo "fuzz-smoke: fuzz_$name for ${SECS}s"
-  if ! "$bin" "$work" "fuzz/corpus/$name" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$bin" "$work" "$seeds" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -artifact_prefix="$BUILD/fuzz/artifacts/$name-" -print_final_stats=1 \
        >"$BUILD/fuzz/fuzz_$name.log" 2>&1; then
     echo "fuzz-smoke: fuzz_$name FOUND A CRASH (log: $BUILD/fuzz/fuzz_$name.log)" >&2

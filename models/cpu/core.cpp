@@ -659,9 +659,11 @@ void core::thread() {
                                std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
                            static_cast<std::int64_t>(h_.cycle);
         h_.cycle_limit = h_.cycle + budget;
-        // The watchdog ends the batch at the first taken branch at or after
-        // soc.max_cycles (global cycles = h_.cycle + now_offset), whatever the
-        // quantum: the same limit check the interpreter makes anyway.
+        // The watchdog stops the hart at the first instruction boundary at or
+        // after soc.max_cycles (global cycles = h_.cycle + now_offset),
+        // whatever the quantum: the batch it falls in runs in the interpreter's
+        // per-instruction-checking variant, every other one at full speed.
+        std::uint64_t exact_limit = UINT64_MAX;
         if (watchdog_) {
             const std::int64_t now = static_cast<std::int64_t>(h_.cycle) + mem_->now_offset;
             const std::uint64_t left = now >= 0 && static_cast<std::uint64_t>(now) >= watchdog_
@@ -674,11 +676,12 @@ void core::thread() {
                 qk_.sync();
                 for (;;) sc_core::wait(wake_event_);
             }
-            h_.cycle_limit = std::min(h_.cycle_limit, h_.cycle + left);
+            if (left <= budget) exact_limit = h_.cycle + left;
         }
         const stop s = debug_ || observer_ || log().enabled(base::log_level::trace)
-                           ? run<bus_memory, true>(h_, *mem_, dc_)
-                           : run(h_, *mem_, dc_);
+                           ? run<bus_memory, true>(h_, *mem_, dc_, exact_limit)
+                       : exact_limit != UINT64_MAX ? run<bus_memory, false, true>(h_, *mem_, dc_, exact_limit)
+                                                   : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
         if (mem_->arbitration_waits != waits_before)
@@ -705,6 +708,7 @@ void core::thread() {
         if (debug_) debug_->poll();
         switch (s) {
         case stop::limit:
+        case stop::watchdog:
         case stop::resync: break;
         case stop::debug: {
             update_stats();

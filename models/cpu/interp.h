@@ -17,6 +17,10 @@
 //
 // run() executes until the first taken branch/jump at or after
 // h.cycle_limit, or until an event the caller must handle (see `stop`).
+// The Exact and Trace instantiations also stop before the first instruction
+// that would start at or after `exact_limit` (stop::watchdog): a test per
+// instruction the normal loop does not pay, so the core runs them only for
+// the stretch that ends at the watchdog (soc.max_cycles).
 // Cost accounting: each slot's base cost is charged when it is dispatched;
 // taken branches add cost_table::branch_taken_extra; memory latency comes
 // from the policy.
@@ -39,6 +43,7 @@ enum class stop {
     wfi,        // WFI executed; h.pc is the next instruction
     resync,     // a CSR write / mret may have changed interrupt state: check and re-enter
     debug,      // trace() asked to stop (a debugger): h.pc is the next instruction, not executed
+    watchdog,   // exact_limit reached (Exact/Trace only); h.pc is the next instruction, not executed
 };
 
 namespace detail {
@@ -135,9 +140,9 @@ int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uin
 
 // Trace = true calls mem.trace() before every instruction, which may stop
 // the run there; it is a separate instantiation so the normal loop carries
-// no test for it.
-template <class Mem, bool Trace = false>
-stop run(hart_state& h, Mem& mem, decode_cache& dc) {
+// no test for it. Exact = true only adds the exact_limit test.
+template <class Mem, bool Trace = false, bool Exact = false>
+stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = UINT64_MAX) {
     // Must list the labels in enum op order.
     static const void* const labels[op_count] = {
         &&L_decode, &&L_block_end, &&L_lui,      &&L_auipc,     &&L_jal,       &&L_jal_far,    &&L_jalr,  &&L_beq,
@@ -172,6 +177,12 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc) {
 
 #define NPU_DISPATCH()                                                \
     do {                                                              \
+        if constexpr (Trace || Exact)                                 \
+            if (cyc >= exact_limit) {                                 \
+                h.pc = NPU_PC(ip);                                    \
+                result = stop::watchdog;                              \
+                goto out;                                             \
+            }                                                         \
         if constexpr (Trace)                                          \
             if (ip->op > op_block_end && mem.trace(NPU_PC(ip), *ip, h, cyc)) { \
                 h.pc = NPU_PC(ip);                                    \

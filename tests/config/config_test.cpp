@@ -125,6 +125,8 @@ TEST(ConfigErrors, BadUnit) {
 TEST(ConfigErrors, NotPowerOfTwoWhereRequired) {
     expect_error("", {"l1.size=3KiB"}, {"l1.size", "not a power of two"});
     expect_error("[l1]\nbanks = 12\n", {}, {"l1.banks", "not a power of two", ":2"});
+    // 1 = 2^0 is one: the smallest power of two is accepted.
+    EXPECT_NO_THROW(memory_map::build(config::load("", {"l1.banks=1"})));
     // L2 is not banked: 1.5 MiB is fine there.
     EXPECT_NO_THROW(config::load("", {"l2.size=1.5MiB"}));
 }

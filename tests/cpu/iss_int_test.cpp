@@ -89,6 +89,27 @@ TEST(Rv32i, Branches) {
     EXPECT_EQ(m.h.taken_branches, 7u);
 }
 
+// Every comparison at equality, where "<" and "<=" part: set-less-than
+// gives 0, BLT/BLTU fall through, BGE/BGEU branch.
+TEST(Rv32i, ComparisonsAtEquality) {
+    std::vector<u32> p{slt(11, 1, 2), sltu(12, 1, 2), slti(13, 1, 5), sltiu(14, 1, 5)};
+    auto br = [&](u32 insn) {
+        p.push_back(insn);
+        p.push_back(addi(10, 10, 1));
+    };
+    br(blt(1, 2, 8));   // not
+    br(bltu(1, 2, 8));  // not
+    br(bge(1, 2, 8));   // taken
+    br(bgeu(1, 2, 8));  // taken
+    auto m = run_prog(p, 5, 5);
+    EXPECT_EQ(m.h.x[11], 0u);
+    EXPECT_EQ(m.h.x[12], 0u);
+    EXPECT_EQ(m.h.x[13], 0u);
+    EXPECT_EQ(m.h.x[14], 0u);
+    EXPECT_EQ(m.h.x[10], 2u);
+    EXPECT_EQ(m.h.taken_branches, 2u);
+}
+
 TEST(Rv32i, BackwardLoopAndCycleCost) {
     // x10 = 0; loop 100 times: x10 += 3
     auto m = run_prog({addi(1, 0, 100), addi(10, 10, 3), addi(1, 1, -1), bne(1, 0, -8)});
@@ -372,4 +393,43 @@ TEST(Trace, HookSeesEveryExecutedInstructionInOrder) {
     const std::vector<u32> want = {b, b + 4, b + 8, b + 4, b + 8, b + 12};
     EXPECT_EQ(m.mem.traced_pcs, want);
     EXPECT_EQ(m.h.instret, 5u);
+}
+
+// A split access costs the latency of each of its byte accesses plus one
+// cycle (core.misaligned = split): timed against the same instruction
+// aligned, which makes one access. Latency 3 per access on this memory.
+TEST(Misaligned, SplitCostsItsByteAccessesPlusOneCycle) {
+    const u32 d = iss_machine::data;
+    struct cost {
+        std::uint64_t cycles;
+        unsigned accesses;
+    };
+    auto run_one = [&](u32 insn) {
+        iss_machine m;
+        m.mem.split = true;
+        m.mem.latency = 3;
+        std::vector<u32> p;
+        li(p, 1, d);
+        p.insert(p.end(), {insn, ebreak()});
+        m.program(p);
+        EXPECT_EQ(m.run(), brk_cause);
+        return cost{m.h.cycle, m.mem.accesses};
+    };
+    struct access {
+        const char* what;
+        u32 aligned, misaligned;
+        unsigned size;
+    };
+    const access cases[] = {
+        {"lw", lw(10, 1, 4), lw(10, 1, 5), 4},
+        {"lh", lh(10, 1, 4), lh(10, 1, 5), 2},
+        {"lhu", lhu(10, 1, 4), lhu(10, 1, 7), 2},
+        {"sw", sw(1, 1, 4), sw(1, 1, 6), 4},
+        {"sh", sh(1, 1, 4), sh(1, 1, 3), 2},
+    };
+    for (const access& c : cases) {
+        const cost a = run_one(c.aligned), s = run_one(c.misaligned);
+        EXPECT_EQ(s.accesses - a.accesses, c.size - 1) << c.what;
+        EXPECT_EQ(s.cycles - a.cycles, 3u * (c.size - 1) + 1) << c.what;
+    }
 }

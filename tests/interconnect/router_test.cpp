@@ -133,6 +133,19 @@ TEST(Router, MissesAreAddressErrors) {
     });
 }
 
+// One byte past the end is the router's own refusal (routed = unmapped),
+// not an access forwarded for the memory behind it to refuse.
+TEST(Router, StraddleByOneByteIsRefusedByTheRouter) {
+    E->h.run_job([] {
+        sc_time d = SC_ZERO_TIME;
+        std::uint32_t v;
+        EXPECT_EQ(read32(CORE, 0x1C17FFFC, v, d), tlm::TLM_OK_RESPONSE);  // L2's last word
+        EXPECT_EQ(E->h.master(CORE).last_ext().routed, base::txn_ext::route::ok);
+        EXPECT_EQ(read32(CORE, 0x1C17FFFD, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(E->h.master(CORE).last_ext().routed, base::txn_ext::route::unmapped);
+    });
+}
+
 TEST(Router, NullIsUnmappedForDmaAndSaEvenWithAlias) {
     E->h.run_job([] {
         sc_time d = SC_ZERO_TIME;

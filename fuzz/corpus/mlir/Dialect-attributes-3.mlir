@@ -1,0 +1,3 @@
+func.func @bad_level() attributes {x = #npu.placement<L1, address = 0x0, size = 4>} {
+  return
+}

@@ -1,0 +1,3 @@
+func.func @dynamic(%a: tensor<?x8xi8>) {
+  return
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""--max-cycles N stops at the first instruction boundary at or after cycle N,
+whatever the quantum, checked against the program's own instruction trace.
+
+Runs a single-hart program (hello: only the cluster controller runs) once
+without a limit with --itrace: the start cycles of its instructions are the
+instruction boundaries B, its reported cycles C. Then, with a quantum longer
+than the whole run:
+  - N = 1, 2, and N spread over the run: exit 5 and reported cycles exactly
+    min(b in B, b >= N);
+  - the exit edge T (found by bisection: the smallest N that lets the firmware
+    exit): N = T - 1 stops before the instruction that exits (exit 5, cycles
+    T - 1, a boundary), N = T exits with 0;
+  - N = C (the program finishes exactly at the limit): exit 0, cycles C.
+Prints "watchdog edges: K runs as expected"; fails on any other outcome or if
+the trace is not one hart's.
+"""
+import argparse
+import bisect
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def run(npusim, elf, args):
+    p = subprocess.run([npusim, *args, elf], capture_output=True, text=True, timeout=120)
+    m = re.search(r"^cycles\s*:\s*(\d+) @", p.stderr, re.M)
+    if not m:
+        sys.exit(f"no cycles line in npusim's report (exit {p.returncode}):\n{p.stderr}")
+    return p.returncode, int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--npusim", required=True)
+    ap.add_argument("--elf", required=True)
+    ap.add_argument("--samples", type=int, default=40)
+    a = ap.parse_args()
+    quantum = ["--soc.quantum=1ms"]  # longer than the whole program
+
+    with tempfile.TemporaryDirectory() as d:
+        rc, total = run(a.npusim, a.elf, ["--itrace", f"{d}/itrace"])
+        if rc != 0:
+            sys.exit(f"the unlimited run exited {rc}, expected 0")
+        starts, harts = [], set()
+        with open(f"{d}/itrace") as f:
+            for line in f:
+                m = re.match(r"\s*(\d+) h(\d+) ", line)
+                if m:
+                    starts.append(int(m.group(1)))
+                    harts.add(m.group(2))
+    if len(harts) != 1 or len(starts) < 100:
+        sys.exit(f"need one hart's trace of at least 100 instructions, got harts {sorted(harts)}, "
+                 f"{len(starts)} instructions")
+    boundaries = sorted(set(starts))
+    bad = []
+    runs = 0
+
+    def check(n, want_rc, want_cycles):
+        nonlocal runs
+        rc, cycles = run(a.npusim, a.elf, quantum + [f"--max-cycles={n}"])
+        runs += 1
+        if rc != want_rc or cycles != want_cycles:
+            bad.append(f"--max-cycles={n}: exit {rc}, cycles {cycles}; expected exit {want_rc}, cycles {want_cycles}")
+
+    # The exit edge T: runs with N < T end in the watchdog, N >= T exit 0.
+    lo, hi = 1, total
+    while lo < hi:
+        mid = (lo + hi) // 2
+        rc, _ = run(a.npusim, a.elf, quantum + [f"--max-cycles={mid}"])
+        runs += 1
+        if rc == 0:
+            hi = mid
+        elif rc == 5:
+            lo = mid + 1
+        else:
+            sys.exit(f"--max-cycles={mid}: exit {rc}, expected 0 or 5")
+    exit_edge = lo
+    if exit_edge - 1 not in boundaries:
+        bad.append(f"the exit edge {exit_edge}: {exit_edge - 1} is not an instruction boundary")
+
+    def first_boundary(n):
+        return boundaries[bisect.bisect_left(boundaries, n)]
+
+    samples = {1, 2} | {1 + k * (exit_edge - 2) // a.samples for k in range(a.samples)}
+    for n in sorted(samples):
+        check(n, 5, first_boundary(n))
+    check(exit_edge - 1, 5, exit_edge - 1)
+    rc, _ = run(a.npusim, a.elf, quantum + [f"--max-cycles={exit_edge}"])
+    runs += 1
+    if rc != 0:
+        bad.append(f"--max-cycles={exit_edge}: exit {rc}, expected 0")
+    check(total, 0, total)
+
+    for b in bad:
+        print(b)
+    if bad:
+        print(f"watchdog edges: {len(bad)} of {runs} runs wrong")
+        return 1
+    print(f"watchdog edges: {runs} runs as expected (exit edge {exit_edge}, program {total} cycles)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
