@@ -1,0 +1,260 @@
+//===- MlirInput.cpp - npuc's MLIR text input -----------------------------===//
+//
+// MLIR 19's linalg.transpose/broadcast/reduce custom parsers do
+//
+//   attributes.set(name, DenseI64ArrayAttr::parse(parser, Type{}));
+//
+// without checking the result: after a malformed list the parser has already
+// printed its error, then stores a null attribute and crashes on it
+// (NamedAttrList::set -> Attribute::getContext, SEGV). fuzz_mlir found it
+// within a few thousand inputs. npuc cannot patch libMLIR, so it scans the
+// text first, with MLIR's lexical rules for comments and strings, and rejects
+// a malformed list at exactly the place that parser would read one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npu/Frontend/MlirInput.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cctype>
+#include <cstdint>
+#include <optional>
+
+using namespace mlir;
+
+namespace {
+
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+         c == '$' || c == '.';
+}
+
+// A cursor over the buffer that steps over what MLIR's lexer skips.
+class Scanner {
+public:
+  explicit Scanner(llvm::StringRef text) : text(text) {}
+
+  size_t pos = 0;
+
+  bool atEnd() const { return pos >= text.size(); }
+  char peek() const { return atEnd() ? '\0' : text[pos]; }
+
+  // Whitespace and `//` comments.
+  void skipTrivia() {
+    while (!atEnd()) {
+      char c = text[pos];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++pos;
+      } else if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '/') {
+        while (!atEnd() && text[pos] != '\n')
+          ++pos;
+      } else {
+        return;
+      }
+    }
+  }
+
+  // A string literal starting at pos (on the opening quote); escapes as in
+  // MLIR's lexer. An unterminated string runs to the end of the line, where
+  // the parser reports it.
+  void skipString() {
+    ++pos;
+    while (!atEnd() && text[pos] != '"' && text[pos] != '\n') {
+      if (text[pos] == '\\' && pos + 1 < text.size())
+        ++pos;
+      ++pos;
+    }
+    if (!atEnd() && text[pos] == '"')
+      ++pos;
+  }
+
+  // An int64 literal as DenseI64ArrayAttr::parse accepts it: an optional
+  // `-`, decimal digits or `0x` hex digits, not followed by what would make
+  // the lexer read another token kind (`1.5`, `1e3`, `12abc`).
+  bool parseInt64() {
+    bool negative = false;
+    if (peek() == '-') {
+      negative = true;
+      ++pos;
+      skipTrivia();
+    }
+    size_t start = pos;
+    unsigned __int128 value = 0;
+    const unsigned __int128 limit =
+        negative ? (unsigned __int128)INT64_MAX + 1 : INT64_MAX;
+    if (peek() == '0' && pos + 1 < text.size() &&
+        (text[pos + 1] == 'x' || text[pos + 1] == 'X')) {
+      pos += 2;
+      size_t digits = pos;
+      while (!atEnd() && std::isxdigit(static_cast<unsigned char>(peek()))) {
+        char c = peek();
+        unsigned d = std::isdigit(static_cast<unsigned char>(c))
+                         ? c - '0'
+                         : (std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+        value = value * 16 + d;
+        if (value > limit)
+          return false;
+        ++pos;
+      }
+      if (pos == digits)
+        return false;
+    } else {
+      while (!atEnd() && std::isdigit(static_cast<unsigned char>(peek()))) {
+        value = value * 10 + (peek() - '0');
+        if (value > limit)
+          return false;
+        ++pos;
+      }
+      if (pos == start)
+        return false;
+    }
+    return atEnd() || !isIdentChar(peek());
+  }
+
+  // `[` (int (`,` int)*)? `]`
+  bool parseI64List() {
+    if (peek() != '[')
+      return false;
+    ++pos;
+    skipTrivia();
+    if (peek() == ']') {
+      ++pos;
+      return true;
+    }
+    while (true) {
+      if (!parseInt64())
+        return false;
+      skipTrivia();
+      if (peek() == ']') {
+        ++pos;
+        return true;
+      }
+      if (peek() != ',')
+        return false;
+      ++pos;
+      skipTrivia();
+    }
+  }
+
+private:
+  llvm::StringRef text;
+};
+
+} // namespace
+
+LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
+                                            MLIRContext *context) {
+  unsigned bufferId = sourceMgr.getMainFileID();
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(bufferId);
+  llvm::StringRef text = buffer->getBuffer();
+  Scanner s(text);
+  bool ok = true;
+  // The last character of the previous token: `{` and `,` (and `<`) start
+  // an attribute entry, which MLIR's generic attribute parser reads safely;
+  // anywhere else a `permutation =` / `dimensions =` is read by the op's
+  // custom parser.
+  char previous = '\0';
+  while (!s.atEnd()) {
+    s.skipTrivia();
+    if (s.atEnd())
+      break;
+    char c = s.peek();
+    if (c == '"') {
+      s.skipString();
+      previous = '"';
+      continue;
+    }
+    if (!isIdentChar(c)) {
+      // A sigil (`%`, `@`, `#`, `!`, `^`) makes what follows a different
+      // token kind: skip it with its name.
+      ++s.pos;
+      if (c == '%' || c == '@' || c == '#' || c == '!' || c == '^') {
+        while (!s.atEnd() && (isIdentChar(s.peek()) || s.peek() == '-'))
+          ++s.pos;
+      }
+      previous = c;
+      continue;
+    }
+    size_t start = s.pos;
+    while (!s.atEnd() && isIdentChar(s.peek()))
+      ++s.pos;
+    llvm::StringRef word = text.slice(start, s.pos);
+    char before = previous;
+    previous = text[s.pos - 1];
+    if ((word != "permutation" && word != "dimensions") || before == '{' ||
+        before == ',' || before == '<')
+      continue;
+    s.skipTrivia();
+    if (s.peek() != '=')
+      continue;
+    ++s.pos;
+    s.skipTrivia();
+    size_t listStart = s.pos;
+    if (s.parseI64List()) {
+      previous = ']';
+      continue;
+    }
+    // Report at the list (where the parser's own error would point), then
+    // resume after it: one error per malformed list.
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + listStart), bufferId);
+    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                  line, column))
+        << "'" << word
+        << "' must be a list of 64-bit integers like [1, 0] here (MLIR 19's "
+           "parser of this op crashes on anything else, so npuc rejects it "
+           "before parsing)";
+    ok = false;
+    if (s.pos == listStart)
+      ++s.pos;
+  }
+  return success(ok);
+}
+
+LogicalResult mlir::npu::checkVerifierHazards(Operation *root) {
+  bool ok = true;
+  root->walk([&](Operation *op) {
+    if (op->getName().getStringRef() != "linalg.transpose")
+      return;
+    // Read through the generic interface: the op is not verified yet, so
+    // its accessors may not assume the attribute is there or well-typed.
+    std::optional<Attribute> attr = op->getInherentAttr("permutation");
+    auto permutation =
+        attr ? dyn_cast_or_null<DenseI64ArrayAttr>(*attr) : DenseI64ArrayAttr();
+    if (!permutation)
+      return; // the verifier reports it
+    ArrayRef<int64_t> values = permutation.asArrayRef();
+    llvm::SmallVector<bool, 8> seen(values.size(), false);
+    for (int64_t v : values) {
+      if (v < 0 || v >= static_cast<int64_t>(values.size()) || seen[v]) {
+        op->emitError() << "'permutation' must be a permutation of 0.."
+                        << static_cast<int64_t>(values.size()) - 1 << ", not "
+                        << permutation
+                        << " (checked before MLIR 19's verifier, which reads "
+                           "out of bounds on an entry outside that range)";
+        ok = false;
+        return;
+      }
+      seen[v] = true;
+    }
+  });
+  return success(ok);
+}
+
+OwningOpRef<ModuleOp> mlir::npu::parseMlirInput(llvm::SourceMgr &sourceMgr,
+                                                MLIRContext *context) {
+  if (failed(checkParserHazards(sourceMgr, context)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
+  if (!module || failed(checkVerifierHazards(*module)) ||
+      failed(verify(*module)))
+    return nullptr;
+  return module;
+}

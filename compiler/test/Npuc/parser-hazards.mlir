@@ -1,0 +1,78 @@
+// Inputs that crash MLIR 19's own parser or verifier (found by fuzz_mlir)
+// are rejected by npuc with a located error and exit 1 before they reach
+// that code (compiler/lib/Frontend/Mlir/MlirInput.cpp, docs/robustness.md).
+// RUN: split-file %s %t
+// RUN: not npuc %t/malformed.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not npuc %t/float.mlir 2>&1 | FileCheck %s --check-prefix=FLOAT
+// RUN: not npuc %t/overflow.mlir 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not npuc %t/unclosed.mlir 2>&1 | FileCheck %s --check-prefix=UNCLOSED
+// RUN: not npuc %t/broadcast.mlir 2>&1 | FileCheck %s --check-prefix=BROADCAST
+// RUN: not npuc %t/outside.mlir 2>&1 | FileCheck %s --check-prefix=OUTSIDE
+// RUN: not npuc %t/generic.mlir 2>&1 | FileCheck %s --check-prefix=GENERIC
+// RUN: npuc %t/valid.mlir --emit=imported | FileCheck %s --check-prefix=VALID
+
+// MALFORMED: malformed.mlir:3:93: error: 'permutation' must be a list of 64-bit integers like [1, 0] here
+// MALFORMED-NOT: error:
+// FLOAT: float.mlir:3:93: error: 'permutation' must be a list of 64-bit integers
+// OVERFLOW: overflow.mlir:3:93: error: 'permutation' must be a list of 64-bit integers
+// UNCLOSED: unclosed.mlir:3:93: error: 'permutation' must be a list of 64-bit integers
+// BROADCAST: broadcast.mlir:3:90: error: 'dimensions' must be a list of 64-bit integers
+// OUTSIDE: outside.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: 100000000000, 0>
+// GENERIC: generic.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: -1, 0>
+// The check leaves comments, strings and attribute dictionaries alone.
+// VALID: linalg.transpose ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]
+
+//--- malformed.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation = [=1, 0]
+  return %t : tensor<8x4xf32>
+}
+//--- float.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation = [1.5, 0]
+  return %t : tensor<8x4xf32>
+}
+//--- overflow.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation = [9223372036854775808, 0]
+  return %t : tensor<8x4xf32>
+}
+//--- unclosed.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation = [1, 0
+  return %t : tensor<8x4xf32>
+}
+//--- broadcast.mlir
+func.func @f(%x: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.broadcast ins(%x : tensor<8xf32>) outs(%e0 : tensor<4x8xf32>) dimensions = array<i64: 0>
+  return %b : tensor<4x8xf32>
+}
+//--- outside.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation = [100000000000, 0]
+  return %t : tensor<8x4xf32>
+}
+//--- generic.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = "linalg.transpose"(%x, %e0) <{permutation = array<i64: -1, 0>}> ({
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
+}
+//--- valid.mlir
+// permutation = [=1] in a comment
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {note = "permutation = [=1]", permutation = array<i64: 7>} {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>)
+         permutation = [ 1 , // a comment inside the list
+                         0 ]
+  return %t : tensor<8x4xf32>
+}
