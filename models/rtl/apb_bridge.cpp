@@ -1,8 +1,9 @@
 #include "apb_bridge.h"
 
+#include "word_transport.h"
+
 #include <fmt/format.h>
 
-#include <cstring>
 
 namespace npu::rtl {
 
@@ -64,39 +65,9 @@ bool apb_bridge::transfer(std::uint32_t word_addr, bool write, std::uint32_t str
 }
 
 void apb_bridge::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
-    // Lock-step: the transfer starts at the initiator's local time.
-    sc_core::wait(delay);
-    delay = sc_core::SC_ZERO_TIME;
-    const bool write = t.is_write();
-    if (!write && !t.is_read()) {
-        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return;
-    }
-    if (t.get_byte_enable_ptr()) {
-        t.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-        return;
-    }
-    const std::uint64_t addr = t.get_address();
-    unsigned char* p = t.get_data_ptr();
-    const unsigned len = t.get_data_length();
-    // One transfer per 32-bit word the access covers, PSTRB = its bytes.
-    for (unsigned done = 0; done < len;) {
-        const std::uint64_t a = addr + done;
-        const unsigned lane = static_cast<unsigned>(a & 3u);
-        const unsigned n = std::min(4u - lane, len - done);
-        std::uint32_t word = 0, strb = 0;
-        for (unsigned i = 0; i < n; ++i) strb |= 1u << (lane + i);
-        if (write)
-            for (unsigned i = 0; i < n; ++i) word |= std::uint32_t{p[done + i]} << (8 * (lane + i));
-        if (!transfer(static_cast<std::uint32_t>(a & ~std::uint64_t{3}), write, strb, word)) {
-            t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-            return;
-        }
-        if (!write)
-            for (unsigned i = 0; i < n; ++i) p[done + i] = static_cast<unsigned char>(word >> (8 * (lane + i)));
-        done += n;
-    }
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    transport_by_words(t, delay, [this](std::uint32_t word_addr, bool write, std::uint32_t strb, std::uint32_t& data) {
+        return transfer(word_addr, write, strb, data) ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE;
+    });
 }
 
 unsigned apb_bridge::transport_dbg(tlm::tlm_generic_payload&) {

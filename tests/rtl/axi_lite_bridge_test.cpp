@@ -10,10 +10,7 @@
 
 #include "axi_lite_bridge.h"
 
-#include "config/memory_map.h"
-#include "util/harness.h"
-
-#include <gtest/gtest.h>
+#include "bridge_test_env.h"
 
 using namespace npu;
 using sc_core::SC_NS;
@@ -102,34 +99,11 @@ struct bench : sc_core::sc_module {
     }
 };
 
-struct env {
-    const cfg::config cfg = cfg::config::load("", {"soc.memcheck=off"});
-    test::test_context ctx{"ctx", cfg};  // the harness's masters live in a simulation context
-    test::harness h{"h", {{"cpu", static_cast<int>(cfg::initiator_class::core), 0},
-                          {"cpu_slow", static_cast<int>(cfg::initiator_class::core), 1},
-                          {"cpu_stuck", static_cast<int>(cfg::initiator_class::core), 2}}};
-    bench<Vaxil_regs> fast{"fast", 1024};       // no wait states
-    bench<Vaxil_regs_slow> slow{"slow", 1024};  // 3 wait states
-    bench<Vaxil_regs_slow> stuck{"stuck", 2};   // 3 wait states against a 2-cycle timeout
-    env() {
-        h.master(0).socket.bind(fast.bridge.socket);
-        h.master(1).socket.bind(slow.bridge.socket);
-        h.master(2).socket.bind(stuck.bridge.socket);
-    }
-};
+using env = test::bridge_env<bench, Vaxil_regs, Vaxil_regs_slow>;
 env* E;
 
-std::uint32_t rd(base::bus_initiator& b, std::uint32_t a, tlm::tlm_response_status* st = nullptr) {
-    std::uint32_t v = 0;
-    sc_time d = sc_core::SC_ZERO_TIME;
-    const auto s = b.read(a, &v, 4, d);
-    if (st) *st = s;
-    return v;
-}
-tlm::tlm_response_status wr(base::bus_initiator& b, std::uint32_t a, const void* p, unsigned n) {
-    sc_time d = sc_core::SC_ZERO_TIME;
-    return b.write(a, p, n, d);
-}
+using test::rd;
+using test::wr;
 
 TEST(AxiLiteBridge, ReadsWritesStrobesAndSplits) {
     E->h.run_job([] {
@@ -220,10 +194,4 @@ TEST(AxiLiteBridge, SlaveThatNeverAnswersTimesOut) {
 
 }  // namespace
 
-int sc_main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    test::fail_on_systemc_reports();
-    env e;
-    E = &e;
-    return RUN_ALL_TESTS();
-}
+int sc_main(int argc, char** argv) { return test::run_bridge_tests(argc, argv, E); }
