@@ -328,9 +328,14 @@ LogicalResult fuse(Operation *layer) {
     padding = {low[1], low[2], high[1], high[2]};
     input = pad.getSource();
   }
+  // Absent `strides`/`dilations` are the named ops' default, 1 along H and W
+  // (the verifier accepts a conv or pool without them).
   auto attrValues = [](Attribute a) {
+    auto dense = dyn_cast_or_null<DenseIntElementsAttr>(a);
+    if (!dense)
+      return SmallVector<int64_t>{1, 1};
     SmallVector<int64_t> out;
-    for (APInt v : cast<DenseIntElementsAttr>(a).getValues<APInt>())
+    for (APInt v : dense.getValues<APInt>())
       out.push_back(v.getSExtValue());
     return out;
   };
