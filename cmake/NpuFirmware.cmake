@@ -70,7 +70,7 @@ get_filename_component(NPU_FW_DEFAULT_CONFIG "${NPU_FW_DEFAULT_CONFIG}" ABSOLUTE
 # xcvmem/xcvmac/xcvalu/xcvbi/xcvelw, all present by default), e.g.
 # -DNPU_FW_MARCH=rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi. A stays: the runtime's
 # locks and counters are atomics.
-set(NPU_FW_MARCH rv32imaf CACHE STRING "-march of the firmware, its runtime and npuc (docs/cores.md)")
+set(NPU_FW_MARCH rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi_xcvelw CACHE STRING "-march of the firmware, its runtime and npuc (docs/cores.md)")
 if(NOT NPU_FW_MARCH MATCHES "^rv32ima")
   message(FATAL_ERROR "NPU_FW_MARCH=${NPU_FW_MARCH}: must start with rv32ima (the runtime uses atomics)")
 endif()

@@ -102,18 +102,26 @@ schema make_platform_schema() {
     auto cpi = [](key_decl& d) { d.max = 255; };
     cpi(s.add(
         decl("core.cpi_alu", value_kind::cycles, "1", "Cycles of an integer ALU, LUI/AUIPC or CSR instruction.")));
-    cpi(s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL/MULH*.")));
-    cpi(s.add(decl("core.cpi_div", value_kind::cycles, "8", "Cycles of DIV/REM (iterative divider).")));
+    cpi(s.add(decl("core.cpi_mul", value_kind::cycles, "1", "Cycles of MUL (CV32E40P: 1).")));
+    cpi(s.add(decl("core.cpi_mulh", value_kind::cycles, "5", "Cycles of MULH/MULHSU/MULHU (CV32E40P: 5).")));
+    cpi(s.add(decl("core.cpi_div", value_kind::cycles, "3",
+                   "Minimum cycles of DIV/DIVU/REM/REMU; the divisor's leading zero bits are added (its "
+                   "magnitude for the signed forms, 32 for a zero divisor): CV32E40P's 3..35.")));
     cpi(s.add(decl("core.cpi_branch", value_kind::cycles, "1", "Cycles of a branch that is not taken.")));
-    s.add(decl("core.cpi_branch_taken", value_kind::cycles, "2", "Cycles of a taken branch (pipeline refill).")).max =
-        100000;
+    s.add(decl("core.cpi_branch_taken", value_kind::cycles, "3",
+               "Cycles of a taken branch (CV32E40P: 3, the IF and ID stages flushed).")).max = 100000;
     cpi(s.add(decl("core.cpi_jump", value_kind::cycles, "2", "Cycles of JAL/JALR.")));
     cpi(s.add(decl("core.cpi_load", value_kind::cycles, "1",
-                   "Issue cycles of a load; the latency of the memory touched is added.")));
+                   "Issue cycles of a load; the latency of the memory touched is added, but for L1 (TCDM) "
+                   "only what exceeds the 2 cycles the pipeline hides (l1.latency 1 + one hop), plus 1 "
+                   "load-use stall when the next instruction reads the loaded register (CV32E40P).")));
     cpi(s.add(decl("core.cpi_store", value_kind::cycles, "1",
-                   "Issue cycles of a store; the latency of the memory touched is added.")));
+                   "Issue cycles of a store; the latency of the memory touched is added (for L1 only what "
+                   "exceeds the 2 cycles the pipeline hides).")));
     cpi(s.add(decl("core.cpi_fpu", value_kind::cycles, "1", "Cycles of an F add/mul/fma/convert/compare/move.")));
-    cpi(s.add(decl("core.cpi_fdiv", value_kind::cycles, "10", "Cycles of FDIV.S / FSQRT.S.")));
+    cpi(s.add(decl("core.cpi_fdiv", value_kind::cycles, "19",
+                   "Cycles the FPU is busy with an FDIV.S / FSQRT.S (which issues in core.cpi_fpu): the next FPU "
+                   "instruction or fsw waits for it (CV32E40P: 1..19).")));
     cpi(s.add(decl("core.cpi_amo", value_kind::cycles, "2", "Issue cycles of an LR/SC/AMO; memory latency is added.")));
     s.add(decl("core.l1_bank_conflict_penalty", value_kind::cycles, "0",
                "Extra stall cycles a core's L1 access pays when it loses its bank's cycle to another "

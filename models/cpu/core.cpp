@@ -3,6 +3,7 @@
 #include "core.h"
 
 #include "interp.h"
+#include "timing.h"
 
 #include "base/sim_services.h"
 #include "base/slot_calendar.h"
@@ -303,6 +304,9 @@ struct core::bus_memory {
         w.arbitration = !t.banks.empty() && d.start >= t.base && d.end < t.base + t.size ? window::shared::l1
                         : p.outstanding && d.start >= p.base && d.end < p.base + p.size ? window::shared::l2
                                                                             : window::shared::none;
+        // TCDM: a single-cycle access in the core's EX/WB stages (timing.h).
+        if (w.arbitration == window::shared::l1)
+            w.latency = w.latency > timing::tcdm_pipelined_cycles ? w.latency - timing::tcdm_pipelined_cycles : 0;
         const int tid = d.traffic_id;
         auto& ctr = bus.traffic();
         if (tid >= 0 && tid < base::traffic_registry::max_targets) {
@@ -439,6 +443,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     cost_table& ct = h_.costs;
     ct.cpi[cc_alu] = cpi(cfg, "core.cpi_alu");
     ct.cpi[cc_mul] = cpi(cfg, "core.cpi_mul");
+    ct.mulh = cpi(cfg, "core.cpi_mulh");
     ct.cpi[cc_div] = cpi(cfg, "core.cpi_div");
     ct.cpi[cc_branch] = cpi(cfg, "core.cpi_branch");
     ct.cpi[cc_jump] = cpi(cfg, "core.cpi_jump");
@@ -472,7 +477,9 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     add_stat("stall_memory", stall_memory_, "cycles", "load/store/AMO latency of the memory touched");
     add_stat("stall_bank_conflict", stall_bank_, "cycles", "L1 bank conflicts with other harts (approximate)");
     add_stat("stall_div", stall_div_, "cycles", "DIV/REM cycles beyond an ALU instruction");
-    add_stat("stall_fdiv", stall_fdiv_, "cycles", "FDIV/FSQRT cycles beyond an FPU instruction");
+    add_stat("stall_fdiv", stall_fdiv_, "cycles", "waits for the FPU busy with an FDIV/FSQRT");
+    add_stat("stall_load_use", h_.load_use_stalls, "cycles",
+             "load-use stalls: the instruction after a load read the loaded register");
     add_stat("stall_branch", stall_branch_, "cycles", "extra cycles of taken branches");
 
     SC_THREAD(thread);
@@ -565,8 +572,9 @@ void core::update_stats() {
     const cost_table& ct = h_.costs;
     stall_memory_ = mem_->stall_memory;
     stall_bank_ = mem_->stall_bank;
-    stall_div_ = h_.div_ops * (ct.cpi[cc_div] > ct.cpi[cc_alu] ? ct.cpi[cc_div] - ct.cpi[cc_alu] : 0);
-    stall_fdiv_ = h_.fdiv_ops * (ct.cpi[cc_fdiv] > ct.cpi[cc_fpu] ? ct.cpi[cc_fdiv] - ct.cpi[cc_fpu] : 0);
+    stall_div_ =
+        h_.div_ops * (ct.cpi[cc_div] > ct.cpi[cc_alu] ? ct.cpi[cc_div] - ct.cpi[cc_alu] : 0) + h_.div_extra_cycles;
+    stall_fdiv_ = h_.fpu_wait_cycles;
     stall_branch_ = h_.taken_branches * ct.branch_taken_extra;
 }
 

@@ -5,11 +5,16 @@
 // DMI windows are the fast path (host pointer + offset, latency from the
 // window), everything else is b_transport.
 //
-// Cost model (cycles of soc.cluster_clock; all numbers are config keys):
-//  - each instruction costs core.cpi_<class> (alu, mul, div, branch, jump,
-//    load, store, fpu, fdiv, amo); a taken branch costs cpi_branch_taken.
+// Cost model (cycles of soc.cluster_clock; CV32E40P's, timing.h):
+//  - each instruction costs core.cpi_<class> (alu, mul, mulh, div, branch,
+//    jump, load, store, fpu, fdiv, amo); a taken branch costs
+//    cpi_branch_taken; the divider adds the divisor's leading zeros, a load
+//    the load-use stall, the FPU's FDIV/FSQRT busy time delays the next FPU
+//    instruction (timing.h).
 //  - loads/stores/AMOs add the latency of the memory touched: the DMI
-//    window's read/write latency, or the delay b_transport annotates.
+//    window's read/write latency (for L1, only what exceeds the
+//    timing::tcdm_pipelined_cycles the pipeline hides), or the delay
+//    b_transport annotates.
 //  - L1 bank arbitration: L1 is word-interleaved over l1.banks banks of
 //    l1.bank_width bytes, each serving one access per cycle, shared with
 //    the DMA and the SA. Every L1 access of every hart books its bank's
@@ -19,8 +24,8 @@
 //    core.l1_bank_conflict_penalty. Exact bank capacity under temporal
 //    decoupling; who waits follows simulation order within a quantum (the
 //    error bound is in slot_calendar.h and docs/memory-map.md).
-// Stall statistics: memory latency, bank conflicts, div (cpi_div - cpi_alu per
-// DIV/REM), fdiv (cpi_fdiv - cpi_fpu per FDIV/FSQRT), branch (taken extra).
+// Stall statistics: memory latency, bank conflicts, div (cycles beyond an ALU
+// instruction), fdiv (waits for the busy FPU), load-use, branch (taken extra).
 //
 // Blocking targets: a target may wait() inside b_transport (the event unit's
 // wait/barrier/dispatch/join registers, which also first synchronise the

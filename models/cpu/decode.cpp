@@ -1,6 +1,7 @@
 // RV32IMAFC + Zicsr + Zifencei decoder: raw bits -> pre-decoded slot
 // (16-bit instructions are expanded by decode_rvc.cpp, then decoded here).
 #include "isa.h"
+#include "timing.h"
 
 namespace npu::cpu {
 
@@ -272,11 +273,16 @@ insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, st
 insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
             const cost_table& costs, std::uint32_t ext) {
     const std::uint32_t ialign_mask = (ext & ext_c) ? 1 : 3;
-    if (insn_bytes(raw) == 4) return decode32(raw, pc, block_start, block_len, costs, ext, ialign_mask, 4);
+    if (insn_bytes(raw) == 4) {
+        insn i = decode32(raw, pc, block_start, block_len, costs, ext, ialign_mask, 4);
+        timing::apply_costs(i, costs);
+        return i;
+    }
     const std::uint32_t expanded = (ext & ext_c) ? expand_rvc(static_cast<std::uint16_t>(raw)) : 0;
     insn i = expanded ? decode32(expanded, pc, block_start, block_len, costs, ext, ialign_mask, 2)
                       : builder(0, costs).illegal();
     i.len = 1;
+    timing::apply_costs(i, costs);
     return i;
 }
 

@@ -4,6 +4,7 @@
 // is in the hart's isa_ext bits; anything else is illegal.
 #include "cv_ops.h"
 #include "isa.h"
+#include "timing.h"
 
 namespace npu::cpu {
 
@@ -52,7 +53,9 @@ bool decode_xcv(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, 
             s.i.aux = pc;
             s.i.rs3 = 0;
             if (s.i.rd == 0) s.i.rd = x_sink;
-            return s.set(op_lw, cc_load, 0, out);
+            s.set(op_lw, cc_load, 0, out);
+            out.cost = timing::elw_cycles;
+            return true;
         case 6:
         case 7: {  // cv.beqimm / cv.bneimm rs1, imm5, offset
             if (!(ext & ext_xcvbi)) return false;

@@ -98,6 +98,13 @@ struct hart_state {
     // are counted by the memory policy).
     std::uint64_t div_ops = 0;
     std::uint64_t fdiv_ops = 0;
+    // CV32E40P timing (timing.h): divider cycles beyond core.cpi_div, load-use
+    // stalls, and waits for the FPU busy with FDIV/FSQRT until fpu_free
+    // (a cycle count of this hart's `cycle`).
+    std::uint64_t div_extra_cycles = 0;
+    std::uint64_t load_use_stalls = 0;
+    std::uint64_t fpu_wait_cycles = 0;
+    std::uint64_t fpu_free = 0;
     std::uint64_t taken_branches = 0;
     // Instructions retired per cost class (cost_class), for the energy model.
     std::uint64_t class_insns[cc_count] = {};

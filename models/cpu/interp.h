@@ -31,6 +31,7 @@
 #include "fpu.h"
 #include "hart.h"
 #include "isa.h"
+#include "timing.h"
 
 #include <climits>
 #include <cstring>
@@ -98,6 +99,17 @@ int cv_load(Mem& mem, std::uint32_t a, unsigned kind, std::uint32_t& v, std::uin
 }
 template <class Mem>
 int cv_store(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc);
+
+// Decodes the slot after a load ahead of its execution, so the load can see
+// whether it reads the loaded register (timing.h, load-use). A slot that
+// cannot be fetched stays undecoded: its execution reports the fault.
+template <class Mem>
+__attribute__((noinline)) void decode_ahead(Mem& mem, const decode_cache::block& b, const insn* slot,
+                                            const hart_state& h) {
+    const std::uint32_t p = b.start + static_cast<std::uint32_t>(slot - b.slots) * 2u;
+    std::uint32_t raw;
+    if (fetch_insn(mem, b, p, raw)) *const_cast<insn*>(slot) = decode(raw, p, b.start, b.len, h.costs, h.extensions);
+}
 
 template <class Mem>
 bool store_split(Mem& mem, std::uint32_t a, unsigned size, std::uint32_t v, std::uint64_t& cyc, std::uint32_t pc) {
@@ -264,7 +276,18 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
             v = static_cast<std::uint32_t>(EXT(t));                               \
         }                                                                         \
         x[ip->rd] = v;                                                            \
+        NPU_LOAD_USE(reads_x);                                                    \
         NPU_NEXT();                                                               \
+    } while (0)
+// The load-use stall (timing.h): one cycle when the next instruction reads
+// the register just loaded; `READS` is timing::reads_x or reads_f.
+#define NPU_LOAD_USE(READS)                                                                            \
+    do {                                                                                               \
+        const insn* nx_ = ip + ip->len;                                                                \
+        if (__builtin_expect(nx_->op == op_decode, 0)) detail::decode_ahead(mem, *blk, nx_, h);        \
+        const std::uint32_t stall_ = timing::READS(*nx_, ip->rd);                                      \
+        cyc += stall_;                                                                                 \
+        h.load_use_stalls += stall_;                                                                   \
     } while (0)
 #define NPU_STORE(T, VAL)                                                                             \
     do {                                                                                              \
@@ -293,6 +316,14 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
         x[ip->rd] = old;                                                                                      \
         NPU_NEXT();                                                                                           \
     } while (0)
+// The divider's cycles beyond core.cpi_div (timing.h): the divisor's leading zeros.
+#define NPU_DIV_TIME(divisor)                                         \
+    do {                                                              \
+        const std::uint32_t extra_ = timing::div_extra(divisor);      \
+        cyc += extra_;                                                \
+        h.div_extra_cycles += extra_;                                 \
+        ++h.div_ops;                                                  \
+    } while (0)
 #define NPU_FP_ON() \
     if (__builtin_expect(!(h.mstatus & mstatus_bits::fs), 0)) goto illegal
 #define NPU_FP_RM(var)             \
@@ -301,11 +332,30 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
         var = h.frm;               \
         if (var > 4) goto illegal; \
     }
+// An FPU instruction (or fsw) starts no earlier than the FPU is free of an
+// FDIV/FSQRT (timing.h); ip->cost is already in cyc.
+#define NPU_FPU_WAIT()                                                                        \
+    do {                                                                                      \
+        const std::uint64_t start_ = cyc - ip->cost;                                          \
+        const std::uint64_t wait_ = h.fpu_free > start_ ? h.fpu_free - start_ : 0;           \
+        cyc += wait_;                                                                         \
+        h.fpu_wait_cycles += wait_;                                                           \
+    } while (0)
 #define NPU_FP_DONE(fl)                      \
     do {                                     \
+        NPU_FPU_WAIT();                      \
         h.fflags |= (fl);                    \
         h.mstatus |= mstatus_bits::fs_dirty; \
         NPU_NEXT();                          \
+    } while (0)
+// FDIV/FSQRT: the FPU is busy for cost_table::cpi[cc_fdiv] cycles from its issue.
+#define NPU_FP_DIV_DONE(fl)                                   \
+    do {                                                      \
+        NPU_FPU_WAIT();                                       \
+        h.fpu_free = cyc - ip->cost + h.costs.cpi[cc_fdiv];   \
+        h.fflags |= (fl);                                     \
+        h.mstatus |= mstatus_bits::fs_dirty;                  \
+        NPU_NEXT();                                           \
     } while (0)
 
 resolve:
@@ -553,7 +603,7 @@ L_mulhu:
     NPU_NEXT();
 L_div: {
     const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
-    ++h.div_ops;
+    NPU_DIV_TIME(timing::magnitude(x[ip->rs2]));
     x[ip->rd] = b == 0                      ? 0xffffffffu
                 : (a == INT_MIN && b == -1) ? static_cast<std::uint32_t>(a)
                                             : static_cast<std::uint32_t>(a / b);
@@ -561,13 +611,13 @@ L_div: {
 }
 L_divu: {
     const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
-    ++h.div_ops;
+    NPU_DIV_TIME(b);
     x[ip->rd] = b == 0 ? 0xffffffffu : a / b;
     NPU_NEXT();
 }
 L_rem: {
     const std::int32_t a = static_cast<std::int32_t>(x[ip->rs1]), b = static_cast<std::int32_t>(x[ip->rs2]);
-    ++h.div_ops;
+    NPU_DIV_TIME(timing::magnitude(x[ip->rs2]));
     x[ip->rd] = b == 0                      ? static_cast<std::uint32_t>(a)
                 : (a == INT_MIN && b == -1) ? 0u
                                             : static_cast<std::uint32_t>(a % b);
@@ -575,7 +625,7 @@ L_rem: {
 }
 L_remu: {
     const std::uint32_t a = x[ip->rs1], b = x[ip->rs2];
-    ++h.div_ops;
+    NPU_DIV_TIME(b);
     x[ip->rd] = b == 0 ? a : a % b;
     NPU_NEXT();
 }
@@ -632,10 +682,12 @@ L_flw: {
     }
     f[ip->rd] = v;
     h.mstatus |= mstatus_bits::fs_dirty;
+    NPU_LOAD_USE(reads_f);
     NPU_NEXT();
 }
 L_fsw:
     NPU_FP_ON();
+    NPU_FPU_WAIT();
     NPU_STORE(std::uint32_t, f[ip->rs2]);
 L_fmadd: {
     NPU_FP_ON();
@@ -692,7 +744,7 @@ L_fdiv: {
     std::uint32_t fl = 0;
     ++h.fdiv_ops;
     f[ip->rd] = fpu::div(f[ip->rs1], f[ip->rs2], rm, fl);
-    NPU_FP_DONE(fl);
+    NPU_FP_DIV_DONE(fl);
 }
 L_fsqrt: {
     NPU_FP_ON();
@@ -700,7 +752,7 @@ L_fsqrt: {
     std::uint32_t fl = 0;
     ++h.fdiv_ops;
     f[ip->rd] = fpu::sqrt(f[ip->rs1], rm, fl);
-    NPU_FP_DONE(fl);
+    NPU_FP_DIV_DONE(fl);
 }
 L_fsgnj:
     NPU_FP_ON();
@@ -800,6 +852,7 @@ L_cv_load: {
         x[0] = 0;
     }
     x[ip->rd] = v;
+    NPU_LOAD_USE(reads_x);
     NPU_NEXT();
 }
 L_cv_store: {
@@ -878,6 +931,10 @@ out:
 #undef NPU_FP_ON
 #undef NPU_FP_RM
 #undef NPU_FP_DONE
+#undef NPU_FP_DIV_DONE
+#undef NPU_FPU_WAIT
+#undef NPU_LOAD_USE
+#undef NPU_DIV_TIME
 }
 
 }  // namespace npu::cpu

@@ -140,10 +140,13 @@ enum cost_class : std::uint8_t {
     cc_count
 };
 
-// Cycles per cost class plus the extra cycles of a taken branch.
+// Cycles per cost class plus the extra cycles of a taken branch, CV32E40P's
+// (timing.h has the rules beyond one cost per class). cpi[cc_div] is the
+// divider's minimum, cpi[cc_fdiv] the FPU's busy time after FDIV/FSQRT.
 struct cost_table {
-    std::uint8_t cpi[cc_count] = {1, 1, 8, 1, 2, 1, 1, 1, 10, 2};
-    std::uint32_t branch_taken_extra = 1;  // cpi_branch_taken - cpi_branch
+    std::uint8_t cpi[cc_count] = {1, 1, 3, 1, 2, 1, 1, 1, 19, 2};
+    std::uint8_t mulh = 5;                 // MULH/MULHSU/MULHU (cpi[cc_mul]: MUL)
+    std::uint32_t branch_taken_extra = 2;  // cpi_branch_taken - cpi_branch
 };
 
 // Index of the integer register that absorbs writes to x0.

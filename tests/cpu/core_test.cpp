@@ -154,15 +154,24 @@ TEST(Core, WfiSleepsInsteadOfPolling) {
 
 TEST(Core, CostModelCountsClassesLatencyAndBankConflicts) {
     ensure_ran();
-    // Default CPIs (alu 1, load/store 1, branch 1, taken 2, amo 2) plus L1
-    // latency 1 and RAM latency 6, counted by hand; bank conflicts come on top.
-    const std::uint64_t base1 = 8 + (7 * 1000 + 999) + 2 + (2 + 6 + 6) + 2 + 1;
-    const std::uint64_t base0 = 8 + (7 * 1000 + 999) + 2 + (2 + 6 + 6) + 1 + 1 + 1 + (1 + 6) + 1;
+    // Default CPIs (CV32E40P: alu 1, load/store 1, branch 1, taken 3, amo 2)
+    // plus RAM latency 6, counted by hand; the test bus's L1 latency 1 is
+    // inside the pipeline (timing.h), the loop's lw -> addi pays the load-use
+    // stall; bank conflicts come on top.
+    const std::uint64_t base1 = 8 + (6 * 1000 + 2 * 999) + 2 + (2 + 6 + 6) + 3 + 1;
+    const std::uint64_t base0 = 8 + (6 * 1000 + 2 * 999) + 2 + (2 + 6 + 6) + 1 + 1 + 1 + (1 + 6) + 1;
     EXPECT_EQ(E->cores[1]->state().cycle, base1 + E->cores[1]->stall_bank_conflict());
-    EXPECT_EQ(E->cores[0]->state().cycle, base0 + E->cores[0]->stall_bank_conflict());
+    // Hart 0's AMO and store go to RAM too: a wait on the path there (both
+    // harts' AMOs issue together) is its stall_memory beyond the latencies.
+    ASSERT_GE(E->cores[0]->stall_memory(), 12u + 6u);
+    const std::uint64_t ram_wait0 = E->cores[0]->stall_memory() - (12u + 6u);
+    EXPECT_LE(ram_wait0, 2u);
+    EXPECT_EQ(E->cores[0]->state().cycle, base0 + E->cores[0]->stall_bank_conflict() + ram_wait0);
     // Both harts hammer bank 0 in lockstep from the same start time.
     EXPECT_GT(E->cores[0]->stall_bank_conflict() + E->cores[1]->stall_bank_conflict(), 0u);
-    EXPECT_EQ(E->cores[1]->stall_memory(), 2000u + 12u + E->cores[1]->stall_bank_conflict());
+    EXPECT_EQ(E->cores[1]->stall_memory(), 12u + E->cores[1]->stall_bank_conflict());
+    EXPECT_EQ(E->cores[1]->state().load_use_stalls, 1000u);
+    EXPECT_EQ(E->cores[0]->state().load_use_stalls, 1000u);
 }
 
 TEST(Core, TrafficPerTarget) {

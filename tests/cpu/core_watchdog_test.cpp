@@ -19,7 +19,8 @@ constexpr u32 worker0_entry = ram + 0x4000;
 constexpr u32 worker1_entry = ram + 0x8000;
 constexpr std::uint64_t limit = 1000;
 constexpr u32 straight = 3000;  // instructions without a branch, each hart
-constexpr std::uint64_t div_cost = 8;  // core.cpi_div (default)
+// CV32E40P's divider: core.cpi_div (3) + the 29 leading zeros of the divisor 7.
+constexpr std::uint64_t div_cost = 32;
 
 std::vector<u32> cc_program() {
     std::vector<u32> p;
@@ -37,7 +38,7 @@ std::vector<u32> worker0_program() {
     return p;
 }
 
-// Two 1-cycle instructions, then 8-cycle divisions: the limit falls inside one.
+// Two 1-cycle instructions, then 32-cycle divisions: the limit falls inside one.
 std::vector<u32> worker1_program() {
     std::vector<u32> p{addi(2, 0, 700), addi(3, 0, 7)};
     for (u32 i = 0; i < straight; ++i) p.push_back(div(4, 2, 3));

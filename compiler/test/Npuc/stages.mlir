@@ -58,7 +58,7 @@
 
 // OBJ: Class: ELF32
 // OBJ: Machine: RISC-V
-// OBJ: Flags: 0x2, single-float ABI
+// OBJ: Flags: 0x{{[23]}}, {{(RVC, )?}}single-float ABI
 // OBJ-DAG: FUNC GLOBAL DEFAULT {{.*}} npu_network_run
 // OBJ-DAG: OBJECT GLOBAL DEFAULT {{.*}} npu_weight_0
 // OBJ-DAG: NOTYPE GLOBAL DEFAULT UND npu_buf_0
