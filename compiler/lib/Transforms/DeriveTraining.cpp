@@ -105,6 +105,18 @@ Value cst(OpBuilder &nb, Location l, float v) {
   return nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(v));
 }
 
+// Creates @<forward>_train(args) -> results before `forward`, with `b` at
+// the start of its body, which it returns.
+Block *createTrainFunction(OpBuilder &b, func::FuncOp forward,
+                           TypeRange args, TypeRange results) {
+  auto train = b.create<func::FuncOp>(
+      forward.getLoc(), (forward.getSymName() + "_train").str(),
+      FunctionType::get(b.getContext(), args, results));
+  Block *entry = train.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  return entry;
+}
+
 // Builds the training step's ops, all in forms npuc already lowers:
 // linalg.matmul (the SA), elementwise or reducing linalg.generic (the
 // workers), views, and the convolutions npu-fuse-conv turns into kernels.
@@ -161,6 +173,15 @@ struct Emitter {
   Value ones(Location loc, int64_t r, int64_t cols) {
     return b.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(t2(r, cols), b.getF32FloatAttr(1.0f)));
+  }
+  // 0, 1, ..., C-1: compared with a label to select its class.
+  Value classIds(Location loc, int64_t C) {
+    SmallVector<int32_t> ids;
+    for (int64_t k = 0; k < C; ++k)
+      ids.push_back(static_cast<int32_t>(k));
+    auto type = RankedTensorType::get({C}, b.getI32Type());
+    return b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ids)));
   }
   void markKept(Value v) {
     if (Operation *def = v.getDefiningOp())
@@ -299,7 +320,8 @@ struct Emitter {
 //               W += (-lr im2col(X)^T) dY, accumulating into W's buffer;
 //   depthwise   dX = dwconv(pad(dilate(dY)), flip(W)); W += -lr sum X dY,
 //               a reducing generic on the workers accumulating into W;
-//   pooling     (sum) dX = dwconv(pad(dilate(dY)), ones);
+//   pooling     (sum) dX = dwconv(pad(dilate(dY)), ones); (max, window ==
+//               stride) dY routed to each window's first max, see maxPool;
 //   pad         folded into the rule of the convolution it feeds;
 //   matmul      dX = dY W^T, W += (-lr X^T) dY (as for dense networks);
 //   reshape     the inverse reshape.
@@ -309,8 +331,9 @@ struct Emitter {
 const char kConvRules[] =
     "(backward rules exist for: linalg.conv_2d_nhwc_hwcf and "
     "linalg.depthwise_conv_2d_nhwc_hwc with a constant f32 weight and "
-    "dilation 1, linalg.pooling_nhwc_sum, a zero tensor.pad feeding one of "
-    "them, linalg.matmul with a constant weight, elementwise linalg.generic "
+    "dilation 1, linalg.pooling_nhwc_sum, linalg.pooling_nhwc_max with its "
+    "window equal to its stride and tiling its input, a zero tensor.pad "
+    "feeding a convolution or sum pooling, linalg.matmul with a constant weight, elementwise linalg.generic "
     "epilogues (acc [+ bias] [+ residual] [ReLU]) and divisions by a "
     "constant, tensor.collapse_shape / expand_shape)";
 
@@ -321,7 +344,8 @@ bool isConvNetwork(func::FuncOp f) {
   bool conv = false;
   f.walk([&](Operation *op) {
     conv |= isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
-                linalg::PoolingNhwcSumOp, tensor::PadOp>(op);
+                linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
+                tensor::PadOp>(op);
   });
   return conv;
 }
@@ -466,6 +490,11 @@ public:
                  << kConvRules;
         continue;
       }
+      if (auto pool = dyn_cast<linalg::PoolingNhwcMaxOp>(op)) {
+        if (failed(checkMaxPool(pool)))
+          return failure();
+        continue;
+      }
       if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
               linalg::PoolingNhwcSumOp>(op)) {
         if (llvm::any_of(intsOf(&op, "dilations"),
@@ -548,11 +577,7 @@ public:
     }
     Location floc = forward.getLoc();
     OpBuilder b(forward);
-    auto train =
-        b.create<func::FuncOp>(floc, (forward.getSymName() + "_train").str(),
-                               FunctionType::get(ctx, argTypes, resultTypes));
-    Block *entry = train.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    Block *entry = createTrainFunction(b, forward, argTypes, resultTypes);
     Value zero = b.create<arith::ConstantOp>(floc, b.getF32FloatAttr(0.0f));
     Emitter em(b, zero);
     this->em = &em;
@@ -567,12 +592,7 @@ public:
         }
     Value onesRow = em.ones(floc, 1, 1);
     Value onesOut = em.ones(floc, C, 1);
-    SmallVector<int32_t> ids;
-    for (int64_t k = 0; k < C; ++k)
-      ids.push_back(static_cast<int32_t>(k));
-    Value classIds = b.create<arith::ConstantOp>(
-        floc, DenseElementsAttr::get(RankedTensorType::get({C}, i32),
-                                     ArrayRef<int32_t>(ids)));
+    Value classIds = em.classIds(floc, C);
 
     SmallVector<Value> results;
     Block &body = forward.getBody().front();
@@ -776,9 +796,105 @@ private:
     current[orig] = em->flatten(loc, em->sgdUpdate(loc, negRate, g, b2));
   }
 
+  // Max pooling's rule needs disjoint windows that tile the input (the
+  // PyTorch default MaxPool2d(k), stride k): each input element then has at
+  // most one window, so dX is dY's window-wise scatter, a reshape.
+  LogicalResult checkMaxPool(linalg::PoolingNhwcMaxOp pool) {
+    SmallVector<int64_t> strides = intsOf(pool, "strides");
+    auto window = cast<RankedTensorType>(pool.getDpsInputs()[1].getType());
+    auto in = cast<RankedTensorType>(pool.getDpsInputs()[0].getType());
+    auto out = cast<RankedTensorType>(pool.getResult(0).getType());
+    if (llvm::any_of(intsOf(pool, "dilations"),
+                     [](int64_t d) { return d != 1; }) ||
+        !in.hasStaticShape() || window.getDimSize(0) != strides[0] ||
+        window.getDimSize(1) != strides[1] ||
+        in.getDimSize(1) != out.getDimSize(1) * strides[0] ||
+        in.getDimSize(2) != out.getDimSize(2) * strides[1])
+      return pool.emitOpError("has no backward rule for this window (")
+             << window.getDimSize(0) << "x" << window.getDimSize(1)
+             << ", stride " << strides[0] << "x" << strides[1] << ", input "
+             << in.getDimSize(1) << "x" << in.getDimSize(2) << ") "
+             << kConvRules;
+    return success();
+  }
+
+  // dX of y = maxpool(x), windows kh x kw at stride (kh, kw): each window's
+  // dY goes to its first maximum in row-major order (PyTorch's tie rule).
+  // On the workers: the position of that maximum, a reducing generic (the
+  // least position k = i kw + j whose x equals y), then dX viewed as
+  // [1, OH, kh, OW, kw, C] = (position == k) ? dY : 0, collapsed to x's
+  // shape.
+  Value maxPool(linalg::PoolingNhwcMaxOp pool, Value g) {
+    Location loc = pool.getLoc();
+    Value x = map.lookup(pool.getDpsInputs()[0]);
+    Value y = map.lookup(pool.getResult(0));
+    em->markKept(x);
+    em->markKept(y);
+    auto window = cast<RankedTensorType>(pool.getDpsInputs()[1].getType());
+    auto gType = cast<RankedTensorType>(g.getType());
+    int64_t kh = window.getDimSize(0), kw = window.getDimSize(1);
+    int64_t oh = gType.getDimSize(1), ow = gType.getDimSize(2),
+            c = gType.getDimSize(3);
+    SmallVector<float> k(kh * kw);
+    for (int64_t i = 0; i < kh * kw; ++i)
+      k[i] = static_cast<float>(i);
+    Value positions = constantOf(tensorOf({kh, kw}), k, loc);
+    Value none = b().create<arith::ConstantOp>(
+        loc, b().getF32FloatAttr(static_cast<float>(kh * kw)));
+    Value init =
+        b().create<linalg::FillOp>(
+               loc, none,
+               b().create<tensor::EmptyOp>(loc, gType.getShape(),
+                                           b().getF32Type())
+                   .getResult())
+            .getResult(0);
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value first =
+        b().create<linalg::GenericOp>(
+               loc, TypeRange{gType}, ValueRange{x, y, positions},
+               ValueRange{init},
+               ArrayRef<AffineMap>{
+                   mapOf(6, {d(0), d(1) * kh + d(4), d(2) * kw + d(5), d(3)}),
+                   mapOf(6, {d(0), d(1), d(2), d(3)}),
+                   mapOf(6, {d(4), d(5)}), mapOf(6, {d(0), d(1), d(2), d(3)})},
+               ArrayRef<utils::IteratorType>{par, par, par, par, red, red},
+               [](OpBuilder &nb, Location l, ValueRange a) {
+                 Value isMax = nb.create<arith::CmpFOp>(
+                     l, arith::CmpFPredicate::OEQ, a[0], a[1]);
+                 Value earlier = nb.create<arith::CmpFOp>(
+                     l, arith::CmpFPredicate::OLT, a[2], a[3]);
+                 Value take = nb.create<arith::AndIOp>(l, isMax, earlier);
+                 nb.create<linalg::YieldOp>(
+                     l, nb.create<arith::SelectOp>(l, take, a[2], a[3])
+                            .getResult());
+               })
+            .getResult(0);
+    Value g6 =
+        em->gen(loc, {g, first, positions},
+                {mapOf(6, {d(0), d(1), d(3), d(5)}),
+                 mapOf(6, {d(0), d(1), d(3), d(5)}), mapOf(6, {d(2), d(4)})},
+                tensorOf({1, oh, kh, ow, kw, c}),
+                [](OpBuilder &nb, Location l, ValueRange a) {
+                  Value hit = nb.create<arith::CmpFOp>(
+                      l, arith::CmpFPredicate::OEQ, a[1], a[2]);
+                  return nb
+                      .create<arith::SelectOp>(l, hit, a[0], cst(nb, l, 0.0f))
+                      .getResult();
+                })
+            .getResult(0);
+    SmallVector<ReassociationIndices> r{{0}, {1, 2}, {3, 4}, {5}};
+    return b().create<tensor::CollapseShapeOp>(loc, g6, r);
+  }
+
   LogicalResult backward(Operation *op, Value g) {
     Location loc = op->getLoc();
     float rate = static_cast<float>(lr);
+    if (auto pool = dyn_cast<linalg::PoolingNhwcMaxOp>(op)) {
+      if (pool.getDpsInputs()[0] != input)
+        addGrad(pool.getDpsInputs()[0], maxPool(pool, g), loc);
+      return success();
+    }
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       Pointwise p = *matchPointwise(generic);
       auto type = cast<RankedTensorType>(g.getType());
@@ -1169,11 +1285,7 @@ struct DeriveTrainingPass
 
     Location floc = forward.getLoc();
     OpBuilder b(forward);
-    auto train =
-        b.create<func::FuncOp>(floc, (forward.getSymName() + "_train").str(),
-                               FunctionType::get(ctx, argTypes, resultTypes));
-    Block *entry = train.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    Block *entry = createTrainFunction(b, forward, argTypes, resultTypes);
     Value zero = b.create<arith::ConstantOp>(floc, b.getF32FloatAttr(0.0f));
 
     Emitter em(b, zero);
@@ -1198,15 +1310,7 @@ struct DeriveTrainingPass
         floc, DenseElementsAttr::get(
                   t2(1, B), b.getF32FloatAttr(static_cast<float>(-lr))));
     Value onesOut = em.ones(floc, C, 1); // sums over the output's columns
-    Value classIds;
-    if (!mse) {
-      SmallVector<int32_t> ids;
-      for (int64_t k = 0; k < C; ++k)
-        ids.push_back(static_cast<int32_t>(k));
-      auto type = RankedTensorType::get({C}, i32);
-      classIds = b.create<arith::ConstantOp>(
-          floc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ids)));
-    }
+    Value classIds = mse ? Value() : em.classIds(floc, C);
     const float rate = static_cast<float>(lr);
 
     SmallVector<Value> losses;
