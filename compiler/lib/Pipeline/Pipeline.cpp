@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -161,6 +163,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
       pm.addPass(createNpuSchedule(schedule));
       pm.addPass(createCanonicalizerPass());
       pm.addPass(createCSEPass());
+      pm.addPass(createCallbackPass(loopTrainingStepsOnDevice));
       break;
     }
     case Phase::LLVMDialect:
@@ -178,6 +181,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
 
 void mlir::npu::buildHostPipeline(OpPassManager &pm,
                                   llvm::StringRef inputFile) {
+  pm.addPass(createCallbackPass(loopTrainingStepsOnHost));
   pm.addPass(createNpuReturnCheckpoints());
   addTextual(pm, kBufferize);
   NpuHostEntryOptions entry;
@@ -532,15 +536,24 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
         s.regionTiles.emplace(region.str(), tiles);
       tiles.clear();
       int64_t n = ++ends[region.str()];
-      if (auto macs = call->getAttrOfType<IntegerAttr>(
+      // A training step's layers run once per step (npu-loop-training-
+      // steps): their MACs are the run's, as npusim's region cycles are.
+      int64_t times = 1;
+      if (auto loop = call->getParentOfType<scf::ForOp>())
+        if (auto trips = constantTripCount(loop.getLowerBound(),
+                                           loop.getUpperBound(),
+                                           loop.getStep()))
+          times = *trips;
+      if (auto attr = call->getAttrOfType<IntegerAttr>(
               NpuDialect::MacsAttrHelper::getNameStr())) {
+        const int64_t macs = attr.getInt() * times;
         auto it = llvm::find_if(s.regionMacs, [&](const auto &r) {
           return r.first == region.str();
         });
         if (it == s.regionMacs.end())
-          s.regionMacs.push_back({region.str(), macs.getInt()});
+          s.regionMacs.push_back({region.str(), macs});
         else
-          it->second += macs.getInt();
+          it->second += macs;
       }
       if (auto id = call->getAttrOfType<IntegerAttr>(
               NpuDialect::CheckpointAttrHelper::getNameStr()))

@@ -439,8 +439,13 @@ struct NpuMemoryPlanPass
                 index, kind);
       buffers.back().startsAtFirstUse = isa<tensor::EmptyOp>(op);
     }
+    // A training step runs once per step (npu-loop-training-steps): every
+    // step re-reads the inputs, which hold all steps' mini-batches.
+    const bool training =
+        NpuDialect::TrainingAttrHelper(module.getContext()).isAttrPresent(module);
     for (Buffer &buffer : buffers) {
-      if (buffer.kind == BufferKind::Weight) {
+      if (buffer.kind == BufferKind::Weight ||
+          (training && buffer.kind == BufferKind::Input)) {
         buffer.firstUse = 0;
         buffer.lastUse = index;
       }
