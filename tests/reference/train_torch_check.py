@@ -259,6 +259,7 @@ def main():
             loss.backward()
             opt.step()
             got[f"loss.step{s}"] = loss.detach().numpy().reshape(1, 1)
+        got["steps.done"] = np.full((1, 1), args.steps, dtype=np.float32)
         for k, (w, b) in enumerate(pairs):
             got[f"layer{k + 1}.weight"] = w.detach().numpy()
             if b is not None:
