@@ -5,8 +5,6 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -520,6 +518,12 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
   // A layer's kernel call (with its tiles) sits between the region's start
   // and end markers.
   std::string tiles;
+  // A training step's layers run once per step (npu-loop-training-steps):
+  // their MACs are the run's, as npusim's region cycles are.
+  int64_t times = 1;
+  if (auto training = NpuDialect::TrainingAttrHelper(module.getContext())
+                          .getAttr(module))
+    times = training.getAs<IntegerAttr>("steps").getInt();
   if (auto run = module.lookupSymbol<func::FuncOp>("npu_network_run"))
     run.walk([&](func::CallOp call) {
       if (auto t = NpuDialect::TilesAttrHelper(call.getContext())
@@ -536,14 +540,6 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
         s.regionTiles.emplace(region.str(), tiles);
       tiles.clear();
       int64_t n = ++ends[region.str()];
-      // A training step's layers run once per step (npu-loop-training-
-      // steps): their MACs are the run's, as npusim's region cycles are.
-      int64_t times = 1;
-      if (auto loop = call->getParentOfType<scf::ForOp>())
-        if (auto trips = constantTripCount(loop.getLowerBound(),
-                                           loop.getUpperBound(),
-                                           loop.getStep()))
-          times = *trips;
       if (auto attr = call->getAttrOfType<IntegerAttr>(
               NpuDialect::MacsAttrHelper::getNameStr())) {
         const int64_t macs = attr.getInt() * times;
