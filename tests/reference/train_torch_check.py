@@ -78,7 +78,7 @@ def layers_of(path):
 
 
 PAD = re.compile(r"^\s*(%[\w.]+) = tensor\.pad (%[\w.]+) low\[([\d, ]+)\] high\[([\d, ]+)\]")
-NAMED = re.compile(r"^\s*(%[\w.]+) = linalg\.(conv_2d_nhwc_hwcf|depthwise_conv_2d_nhwc_hwc|pooling_nhwc_sum|matmul)\b(.*)")
+NAMED = re.compile(r"^\s*(%[\w.]+) = linalg\.(conv_2d_nhwc_hwcf|depthwise_conv_2d_nhwc_hwc|pooling_nhwc_sum|pooling_nhwc_max|matmul)\b(.*)")
 STRIDES = re.compile(r"strides = dense<\[?([\d, ]+)\]?>")
 COLLAPSE = re.compile(r"^\s*(%[\w.]+) = tensor\.collapse_shape (%[\w.]+) .* into tensor<([0-9x]+)xf32>")
 RETURN = re.compile(r"^\s*return (%[\w.]+)")
@@ -114,7 +114,7 @@ def conv_network(path):
             if len(strides) == 1:
                 strides *= 2
             kind = m.group(2)
-            if kind != "pooling_nhwc_sum":
+            if not kind.startswith("pooling"):
                 layer_of[m.group(1)] = len(layers)
                 layers.append([ins[1], None])
             shape = re.findall(r"tensor<([0-9x]+)xf32>", text)[1]
@@ -171,6 +171,10 @@ def conv_network(path):
             elif kind == "pooling_nhwc_sum":
                 strides, window = extra
                 y = F.avg_pool2d(a.permute(0, 3, 1, 2), window, stride=strides, divisor_override=1)
+                env[out] = y.permute(0, 2, 3, 1)
+            elif kind == "pooling_nhwc_max":
+                strides, window = extra
+                y = F.max_pool2d(a.permute(0, 3, 1, 2), window, stride=strides)
                 env[out] = y.permute(0, 2, 3, 1)
             elif kind == "matmul":
                 env[out] = a @ params[index[ins[1]]][0]
@@ -255,6 +259,7 @@ def main():
             loss.backward()
             opt.step()
             got[f"loss.step{s}"] = loss.detach().numpy().reshape(1, 1)
+        got["steps.done"] = np.full((1, 1), args.steps, dtype=np.float32)
         for k, (w, b) in enumerate(pairs):
             got[f"layer{k + 1}.weight"] = w.detach().numpy()
             if b is not None:

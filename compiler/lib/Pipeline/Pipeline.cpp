@@ -161,6 +161,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
       pm.addPass(createNpuSchedule(schedule));
       pm.addPass(createCanonicalizerPass());
       pm.addPass(createCSEPass());
+      pm.addPass(createCallbackPass(loopTrainingStepsOnDevice));
       break;
     }
     case Phase::LLVMDialect:
@@ -178,6 +179,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
 
 void mlir::npu::buildHostPipeline(OpPassManager &pm,
                                   llvm::StringRef inputFile) {
+  pm.addPass(createCallbackPass(loopTrainingStepsOnHost));
   pm.addPass(createNpuReturnCheckpoints());
   addTextual(pm, kBufferize);
   NpuHostEntryOptions entry;
@@ -516,6 +518,12 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
   // A layer's kernel call (with its tiles) sits between the region's start
   // and end markers.
   std::string tiles;
+  // A training step's layers run once per step (npu-loop-training-steps):
+  // their MACs are the run's, as npusim's region cycles are.
+  int64_t times = 1;
+  if (auto training = NpuDialect::TrainingAttrHelper(module.getContext())
+                          .getAttr(module))
+    times = training.getAs<IntegerAttr>("steps").getInt();
   if (auto run = module.lookupSymbol<func::FuncOp>("npu_network_run"))
     run.walk([&](func::CallOp call) {
       if (auto t = NpuDialect::TilesAttrHelper(call.getContext())
@@ -532,15 +540,16 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
         s.regionTiles.emplace(region.str(), tiles);
       tiles.clear();
       int64_t n = ++ends[region.str()];
-      if (auto macs = call->getAttrOfType<IntegerAttr>(
+      if (auto attr = call->getAttrOfType<IntegerAttr>(
               NpuDialect::MacsAttrHelper::getNameStr())) {
+        const int64_t macs = attr.getInt() * times;
         auto it = llvm::find_if(s.regionMacs, [&](const auto &r) {
           return r.first == region.str();
         });
         if (it == s.regionMacs.end())
-          s.regionMacs.push_back({region.str(), macs.getInt()});
+          s.regionMacs.push_back({region.str(), macs});
         else
-          it->second += macs.getInt();
+          it->second += macs;
       }
       if (auto id = call->getAttrOfType<IntegerAttr>(
               NpuDialect::CheckpointAttrHelper::getNameStr()))

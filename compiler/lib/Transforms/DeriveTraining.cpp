@@ -1,9 +1,12 @@
 // npu-derive-training: from an f32 forward network (fully connected layers,
 // or a convolutional network of batch 1, ending in logits) to a module that
-// trains it: `steps` SGD steps unrolled
-// in one function, each forward -> loss -> backward -> update, in plain
+// trains it: ONE SGD step, forward -> loss -> backward -> update, in plain
 // linalg on tensors so the rest of npuc compiles it like any network and the
-// golden runs the very same module on the host.
+// golden runs the very same module on the host. The step takes every
+// step's mini-batch and selects its own by a count of the steps done, which
+// it keeps, like each step's loss, as state updated in place (StepState);
+// npu-loop-training-steps then runs it `steps` times, on the device and for
+// the golden, so the code and compile time do not grow with the steps.
 //
 // Everything is built from ops npuc already lowers, so each backward op runs
 // on the engine its forward twin uses: every contraction (dW = X^T dY,
@@ -105,6 +108,18 @@ Value cst(OpBuilder &nb, Location l, float v) {
   return nb.create<arith::ConstantOp>(l, nb.getF32FloatAttr(v));
 }
 
+// Creates @<forward>_train(args) -> results before `forward`, with `b` at
+// the start of its body, which it returns.
+Block *createTrainFunction(OpBuilder &b, func::FuncOp forward,
+                           TypeRange args, TypeRange results) {
+  auto train = b.create<func::FuncOp>(
+      forward.getLoc(), (forward.getSymName() + "_train").str(),
+      FunctionType::get(b.getContext(), args, results));
+  Block *entry = train.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  return entry;
+}
+
 // Builds the training step's ops, all in forms npuc already lowers:
 // linalg.matmul (the SA), elementwise or reducing linalg.generic (the
 // workers), views, and the convolutions npu-fuse-conv turns into kernels.
@@ -161,6 +176,118 @@ struct Emitter {
   Value ones(Location loc, int64_t r, int64_t cols) {
     return b.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(t2(r, cols), b.getF32FloatAttr(1.0f)));
+  }
+  // 0, 1, ..., C-1: compared with a label to select its class.
+  Value classIds(Location loc, int64_t C) {
+    SmallVector<int32_t> ids;
+    for (int64_t k = 0; k < C; ++k)
+      ids.push_back(static_cast<int32_t>(k));
+    auto type = RankedTensorType::get({C}, b.getI32Type());
+    return b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ids)));
+  }
+  // A training run's state besides the weights, trained in place like them
+  // (npu.trainable, npu.sgd_update), in L2: the steps done so far, which
+  // select each step's mini-batch, and each step's loss slot. Every
+  // constant is distinct (the greedy rewriter merges equal ones): slot s
+  // starts at -(s + 1), a value no loss takes, so a slot no step wrote
+  // shows as such.
+  struct StepState {
+    Value done;
+    SmallVector<Value> losses;
+  };
+  Value stateConstant(Location loc, float init) {
+    auto c = b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(t2(1, 1), b.getF32FloatAttr(init)));
+    NpuDialect::TrainableAttrHelper(ctx()).setAttr(c, UnitAttr::get(ctx()));
+    c->setAttr(kMemAttrName, MemLevelAttr::get(ctx(), MemLevel::L2));
+    return c;
+  }
+  StepState stepState(Location loc, int64_t steps) {
+    StepState st{stateConstant(loc, 0.0f), {}};
+    for (int64_t s = 0; s < steps; ++s)
+      st.losses.push_back(stateConstant(loc, -1.0f - static_cast<float>(s)));
+    return st;
+  }
+  // state = fn(ins..., state), in place (npu.sgd_update).
+  Value updateInPlace(Location loc, ValueRange ins, Value state, BodyFn fn) {
+    auto type = cast<RankedTensorType>(state.getType());
+    SmallVector<AffineMap> maps(
+        ins.size() + 1, AffineMap::getMultiDimIdentityMap(2, ctx()));
+    auto op = b.create<linalg::GenericOp>(
+        loc, TypeRange{type}, ins, ValueRange{state}, maps,
+        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                      utils::IteratorType::parallel},
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          nb.create<linalg::YieldOp>(l, fn(nb, l, args));
+        });
+    NpuDialect::SgdUpdateAttrHelper(ctx()).setAttr(op, UnitAttr::get(ctx()));
+    return op.getResult(0);
+  }
+  // The step's tensor among `perStep` (one per step, as the firmware's
+  // inputs are), chosen by the steps done: the firmware runs one step body
+  // `steps` times.
+  Value selectStep(Location loc, Value done, ValueRange perStep) {
+    if (perStep.size() == 1)
+      return perStep.front();
+    auto type = cast<RankedTensorType>(perStep.front().getType());
+    unsigned rank = type.getRank();
+    AffineExpr c0 = getAffineConstantExpr(0, ctx());
+    SmallVector<AffineMap> maps{AffineMap::get(rank, 0, {c0, c0}, ctx())};
+    maps.append(perStep.size() + 1,
+                AffineMap::getMultiDimIdentityMap(rank, ctx()));
+    SmallVector<Value> ins{done};
+    ins.append(perStep.begin(), perStep.end());
+    Value init = b.create<tensor::EmptyOp>(loc, type.getShape(),
+                                           type.getElementType());
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::parallel);
+    return b
+        .create<linalg::GenericOp>(
+            loc, TypeRange{type}, ins, ValueRange{init}, maps, iters,
+            [&](OpBuilder &nb, Location l, ValueRange a) {
+              Value v = a[1];
+              for (size_t s = 1; s < perStep.size(); ++s) {
+                Value is = nb.create<arith::CmpFOp>(
+                    l, arith::CmpFPredicate::OEQ, a[0],
+                    cst(nb, l, static_cast<float>(s)));
+                v = nb.create<arith::SelectOp>(l, is, a[1 + s], v);
+              }
+              nb.create<linalg::YieldOp>(l, v);
+            })
+        .getResult(0);
+  }
+  // Writes the step's loss into its slot, then counts the step (after the
+  // last read of the count: the update is in place).
+  void finishStep(Location loc, StepState &st, Value loss) {
+    for (auto [s, slot] : llvm::enumerate(st.losses)) {
+      float step = static_cast<float>(s);
+      slot = updateInPlace(loc, {loss, st.done}, slot,
+                           [step](OpBuilder &nb, Location l, ValueRange a) {
+                             Value is = nb.create<arith::CmpFOp>(
+                                 l, arith::CmpFPredicate::OEQ, a[1],
+                                 cst(nb, l, step));
+                             return nb.create<arith::SelectOp>(l, is, a[0], a[2])
+                                 .getResult();
+                           });
+    }
+    st.done = updateInPlace(loc, {}, st.done,
+                            [](OpBuilder &nb, Location l, ValueRange a) {
+                              return nb
+                                  .create<arith::AddFOp>(l, a[0],
+                                                         cst(nb, l, 1.0f))
+                                  .getResult();
+                            });
+  }
+  // The state's results and names, before the weights'.
+  static void stateResults(StepState &st, SmallVectorImpl<Value> &results,
+                           SmallVectorImpl<Attribute> &names, MLIRContext *c) {
+    results.push_back(st.done);
+    names.push_back(StringAttr::get(c, "steps.done"));
+    for (auto [s, slot] : llvm::enumerate(st.losses)) {
+      results.push_back(slot);
+      names.push_back(StringAttr::get(c, "loss.step" + std::to_string(s)));
+    }
   }
   void markKept(Value v) {
     if (Operation *def = v.getDefiningOp())
@@ -299,7 +426,8 @@ struct Emitter {
 //               W += (-lr im2col(X)^T) dY, accumulating into W's buffer;
 //   depthwise   dX = dwconv(pad(dilate(dY)), flip(W)); W += -lr sum X dY,
 //               a reducing generic on the workers accumulating into W;
-//   pooling     (sum) dX = dwconv(pad(dilate(dY)), ones);
+//   pooling     (sum) dX = dwconv(pad(dilate(dY)), ones); (max, window ==
+//               stride) dY routed to each window's first max, see maxPool;
 //   pad         folded into the rule of the convolution it feeds;
 //   matmul      dX = dY W^T, W += (-lr X^T) dY (as for dense networks);
 //   reshape     the inverse reshape.
@@ -309,8 +437,9 @@ struct Emitter {
 const char kConvRules[] =
     "(backward rules exist for: linalg.conv_2d_nhwc_hwcf and "
     "linalg.depthwise_conv_2d_nhwc_hwc with a constant f32 weight and "
-    "dilation 1, linalg.pooling_nhwc_sum, a zero tensor.pad feeding one of "
-    "them, linalg.matmul with a constant weight, elementwise linalg.generic "
+    "dilation 1, linalg.pooling_nhwc_sum, linalg.pooling_nhwc_max with its "
+    "window equal to its stride and tiling its input, a zero tensor.pad "
+    "feeding a convolution or sum pooling, linalg.matmul with a constant weight, elementwise linalg.generic "
     "epilogues (acc [+ bias] [+ residual] [ReLU]) and divisions by a "
     "constant, tensor.collapse_shape / expand_shape)";
 
@@ -321,7 +450,8 @@ bool isConvNetwork(func::FuncOp f) {
   bool conv = false;
   f.walk([&](Operation *op) {
     conv |= isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
-                linalg::PoolingNhwcSumOp, tensor::PadOp>(op);
+                linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
+                tensor::PadOp>(op);
   });
   return conv;
 }
@@ -466,6 +596,11 @@ public:
                  << kConvRules;
         continue;
       }
+      if (auto pool = dyn_cast<linalg::PoolingNhwcMaxOp>(op)) {
+        if (failed(checkMaxPool(pool)))
+          return failure();
+        continue;
+      }
       if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
               linalg::PoolingNhwcSumOp>(op)) {
         if (llvm::any_of(intsOf(&op, "dilations"),
@@ -538,7 +673,7 @@ public:
       argTypes.push_back(input.getType());
       argTypes.push_back(RankedTensorType::get({1}, i32));
     }
-    for (int64_t s = 0; s < steps; ++s)
+    for (int64_t s = 0; s <= steps; ++s) // steps.done, then the losses
       resultTypes.push_back(
           RankedTensorType::get({1, 1}, logitsType.getElementType()));
     for (ConvLayer &l : layers) {
@@ -548,14 +683,11 @@ public:
     }
     Location floc = forward.getLoc();
     OpBuilder b(forward);
-    auto train =
-        b.create<func::FuncOp>(floc, (forward.getSymName() + "_train").str(),
-                               FunctionType::get(ctx, argTypes, resultTypes));
-    Block *entry = train.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    Block *entry = createTrainFunction(b, forward, argTypes, resultTypes);
     Value zero = b.create<arith::ConstantOp>(floc, b.getF32FloatAttr(0.0f));
     Emitter em(b, zero);
     this->em = &em;
+    Emitter::StepState state = em.stepState(floc, steps);
 
     for (ConvLayer &l : layers)
       for (arith::ConstantOp c : {l.weight, l.bias})
@@ -567,40 +699,40 @@ public:
         }
     Value onesRow = em.ones(floc, 1, 1);
     Value onesOut = em.ones(floc, C, 1);
-    SmallVector<int32_t> ids;
-    for (int64_t k = 0; k < C; ++k)
-      ids.push_back(static_cast<int32_t>(k));
-    Value classIds = b.create<arith::ConstantOp>(
-        floc, DenseElementsAttr::get(RankedTensorType::get({C}, i32),
-                                     ArrayRef<int32_t>(ids)));
+    Value classIds = em.classIds(floc, C);
 
-    SmallVector<Value> results;
     Block &body = forward.getBody().front();
+    SmallVector<Value> data, labelInputs;
     for (int64_t s = 0; s < steps; ++s) {
-      Value x = entry->getArgument(2 * s);
-      Value labels = entry->getArgument(2 * s + 1);
-      // Forward: the network's ops as they are, reading the current weights.
-      map.clear();
-      grads.clear();
-      map.map(input, x);
-      for (auto &[orig, now] : current)
-        map.map(orig, now);
-      for (Operation &op : body.without_terminator())
-        if (!current.count(op.getNumResults() ? op.getResult(0) : Value()))
-          b.clone(op, map);
-      Value z = map.lookup(logits);
-      Location lloc = logits.getDefiningOp()->getLoc();
-      Value perElement, dz;
-      std::tie(perElement, dz) = em.lossAndGradient(
-          lloc, z, x, labels, classIds, onesOut, /*mse=*/false, 1, C);
-      results.push_back(em.mm(lloc, onesRow, em.mm(lloc, perElement, onesOut)));
-      grads[logits] = dz;
-      // Backward, last op first.
-      for (Operation &op : llvm::reverse(body.without_terminator()))
-        if (op.getNumResults() == 1 && grads.count(op.getResult(0)) &&
-            failed(backward(&op, grads.lookup(op.getResult(0)))))
-          return failure();
+      data.push_back(entry->getArgument(2 * s));
+      labelInputs.push_back(entry->getArgument(2 * s + 1));
     }
+    // One step: the firmware runs it `steps` times (npu-loop-training-
+    // steps), each on the mini-batch the steps done select.
+    Value x = em.selectStep(floc, state.done, data);
+    Value labels = em.selectStep(floc, state.done, labelInputs);
+    // Forward: the network's ops as they are, reading the current weights.
+    map.map(input, x);
+    for (auto &[orig, now] : current)
+      map.map(orig, now);
+    for (Operation &op : body.without_terminator())
+      if (!current.count(op.getNumResults() ? op.getResult(0) : Value()))
+        b.clone(op, map);
+    Value z = map.lookup(logits);
+    Location lloc = logits.getDefiningOp()->getLoc();
+    Value perElement, dz;
+    std::tie(perElement, dz) = em.lossAndGradient(
+        lloc, z, x, labels, classIds, onesOut, /*mse=*/false, 1, C);
+    Value loss = em.mm(lloc, onesRow, em.mm(lloc, perElement, onesOut));
+    grads[logits] = dz;
+    // Backward, last op first.
+    for (Operation &op : llvm::reverse(body.without_terminator()))
+      if (op.getNumResults() == 1 && grads.count(op.getResult(0)) &&
+          failed(backward(&op, grads.lookup(op.getResult(0)))))
+        return failure();
+    em.finishStep(lloc, state, loss);
+    SmallVector<Value> results;
+    Emitter::stateResults(state, results, names, ctx);
     for (auto [k, l] : llvm::enumerate(layers)) {
       std::string name = "layer" + std::to_string(k + 1);
       results.push_back(current.lookup(l.weight.getResult()));
@@ -776,9 +908,105 @@ private:
     current[orig] = em->flatten(loc, em->sgdUpdate(loc, negRate, g, b2));
   }
 
+  // Max pooling's rule needs disjoint windows that tile the input (the
+  // PyTorch default MaxPool2d(k), stride k): each input element then has at
+  // most one window, so dX is dY's window-wise scatter, a reshape.
+  LogicalResult checkMaxPool(linalg::PoolingNhwcMaxOp pool) {
+    SmallVector<int64_t> strides = intsOf(pool, "strides");
+    auto window = cast<RankedTensorType>(pool.getDpsInputs()[1].getType());
+    auto in = cast<RankedTensorType>(pool.getDpsInputs()[0].getType());
+    auto out = cast<RankedTensorType>(pool.getResult(0).getType());
+    if (llvm::any_of(intsOf(pool, "dilations"),
+                     [](int64_t d) { return d != 1; }) ||
+        !in.hasStaticShape() || window.getDimSize(0) != strides[0] ||
+        window.getDimSize(1) != strides[1] ||
+        in.getDimSize(1) != out.getDimSize(1) * strides[0] ||
+        in.getDimSize(2) != out.getDimSize(2) * strides[1])
+      return pool.emitOpError("has no backward rule for this window (")
+             << window.getDimSize(0) << "x" << window.getDimSize(1)
+             << ", stride " << strides[0] << "x" << strides[1] << ", input "
+             << in.getDimSize(1) << "x" << in.getDimSize(2) << ") "
+             << kConvRules;
+    return success();
+  }
+
+  // dX of y = maxpool(x), windows kh x kw at stride (kh, kw): each window's
+  // dY goes to its first maximum in row-major order (PyTorch's tie rule).
+  // On the workers: the position of that maximum, a reducing generic (the
+  // least position k = i kw + j whose x equals y), then dX viewed as
+  // [1, OH, kh, OW, kw, C] = (position == k) ? dY : 0, collapsed to x's
+  // shape.
+  Value maxPool(linalg::PoolingNhwcMaxOp pool, Value g) {
+    Location loc = pool.getLoc();
+    Value x = map.lookup(pool.getDpsInputs()[0]);
+    Value y = map.lookup(pool.getResult(0));
+    em->markKept(x);
+    em->markKept(y);
+    auto window = cast<RankedTensorType>(pool.getDpsInputs()[1].getType());
+    auto gType = cast<RankedTensorType>(g.getType());
+    int64_t kh = window.getDimSize(0), kw = window.getDimSize(1);
+    int64_t oh = gType.getDimSize(1), ow = gType.getDimSize(2),
+            c = gType.getDimSize(3);
+    SmallVector<float> k(kh * kw);
+    for (int64_t i = 0; i < kh * kw; ++i)
+      k[i] = static_cast<float>(i);
+    Value positions = constantOf(tensorOf({kh, kw}), k, loc);
+    Value none = b().create<arith::ConstantOp>(
+        loc, b().getF32FloatAttr(static_cast<float>(kh * kw)));
+    Value init =
+        b().create<linalg::FillOp>(
+               loc, none,
+               b().create<tensor::EmptyOp>(loc, gType.getShape(),
+                                           b().getF32Type())
+                   .getResult())
+            .getResult(0);
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value first =
+        b().create<linalg::GenericOp>(
+               loc, TypeRange{gType}, ValueRange{x, y, positions},
+               ValueRange{init},
+               ArrayRef<AffineMap>{
+                   mapOf(6, {d(0), d(1) * kh + d(4), d(2) * kw + d(5), d(3)}),
+                   mapOf(6, {d(0), d(1), d(2), d(3)}),
+                   mapOf(6, {d(4), d(5)}), mapOf(6, {d(0), d(1), d(2), d(3)})},
+               ArrayRef<utils::IteratorType>{par, par, par, par, red, red},
+               [](OpBuilder &nb, Location l, ValueRange a) {
+                 Value isMax = nb.create<arith::CmpFOp>(
+                     l, arith::CmpFPredicate::OEQ, a[0], a[1]);
+                 Value earlier = nb.create<arith::CmpFOp>(
+                     l, arith::CmpFPredicate::OLT, a[2], a[3]);
+                 Value take = nb.create<arith::AndIOp>(l, isMax, earlier);
+                 nb.create<linalg::YieldOp>(
+                     l, nb.create<arith::SelectOp>(l, take, a[2], a[3])
+                            .getResult());
+               })
+            .getResult(0);
+    Value g6 =
+        em->gen(loc, {g, first, positions},
+                {mapOf(6, {d(0), d(1), d(3), d(5)}),
+                 mapOf(6, {d(0), d(1), d(3), d(5)}), mapOf(6, {d(2), d(4)})},
+                tensorOf({1, oh, kh, ow, kw, c}),
+                [](OpBuilder &nb, Location l, ValueRange a) {
+                  Value hit = nb.create<arith::CmpFOp>(
+                      l, arith::CmpFPredicate::OEQ, a[1], a[2]);
+                  return nb
+                      .create<arith::SelectOp>(l, hit, a[0], cst(nb, l, 0.0f))
+                      .getResult();
+                })
+            .getResult(0);
+    SmallVector<ReassociationIndices> r{{0}, {1, 2}, {3, 4}, {5}};
+    return b().create<tensor::CollapseShapeOp>(loc, g6, r);
+  }
+
   LogicalResult backward(Operation *op, Value g) {
     Location loc = op->getLoc();
     float rate = static_cast<float>(lr);
+    if (auto pool = dyn_cast<linalg::PoolingNhwcMaxOp>(op)) {
+      if (pool.getDpsInputs()[0] != input)
+        addGrad(pool.getDpsInputs()[0], maxPool(pool, g), loc);
+      return success();
+    }
     if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
       Pointwise p = *matchPointwise(generic);
       auto type = cast<RankedTensorType>(g.getType());
@@ -1117,8 +1345,6 @@ struct DeriveTrainingPass
       }
       ConvTrainer trainer(forward, steps, lr);
       SmallVector<Attribute> names;
-      for (int64_t s = 0; s < steps; ++s)
-        names.push_back(StringAttr::get(ctx, "loss.step" + std::to_string(s)));
       int64_t classes = 0;
       if (failed(trainer.match()) || failed(trainer.build(names, classes)))
         return signalPassFailure();
@@ -1160,7 +1386,7 @@ struct DeriveTrainingPass
       if (!mse)
         argTypes.push_back(RankedTensorType::get({B}, i32));
     }
-    for (int64_t s = 0; s < steps; ++s)
+    for (int64_t s = 0; s <= steps; ++s) // steps.done, then the losses
       resultTypes.push_back(t2(1, 1));
     for (const Layer &l : layers) {
       resultTypes.push_back(l.weight.getType());
@@ -1169,11 +1395,7 @@ struct DeriveTrainingPass
 
     Location floc = forward.getLoc();
     OpBuilder b(forward);
-    auto train =
-        b.create<func::FuncOp>(floc, (forward.getSymName() + "_train").str(),
-                               FunctionType::get(ctx, argTypes, resultTypes));
-    Block *entry = train.addEntryBlock();
-    b.setInsertionPointToStart(entry);
+    Block *entry = createTrainFunction(b, forward, argTypes, resultTypes);
     Value zero = b.create<arith::ConstantOp>(floc, b.getF32FloatAttr(0.0f));
 
     Emitter em(b, zero);
@@ -1183,6 +1405,7 @@ struct DeriveTrainingPass
     AffineMap tr = AffineMap::get(
         2, 0, {getAffineDimExpr(1, c), getAffineDimExpr(0, c)}, c);
 
+    Emitter::StepState state = em.stepState(floc, steps);
     // The trainable weights: the forward network's constants, now updated.
     SmallVector<Value> weights, biases;
     for (const Layer &l : layers) {
@@ -1198,101 +1421,98 @@ struct DeriveTrainingPass
         floc, DenseElementsAttr::get(
                   t2(1, B), b.getF32FloatAttr(static_cast<float>(-lr))));
     Value onesOut = em.ones(floc, C, 1); // sums over the output's columns
-    Value classIds;
-    if (!mse) {
-      SmallVector<int32_t> ids;
-      for (int64_t k = 0; k < C; ++k)
-        ids.push_back(static_cast<int32_t>(k));
-      auto type = RankedTensorType::get({C}, i32);
-      classIds = b.create<arith::ConstantOp>(
-          floc, DenseElementsAttr::get(type, ArrayRef<int32_t>(ids)));
-    }
+    Value classIds = mse ? Value() : em.classIds(floc, C);
     const float rate = static_cast<float>(lr);
 
-    SmallVector<Value> losses;
+    // One step: the firmware runs it `steps` times (npu-loop-training-
+    // steps), each on the mini-batch the steps done select.
+    SmallVector<Value> data, labelInputs;
     for (int64_t s = 0; s < steps; ++s) {
-      Value x = entry->getArgument(s * dataInputs);
-      Value labels = mse ? Value() : entry->getArgument(s * dataInputs + 1);
-      // Forward, keeping every layer's input for the backward.
-      SmallVector<Value> acts{x};
-      for (auto [k, l] : llvm::enumerate(layers)) {
-        Value acc = em.mm(l.matmulLoc, acts.back(), weights[k]);
-        auto type = cast<RankedTensorType>(acc.getType());
-        bool relu = l.relu;
-        Value out =
-            em.gen(l.epilogueLoc, {acc, biases[k]}, {id2, col}, type,
-                   [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
-                     Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
-                     if (relu)
-                       v = nb.create<arith::MaximumFOp>(lo, v,
-                                                        cst(nb, lo, 0.0f));
-                     return v;
-                   })
-                .getResult(0);
-        acts.push_back(out);
-      }
-      for (size_t k = 0; k + 1 < acts.size(); ++k)
-        em.markKept(acts[k]);
-      Value z = acts.back();
-      Location lloc = layers.back().epilogueLoc;
-
-      Value perElement, dz;
-      std::tie(perElement, dz) =
-          em.lossAndGradient(lloc, z, x, labels, classIds, onesOut, mse, B, C);
-      losses.push_back(em.mm(lloc, onesRow, em.mm(lloc, perElement, onesOut)));
-
-      // Backward, last layer first; each layer's weights are updated after
-      // its dX used them (the same order as autograd + SGD).
-      for (int64_t k = static_cast<int64_t>(layers.size()) - 1; k >= 0; --k) {
-        const Layer &l = layers[k];
-        if (l.relu) {
-          Value a = acts[k + 1];
-          auto type = cast<RankedTensorType>(a.getType());
-          em.markKept(a);
-          dz = em.gen(l.epilogueLoc, {dz, a}, {id2, id2}, type,
-                      [&](OpBuilder &nb, Location lo, ValueRange v) {
-                        Value pos = nb.create<arith::CmpFOp>(
-                            lo, arith::CmpFPredicate::OGT, v[1],
-                            cst(nb, lo, 0.0f));
-                        return nb
-                            .create<arith::SelectOp>(lo, pos, v[0],
-                                                     cst(nb, lo, 0.0f))
-                            .getResult();
-                      })
-                   .getResult(0);
-        }
-        // dX = dY W^T reads the weights before their update.
-        Value dx;
-        if (k > 0)
-          dx = em.mm(l.matmulLoc, dz, em.transpose(l.matmulLoc, weights[k]));
-        // SGD fused into the weight-gradient GEMM: W += (-lr X^T) dY and
-        // b += (-lr 1^T) dY, each a matmul accumulating into the weight's
-        // own buffer on the SA; no gradient buffer as large as W is needed.
-        auto aType = cast<RankedTensorType>(acts[k].getType());
-        Value negXt =
-            em.gen(l.matmulLoc, {acts[k]}, {tr},
-                   t2(aType.getDimSize(1), aType.getDimSize(0)),
-                   [&](OpBuilder &nb, Location lo, ValueRange a) {
-                     return nb
-                         .create<arith::MulFOp>(lo, a[0], cst(nb, lo, -rate))
-                         .getResult();
-                   })
-                .getResult(0);
-        weights[k] = em.sgdUpdate(l.weightLoc, negXt, dz, weights[k]);
-        int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
-        SmallVector<ReassociationIndices> all{{0, 1}};
-        Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
-                                                   biases[k], all);
-        biases[k] =
-            em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
-        dz = dx;
-      }
+      data.push_back(entry->getArgument(s * dataInputs));
+      if (!mse)
+        labelInputs.push_back(entry->getArgument(s * dataInputs + 1));
     }
+    Value x = em.selectStep(floc, state.done, data);
+    Value labels = mse ? Value() : em.selectStep(floc, state.done, labelInputs);
+    // Forward, keeping every layer's input for the backward.
+    SmallVector<Value> acts{x};
+    for (auto [k, l] : llvm::enumerate(layers)) {
+      Value acc = em.mm(l.matmulLoc, acts.back(), weights[k]);
+      auto type = cast<RankedTensorType>(acc.getType());
+      bool relu = l.relu;
+      Value out =
+          em.gen(l.epilogueLoc, {acc, biases[k]}, {id2, col}, type,
+                 [&](OpBuilder &nb, Location lo, ValueRange a) -> Value {
+                   Value v = nb.create<arith::AddFOp>(lo, a[0], a[1]);
+                   if (relu)
+                     v = nb.create<arith::MaximumFOp>(lo, v,
+                                                      cst(nb, lo, 0.0f));
+                   return v;
+                 })
+              .getResult(0);
+      acts.push_back(out);
+    }
+    for (size_t k = 0; k + 1 < acts.size(); ++k)
+      em.markKept(acts[k]);
+    Value z = acts.back();
+    Location lloc = layers.back().epilogueLoc;
 
-    SmallVector<Value> results(losses);
+    Value perElement, dz;
+    std::tie(perElement, dz) =
+        em.lossAndGradient(lloc, z, x, labels, classIds, onesOut, mse, B, C);
+    Value loss = em.mm(lloc, onesRow, em.mm(lloc, perElement, onesOut));
+
+    // Backward, last layer first; each layer's weights are updated after
+    // its dX used them (the same order as autograd + SGD).
+    for (int64_t k = static_cast<int64_t>(layers.size()) - 1; k >= 0; --k) {
+      const Layer &l = layers[k];
+      if (l.relu) {
+        Value a = acts[k + 1];
+        auto type = cast<RankedTensorType>(a.getType());
+        em.markKept(a);
+        dz = em.gen(l.epilogueLoc, {dz, a}, {id2, id2}, type,
+                    [&](OpBuilder &nb, Location lo, ValueRange v) {
+                      Value pos = nb.create<arith::CmpFOp>(
+                          lo, arith::CmpFPredicate::OGT, v[1],
+                          cst(nb, lo, 0.0f));
+                      return nb
+                          .create<arith::SelectOp>(lo, pos, v[0],
+                                                   cst(nb, lo, 0.0f))
+                          .getResult();
+                    })
+                 .getResult(0);
+      }
+      // dX = dY W^T reads the weights before their update.
+      Value dx;
+      if (k > 0)
+        dx = em.mm(l.matmulLoc, dz, em.transpose(l.matmulLoc, weights[k]));
+      // SGD fused into the weight-gradient GEMM: W += (-lr X^T) dY and
+      // b += (-lr 1^T) dY, each a matmul accumulating into the weight's
+      // own buffer on the SA; no gradient buffer as large as W is needed.
+      auto aType = cast<RankedTensorType>(acts[k].getType());
+      Value negXt =
+          em.gen(l.matmulLoc, {acts[k]}, {tr},
+                 t2(aType.getDimSize(1), aType.getDimSize(0)),
+                 [&](OpBuilder &nb, Location lo, ValueRange a) {
+                   return nb
+                       .create<arith::MulFOp>(lo, a[0], cst(nb, lo, -rate))
+                       .getResult();
+                 })
+              .getResult(0);
+      weights[k] = em.sgdUpdate(l.weightLoc, negXt, dz, weights[k]);
+      int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
+      SmallVector<ReassociationIndices> all{{0, 1}};
+      Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
+                                                 biases[k], all);
+      biases[k] =
+          em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
+      dz = dx;
+    }
+    em.finishStep(layers.back().epilogueLoc, state, loss);
+
+    SmallVector<Value> results;
     SmallVector<Attribute> names;
-    for (int64_t s = 0; s < steps; ++s)
-      names.push_back(b.getStringAttr("loss.step" + std::to_string(s)));
+    Emitter::stateResults(state, results, names, ctx);
     for (size_t k = 0; k < layers.size(); ++k) {
       results.push_back(weights[k]);
       results.push_back(biases[k]);

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Bufferization/IR/DstBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -466,4 +467,7 @@ void mlir::npu::registerNpuBufferizationModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NpuDialect *) {
     ConvKernelOp::attachInterface<ConvKernelBufferization>(*ctx);
   });
+  // The golden's loop over a training module's steps (scf.for on tensors,
+  // npu-loop-training-steps).
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
 }

@@ -218,6 +218,24 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
           !isa<tensor::CollapseShapeOp>(*updated.getUsers().begin()))
         continue;
       updated = updated.getUsers().begin()->getResult(0);
+    } else {
+      // A conv weight: updated as (KH KW C) x F in chunks of rows, a chain
+      // of updates from its collapse_shape, viewed back by an expand_shape
+      // after the last; written back once, after that view.
+      Value root = target;
+      while (Operation *def = root.getDefiningOp()) {
+        if (!NpuDialect::SgdUpdateAttrHelper(context).isAttrPresent(def) ||
+            isStagingCopy(def))
+          break;
+        root = cast<DestinationStyleOpInterface>(def).getDpsInitOperand(0)->get();
+      }
+      if (auto view = root.getDefiningOp<tensor::CollapseShapeOp>()) {
+        if (!updated.hasOneUse() ||
+            !isa<tensor::ExpandShapeOp>(*updated.getUsers().begin()))
+          continue; // not the chain's last update
+        target = view.getSrc();
+        updated = updated.getUsers().begin()->getResult(0);
+      }
     }
     if (!llvm::is_contained(inL3, target))
       continue;
@@ -421,8 +439,13 @@ struct NpuMemoryPlanPass
                 index, kind);
       buffers.back().startsAtFirstUse = isa<tensor::EmptyOp>(op);
     }
+    // A training step runs once per step (npu-loop-training-steps): every
+    // step re-reads the inputs, which hold all steps' mini-batches.
+    const bool training =
+        NpuDialect::TrainingAttrHelper(module.getContext()).isAttrPresent(module);
     for (Buffer &buffer : buffers) {
-      if (buffer.kind == BufferKind::Weight) {
+      if (buffer.kind == BufferKind::Weight ||
+          (training && buffer.kind == BufferKind::Input)) {
         buffer.firstUse = 0;
         buffer.lastUse = index;
       }

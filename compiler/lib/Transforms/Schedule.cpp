@@ -508,9 +508,10 @@ public:
       return std::nullopt;
     int64_t steps = training.getAs<IntegerAttr>("steps").getInt();
     int64_t dataInputs = training.getAs<IntegerAttr>("data_inputs").getInt();
-    // The trained weights are the outputs after the losses, in order.
+    // The trained weights are the outputs after steps.done and the losses,
+    // in order.
     SmallVector<PlacementAttr> weights;
-    for (Attribute a : outputs.getValue().drop_front(steps))
+    for (Attribute a : outputs.getValue().drop_front(steps + 1))
       weights.push_back(cast<PlacementAttr>(a));
     auto k = llvm::find_if(weights,
                            [&](PlacementAttr p) {

@@ -12,7 +12,7 @@
 // CHECK-DAG: #[[FLIP:.+]] = affine_map<(d0, d1, d2) -> (-d0 + 2, -d1 + 2, d2)>
 // CHECK-DAG: #[[PATCH:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (0, d3 * 2 + d0, d4 * 2 + d1, d2)>
 // CHECK-LABEL: func.func @tiny_train(
-// CHECK-SAME: tensor<1x6x6x2xf32>, %{{.*}}: tensor<1xi32>) -> (tensor<1x1xf32>, tensor<3x3x2x4xf32>, tensor<4xf32>, tensor<3x3x4xf32>, tensor<4xf32>, tensor<4x3xf32>, tensor<3xf32>)
+// CHECK-SAME: tensor<1x6x6x2xf32>, %{{.*}}: tensor<1xi32>) -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<3x3x2x4xf32>, tensor<4xf32>, tensor<3x3x4xf32>, tensor<4xf32>, tensor<4x3xf32>, tensor<3xf32>)
 // The fc layer: W += (-lr X^T) dY.
 // CHECK: linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<4x1xf32>, tensor<1x3xf32>)
 // Sum pooling: dY zero-inserted by the stride 3, padded by window - 1, a

@@ -72,7 +72,7 @@ func.func @scalar(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
 
 // -----
 
-// A convolutional network with an op without a backward rule (max pooling).
+// Max pooling whose windows overlap (window 2, stride 1): no backward rule.
 func.func @maxpool(%x: tensor<1x4x4x2xf32>) -> tensor<1x1x1x2xf32> {
   %c0 = arith.constant 0.0 : f32
   %win = tensor.empty() : tensor<2x2xf32>
@@ -82,8 +82,8 @@ func.func @maxpool(%x: tensor<1x4x4x2xf32>) -> tensor<1x1x1x2xf32> {
       ins(%x, %win : tensor<1x4x4x2xf32>, tensor<2x2xf32>) outs(%z : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   %e1 = tensor.empty() : tensor<1x1x1x2xf32>
   %z1 = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
-  // expected-error @+1 {{'linalg.pooling_nhwc_max' op has no backward rule (backward rules exist for: linalg.conv_2d_nhwc_hwcf}}
-  %m = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  // expected-error @+1 {{'linalg.pooling_nhwc_max' op has no backward rule for this window (2x2, stride 1x1, input 2x2) (backward rules exist for: linalg.conv_2d_nhwc_hwcf}}
+  %m = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%s, %win : tensor<1x2x2x2xf32>, tensor<2x2xf32>) outs(%z1 : tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32>
   return %m : tensor<1x1x1x2xf32>
 }

@@ -1,7 +1,9 @@
-// A two-layer MLP becomes N unrolled SGD steps: data and labels per step in,
-// each step's loss and the trained weights out; the forward activations the
-// backward reads are marked, and each weight update is a matmul accumulating
-// into the weight (npu.sgd_update).
+// A two-layer MLP becomes ONE SGD step that the firmware runs N times: data
+// and labels of every step in, the step's own selected by the steps done;
+// the steps done, each step's loss and the trained weights out, all state
+// updated in place (npu.sgd_update); the forward activations the backward
+// reads are marked, and each weight update is a matmul accumulating into
+// the weight.
 // RUN: npuc-opt %s -npu-derive-training='steps=2 batch=3 lr=0.5' | FileCheck %s
 
 #row = affine_map<(d0, d1) -> (d0, d1)>
@@ -36,11 +38,21 @@ func.func @net(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
   return %a2 : tensor<4x3xf32>
 }
 
-// CHECK: module attributes {npu.training = {batch = 3 : i64, classes = 3 : i64, data_inputs = 2 : i64, loss = "cross-entropy", lr = 5.000000e-01 : f64, outputs = ["loss.step0", "loss.step1", "layer1.weight", "layer1.bias", "layer2.weight", "layer2.bias"], steps = 2 : i64}}
+// CHECK: module attributes {npu.training = {batch = 3 : i64, classes = 3 : i64, data_inputs = 2 : i64, loss = "cross-entropy", lr = 5.000000e-01 : f64, outputs = ["steps.done", "loss.step0", "loss.step1", "layer1.weight", "layer1.bias", "layer2.weight", "layer2.bias"], steps = 2 : i64}}
 // CHECK-NOT: func.func @net(
-// CHECK: func.func @net_train(%{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<3xi32>, %{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<3xi32>) -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<8x5xf32>, tensor<5xf32>, tensor<5x3xf32>, tensor<3xf32>)
+// CHECK: func.func @net_train(%[[X0:.*]]: tensor<3x8xf32>, %[[Y0:.*]]: tensor<3xi32>, %[[X1:.*]]: tensor<3x8xf32>, %[[Y1:.*]]: tensor<3xi32>) -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<8x5xf32>, tensor<5xf32>, tensor<5x3xf32>, tensor<3xf32>)
+// The state in L2: the steps done, then a slot per step's loss (-(s + 1)
+// until step s writes it).
+// CHECK: %[[DONE:.*]] = arith.constant {npu.mem = #npu.mem<L2>, npu.trainable} dense<0.000000e+00> : tensor<1x1xf32>
+// CHECK: %[[L0:.*]] = arith.constant {npu.mem = #npu.mem<L2>, npu.trainable} dense<-1.000000e+00> : tensor<1x1xf32>
+// CHECK: %[[L1:.*]] = arith.constant {npu.mem = #npu.mem<L2>, npu.trainable} dense<-2.000000e+00> : tensor<1x1xf32>
 // CHECK-DAG: %[[W1:.*]] = arith.constant {npu.trainable} dense<2.500000e-01> : tensor<8x5xf32>
 // CHECK-DAG: %[[W2:.*]] = arith.constant {npu.trainable} dense<1.250000e-01> : tensor<5x3xf32>
+// The step's mini-batch and labels, selected by the steps done.
+// CHECK: linalg.generic {{.*}} ins(%[[DONE]], %[[X0]], %[[X1]] :
+// CHECK: arith.cmpf oeq
+// CHECK-NEXT: arith.select
+// CHECK: linalg.generic {{.*}} ins(%[[DONE]], %[[Y0]], %[[Y1]] :
 // The hidden activation is kept for the backward pass.
 // CHECK: linalg.generic {{.*}}npu.kept_for_backward
 // The softmax: the row max (a reduction), exp, then row sums as a matmul
@@ -54,6 +66,9 @@ func.func @net(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
 // CHECK: %[[U2:.*]] = linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<5x3xf32>, tensor<3x3xf32>) outs(%[[W2]] : tensor<5x3xf32>)
 // CHECK: linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<3x3xf32>) outs(%expanded
 // CHECK: %[[U1:.*]] = linalg.matmul {npu.sgd_update} ins(%{{.*}}, %{{.*}} : tensor<8x3xf32>, tensor<3x5xf32>) outs(%[[W1]] : tensor<8x5xf32>)
-// Step 1 reads the updated weights.
-// CHECK: linalg.matmul ins(%{{.*}}, %[[U1]] : tensor<3x8xf32>, tensor<8x5xf32>)
-// CHECK: return
+// The loss into its step's slot, then the step counted (its last reader).
+// CHECK: %[[S0:.*]] = linalg.generic {{.*}} ins(%[[LOSS:.*]], %[[DONE]] : tensor<1x1xf32>, tensor<1x1xf32>) outs(%[[L0]] : tensor<1x1xf32>) attrs =  {npu.sgd_update}
+// CHECK: %[[S1:.*]] = linalg.generic {{.*}} ins(%[[LOSS]], %[[DONE]] : tensor<1x1xf32>, tensor<1x1xf32>) outs(%[[L1]] : tensor<1x1xf32>) attrs =  {npu.sgd_update}
+// CHECK: %[[D:.*]] = linalg.generic {{.*}} outs(%[[DONE]] : tensor<1x1xf32>) attrs =  {npu.sgd_update}
+// CHECK: arith.addf
+// CHECK: return %[[D]], %[[S0]], %[[S1]], %[[U1]], %{{.*}}, %[[U2]], %{{.*}} :

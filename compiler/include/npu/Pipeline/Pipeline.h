@@ -103,6 +103,12 @@ void buildNpuPipeline(OpPassManager &pm, const NpuPipelineOptions &options,
 std::unique_ptr<Pass>
 createCallbackPass(std::function<LogicalResult(ModuleOp)> fn);
 
+// npu-loop-training-steps (TrainingLoop.cpp): a training module's one step
+// run `steps` times, on the device after npu-schedule and for the golden
+// before bufferization; no change to any other module.
+LogicalResult loopTrainingStepsOnDevice(ModuleOp module);
+LogicalResult loopTrainingStepsOnHost(ModuleOp module);
+
 // The host's bufferization and lowering (golden reference), the same
 // upstream passes the device pipeline uses with 64-bit indices.
 // `inputFile`: input 0's data instead of the pattern (networkInput).
