@@ -543,11 +543,15 @@ std::optional<Pointwise> matchPointwise(linalg::GenericOp g) {
   return p;
 }
 
+// A 2-D conv's or pool's `strides`/`dilations` along H and W; absent is the
+// named ops' default, 1 and 1 (the verifier accepts an op without them).
 SmallVector<int64_t> intsOf(Operation *op, StringRef name) {
+  auto a = op->getAttrOfType<DenseIntElementsAttr>(name);
+  if (!a)
+    return {1, 1};
   SmallVector<int64_t> out;
-  if (auto a = op->getAttrOfType<DenseIntElementsAttr>(name))
-    for (APInt v : a.getValues<APInt>())
-      out.push_back(v.getSExtValue());
+  for (APInt v : a.getValues<APInt>())
+    out.push_back(v.getSExtValue());
   return out;
 }
 
