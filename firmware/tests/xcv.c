@@ -14,16 +14,7 @@
 #include <stdio.h>
 
 #include "npu.h"
-
-static unsigned checks, failures;
-
-static void check(const char *what, uint32_t got, uint32_t want) {
-    ++checks;
-    if (got != want) {
-        ++failures;
-        printf("FAIL %s: got 0x%08lx, want 0x%08lx\n", what, (unsigned long)got, (unsigned long)want);
-    }
-}
+#include "check.h"
 
 /* rD = op(rs1, rs2) */
 #define SIMD2(name, insn)                                                        \

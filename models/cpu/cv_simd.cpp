@@ -145,8 +145,9 @@ std::uint32_t cv_simd_op(unsigned fn_b, std::uint32_t a, std::uint32_t b, std::u
         if ((imm >> 8 & 3) != cv_sci) return shuffle(l, a, b, d, false);
         // .sci.h: I1 selects the upper, I0 the lower half; shuffleI<k>.sci.b:
         // lane 3 is lane k, lanes 2..0 are picked by I[5:4], I[3:2], I[1:0].
-        const std::uint32_t sel = l.width == 16 ? (imm6 >> 1 & 1) << 16 | (imm6 & 1)
-                                                : extra << 24 | (imm6 >> 4 & 3) << 16 | (imm6 >> 2 & 3) << 8 | (imm6 & 3);
+        const std::uint32_t sel = l.width == 16
+                                      ? (imm6 >> 1 & 1) << 16 | (imm6 & 1)
+                                      : extra << 24 | (imm6 >> 4 & 3) << 16 | (imm6 >> 2 & 3) << 8 | (imm6 & 3);
         return shuffle(l, a, sel, d, false);
     }
     case cv_v_shuffle2: return shuffle(l, a, b, d, true);
@@ -156,13 +157,13 @@ std::uint32_t cv_simd_op(unsigned fn_b, std::uint32_t a, std::uint32_t b, std::u
     case cv_v_packlo: return (d & 0xffff0000u) | (a & 0xffu) << 8 | (b & 0xffu);
     // Complex numbers {re = lane 0, im = lane 1}; .r/.i write one half of rD.
     case cv_v_cplxmul_r: {
-        const std::uint32_t re = static_cast<std::uint32_t>(h.s(a, 0) * h.s(b, 0)) -
-                                 static_cast<std::uint32_t>(h.s(a, 1) * h.s(b, 1));
+        const std::uint32_t re =
+            static_cast<std::uint32_t>(h.s(a, 0) * h.s(b, 0)) - static_cast<std::uint32_t>(h.s(a, 1) * h.s(b, 1));
         return (d & 0xffff0000u) | cplx_part(re, 15 + extra);
     }
     case cv_v_cplxmul_i: {
-        const std::uint32_t im = static_cast<std::uint32_t>(h.s(a, 0) * h.s(b, 1)) +
-                                 static_cast<std::uint32_t>(h.s(a, 1) * h.s(b, 0));
+        const std::uint32_t im =
+            static_cast<std::uint32_t>(h.s(a, 0) * h.s(b, 1)) + static_cast<std::uint32_t>(h.s(a, 1) * h.s(b, 0));
         return cplx_part(im, 15 + extra) << 16 | (d & 0xffffu);
     }
     case cv_v_cplxconj: return h.put(a, 1, 0u - h.u(a, 1));

@@ -76,14 +76,13 @@ bool decode_simd(std::uint32_t raw, slot& s, insn& out) {
         default: return false;
         }
     }
-    static const std::int8_t alu_fn[22] = {
-        cv_v_add, cv_v_sub, cv_v_avg, cv_v_avgu, cv_v_min,   cv_v_minu,   cv_v_max,     cv_v_maxu,
-        cv_v_srl, cv_v_sra, cv_v_sll, cv_v_or,   cv_v_xor,   cv_v_and,    -1,           -1,
-        cv_v_dotup, cv_v_dotusp, cv_v_dotsp, cv_v_sdotup, cv_v_sdotusp, cv_v_sdotsp};
+    static const std::int8_t alu_fn[22] = {cv_v_add,   cv_v_sub,    cv_v_avg,     cv_v_avgu,  cv_v_min,   cv_v_minu,
+                                           cv_v_max,   cv_v_maxu,   cv_v_srl,     cv_v_sra,   cv_v_sll,   cv_v_or,
+                                           cv_v_xor,   cv_v_and,    -1,           -1,         cv_v_dotup, cv_v_dotusp,
+                                           cv_v_dotsp, cv_v_sdotup, cv_v_sdotusp, cv_v_sdotsp};
     if (f5 < 22 && alu_fn[f5] >= 0) {
         const bool shift = f5 >= 8 && f5 <= 10;  // .sci shift amounts are limited to the lane width
-        return lanewise(static_cast<cv_simd_fn>(alu_fn[f5]), f5 >= 16 ? cc_mul : cc_alu,
-                        shift ? (bytes ? 8 : 16) : 64);
+        return lanewise(static_cast<cv_simd_fn>(alu_fn[f5]), f5 >= 16 ? cc_mul : cc_alu, shift ? (bytes ? 8 : 16) : 64);
     }
     switch (f5) {
     case 14:  // cv.abs.h/.b rD, rs1
@@ -129,8 +128,8 @@ bool decode_bitmanip_imm(std::uint32_t raw, slot& s, insn& out) {
 
 // xcvbitmanip with registers (custom-1, funct3 3, funct7 0x18..0x27).
 bool decode_bitmanip_reg(std::uint32_t f7, slot& s, insn& out) {
-    static const std::int8_t fn[16] = {cv_extractr, cv_extractur, cv_insertr, -1,      cv_bclrr, cv_bsetr, -1, -1,
-                                       cv_ror,      cv_ff1,       cv_fl1,     cv_clb,  cv_cnt,   -1,       -1, -1};
+    static const std::int8_t fn[16] = {cv_extractr, cv_extractur, cv_insertr, -1,     cv_bclrr, cv_bsetr, -1, -1,
+                                       cv_ror,      cv_ff1,       cv_fl1,     cv_clb, cv_cnt,   -1,       -1, -1};
     const std::int8_t f = fn[f7 - 0x18];
     if (f < 0 || (f >= cv_ff1 && s.i.rs2 != 0)) return false;  // ff1/fl1/clb/cnt: rs2 = 0
     return s.xset(op_cv_bitmanip, cc_alu, static_cast<std::uint8_t>(f), out);

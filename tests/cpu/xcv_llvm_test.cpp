@@ -53,12 +53,12 @@ bool unsigned_imm(unsigned fn) {
 // The text of a decoded xcvsimd slot.
 std::string simd_text(const cpu::insn& i) {
     static const char* const names[] = {
-        "add",      "sub",    "avg",     "avgu",   "min",    "minu",    "max",       "maxu",      "srl",
-        "sra",      "sll",    "or",      "xor",    "and",    "abs",     "dotup",     "dotusp",    "dotsp",
-        "sdotup",   "sdotusp", "sdotsp", "cmpeq",  "cmpne",  "cmpgt",   "cmpge",     "cmplt",     "cmple",
-        "cmpgtu",   "cmpgeu", "cmpltu",  "cmpleu", "extract", "extractu", "insert",   "shuffle",   "shuffle2",
-        "pack",     "pack.h", "packhi.b", "packlo.b", "cplxmul.r", "cplxmul.i", "cplxconj", "subrotmj", "add",
-        "sub"};
+        "add",       "sub",       "avg",      "avgu",     "min",    "minu",   "max",      "maxu",
+        "srl",       "sra",       "sll",      "or",       "xor",    "and",    "abs",      "dotup",
+        "dotusp",    "dotsp",     "sdotup",   "sdotusp",  "sdotsp", "cmpeq",  "cmpne",    "cmpgt",
+        "cmpge",     "cmplt",     "cmple",    "cmpgtu",   "cmpgeu", "cmpltu", "cmpleu",   "extract",
+        "extractu",  "insert",    "shuffle",  "shuffle2", "pack",   "pack.h", "packhi.b", "packlo.b",
+        "cplxmul.r", "cplxmul.i", "cplxconj", "subrotmj", "add",    "sub"};
     const unsigned fn = i.rm >> 1;
     const char* const w = (i.rm & 1) ? ".b" : ".h";
     const std::uint32_t imm = static_cast<std::uint32_t>(i.imm), imm6 = imm & 63, mode = imm >> 8 & 3,
@@ -96,12 +96,11 @@ std::string simd_text(const cpu::insn& i) {
 
 // The text of a decoded xcvbitmanip slot.
 std::string bitmanip_text(const cpu::insn& i) {
-    static const char* const names[] = {"extract",  "extractu", "insert", "bclr", "bset", "bitrev",
+    static const char* const names[] = {"extract",  "extractu",  "insert",  "bclr",  "bset",  "bitrev",
                                         "extractr", "extractur", "insertr", "bclrr", "bsetr", "ror",
-                                        "ff1",      "fl1",      "clb",    "cnt"};
+                                        "ff1",      "fl1",       "clb",     "cnt"};
     const std::string rr = std::string("cv.") + names[i.rm] + " " + reg(i.rd) + ", " + reg(i.rs1);
-    if (i.rm <= cpu::cv_bitrev)
-        return rr + ", " + std::to_string(i.imm >> 5) + ", " + std::to_string(i.imm & 31);
+    if (i.rm <= cpu::cv_bitrev) return rr + ", " + std::to_string(i.imm >> 5) + ", " + std::to_string(i.imm & 31);
     if (i.rm >= cpu::cv_ff1) return rr;
     return rr + ", " + reg(i.rs2);
 }
@@ -160,7 +159,8 @@ TEST(XcvVsLlvm, SimdEncodingsDecodeAsLlvmDecodesThem) {
             compare(dis, raw, t, [&](std::uint32_t r) {
                 const std::uint32_t f5 = r >> 27, F = r >> 26 & 1, imm6 = (r >> 20 & 31) << 1 | (r >> 25 & 1);
                 if (F) return false;
-                if (f5 >= 8 && f5 <= 10 && (f3 == 6 || f3 == 7) && imm6 >= (f3 == 7 ? 8u : 16u)) return ++shift_imm, true;
+                if (f5 >= 8 && f5 <= 10 && (f3 == 6 || f3 == 7) && imm6 >= (f3 == 7 ? 8u : 16u))
+                    return ++shift_imm, true;
                 if (f5 == 23 && f3 < 6 && imm6 >= ((f3 & 1) ? 4u : 2u)) return ++lane_imm, true;
                 if (f5 == 24 && f3 == 6 && imm6 >= 4) return ++shuffle_imm, true;
                 return false;
@@ -202,8 +202,7 @@ TEST(XcvVsLlvm, BitManipulationEncodingsDecodeAsLlvmDecodesThem) {
     // extract/extractu/insert 3 x 1024, bclr/bset 2 x 1024, bitrev 4 x 32,
     // six register forms x 32 rs2, ff1/fl1/clb/cnt 4.
     EXPECT_EQ(t.compared, 5444u);
-    std::printf("%u xcvbitmanip encodings identical; LLVM-only: %u cv.bitrev with Is3 >= 4\n", t.compared,
-                bitrev_is3);
+    std::printf("%u xcvbitmanip encodings identical; LLVM-only: %u cv.bitrev with Is3 >= 4\n", t.compared, bitrev_is3);
 }
 
 int sc_main(int argc, char** argv) {
