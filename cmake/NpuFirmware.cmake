@@ -6,7 +6,7 @@
 #
 #   npu_add_firmware(<name> SOURCES <.c/.S ...> [CONFIG <cfg file>]
 #                    [DEFINES <NAME[=value]> ...] [INCLUDES <dir> ...] [NO_RUNTIME]
-#                    [LIBS <firmware archive> ...])
+#                    [LIBS <firmware archive> ...] [MARCH <-march>])
 #
 # builds <name>.elf in the current binary dir as custom target <name>; the
 # target's NPU_FIRMWARE_ELF property holds the path (use it in tests with
@@ -16,6 +16,8 @@
 # NO_RUNTIME links only the given sources (riscv-tests style programs).
 # LIBS: RV32 archives linked before the runtime (e.g. libnpurt.a, global
 # property NPURT_LIB); the caller adds the dependency on their target.
+# MARCH: the program's own sources are compiled for this -march instead of
+# NPU_FW_MARCH (same ilp32f ABI; the runtime keeps NPU_FW_MARCH).
 #
 # Requires the Ninja generator: platform files generated in one directory are
 # consumed by firmware targets in others, which Makefiles cannot express.
@@ -174,7 +176,7 @@ endfunction()
 
 # --- the public function ------------------------------------------------------------
 function(npu_add_firmware name)
-  cmake_parse_arguments(F "NO_RUNTIME" "CONFIG" "SOURCES;DEFINES;INCLUDES;LIBS" ${ARGN})
+  cmake_parse_arguments(F "NO_RUNTIME" "CONFIG;MARCH" "SOURCES;DEFINES;INCLUDES;LIBS" ${ARGN})
   if(F_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "npu_add_firmware(${name}): unknown arguments ${F_UNPARSED_ARGUMENTS}")
   endif()
@@ -199,6 +201,9 @@ function(npu_add_firmware name)
   foreach(d ${F_DEFINES})
     list(APPEND flags -D${d})
   endforeach()
+  if(F_MARCH)
+    list(APPEND flags -march=${F_MARCH})  # the last -march wins
+  endif()
 
   set(objdir ${CMAKE_CURRENT_BINARY_DIR}/${name}.dir)
   set(objs)

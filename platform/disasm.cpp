@@ -53,7 +53,8 @@ disassembler::disassembler() : impl_(std::make_unique<impl>()) {
     llvm::MCTargetOptions options;
     m.asm_info.reset(target->createMCAsmInfo(*m.regs, triple_name, options));
     m.sti.reset(target->createMCSubtargetInfo(triple_name, "generic-rv32",
-                                              "+m,+a,+f,+c,+zicsr,+zifencei,+xcvmem,+xcvmac,+xcvalu,+xcvbi,+xcvelw"));
+                                              "+m,+a,+f,+c,+zicsr,+zifencei,+xcvmem,+xcvmac,+xcvalu,+xcvbi,+xcvelw,"
+                                              "+xcvsimd,+xcvbitmanip"));
     m.instrs.reset(target->createMCInstrInfo());
     if (!m.regs || !m.asm_info || !m.sti || !m.instrs)
         throw std::runtime_error("disassembler: cannot set up LLVM's RISC-V MC layer");

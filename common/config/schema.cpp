@@ -87,16 +87,19 @@ schema make_platform_schema() {
     // Not fingerprinted: a firmware using an absent extension stops at the
     // instruction with an illegal-instruction trap naming it, and a subset
     // is how one checks that a build does not use an extension.
-    auto& ext = s.add(decl("core.isa_extensions", value_kind::name_list, "c,xcvmem,xcvmac,xcvalu,xcvbi,xcvelw",
+    auto& ext = s.add(decl("core.isa_extensions", value_kind::name_list, "c,xcvmem,xcvmac,xcvalu,xcvbi,xcvelw,xcvsimd,xcvbitmanip",
                            "Optional ISA extensions the cores implement (on top of RV32IMAF, Zicsr, Zifencei): "
                            "`c` (compressed instructions, with Zcf's c.flw/c.fsw/c.flwsp/c.fswsp) and the CORE-V "
                            "(CV32E40Pv2) extensions as clang-19 names them: `xcvmem` (post-increment and "
                            "register-offset loads/stores), `xcvmac` (multiply-accumulate, 16-bit multiplies "
                            "with shift), `xcvalu` (abs, min/max, extensions, clip, add/sub with shift), `xcvbi` "
-                           "(branches on a 5-bit immediate), `xcvelw` (event load word; docs/cores.md). An absent "
+                           "(branches on a 5-bit immediate), `xcvelw` (event load word), `xcvsimd` (packed 8/16-bit "
+                           "SIMD: lane arithmetic, comparisons, dot products, shuffles, complex numbers), "
+                           "`xcvbitmanip` (bit-field extract/insert/clear/set, bit reverse, ff1/fl1/clb/cnt, "
+                           "rotate; docs/cores.md). An absent "
                            "extension's encodings raise illegal-instruction; without `c` jump targets must be "
                            "4-byte aligned. `none`: RV32IMAF only."));
-    ext.choices = {"c", "xcvmem", "xcvmac", "xcvalu", "xcvbi", "xcvelw"};
+    ext.choices = {"c", "xcvmem", "xcvmac", "xcvalu", "xcvbi", "xcvelw", "xcvsimd", "xcvbitmanip"};
     ext.fingerprinted = false;
     // The cores keep a cost per instruction class in one byte (hart.h).
     auto cpi = [](key_decl& d) { d.max = 255; };

@@ -9,16 +9,7 @@
 #include <string.h>
 
 #include "npu.h"
-
-static unsigned checks, failures;
-
-static void check(const char *what, uint32_t got, uint32_t want) {
-    ++checks;
-    if (got != want) {
-        ++failures;
-        printf("FAIL %s: got 0x%08lx, want 0x%08lx\n", what, (unsigned long)got, (unsigned long)want);
-    }
-}
+#include "check.h"
 
 #define C_BEGIN ".option push\n.option arch, +c\n"
 #define C_END "\n.option pop"

@@ -54,7 +54,8 @@ std::uint32_t isa_extensions(const cfg::config& c) {
         const char* name;
         std::uint32_t bit;
     } known[] = {{"c", ext_c},           {"xcvmem", ext_xcvmem}, {"xcvmac", ext_xcvmac},
-                 {"xcvalu", ext_xcvalu}, {"xcvbi", ext_xcvbi},   {"xcvelw", ext_xcvelw}};
+                 {"xcvalu", ext_xcvalu}, {"xcvbi", ext_xcvbi},   {"xcvelw", ext_xcvelw},
+                 {"xcvsimd", ext_xcvsimd}, {"xcvbitmanip", ext_xcvbitmanip}};
     std::uint32_t bits = 0;
     for (const std::string& n : c.names("core.isa_extensions"))
         for (const auto& k : known)

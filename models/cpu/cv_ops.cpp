@@ -1,4 +1,4 @@
-// CORE-V xcvalu / xcvmac arithmetic (see cv_ops.h for the sources).
+// CORE-V xcvalu / xcvmac / xcvbitmanip arithmetic (see cv_ops.h for the sources).
 #include "cv_ops.h"
 
 namespace npu::cpu {
@@ -23,7 +23,56 @@ std::uint32_t clamp(std::int32_t v, std::int64_t lo, std::int64_t hi) {
     return static_cast<std::uint32_t>(v);
 }
 
+// The low n bits (n = 0..32).
+std::uint32_t low_mask(std::uint32_t n) { return n >= 32 ? ~0u : (1u << n) - 1; }
+
+// cv.bitrev: drop the top `skip` bits, then reverse the order of the groups
+// of g bits taken from the top (the manual's examples: for g = 3 the ten
+// groups of bits 31:2 land in bits 29:0, bits 31:30 are 0).
+std::uint32_t bit_reverse(std::uint32_t v, unsigned g, unsigned skip) {
+    v <<= skip;
+    std::uint32_t out = 0;
+    for (unsigned k = 0; k < 32 / g; ++k) out |= ((v >> (32 - (k + 1) * g)) & low_mask(g)) << (k * g);
+    return out;
+}
+
 }  // namespace
+
+std::uint32_t cv_bit_op(unsigned fn, std::uint32_t a, std::uint32_t b, std::uint32_t d, std::uint32_t imm) {
+    switch (fn) {
+    case cv_ror: return (a >> (b & 31)) | (a << ((32 - (b & 31)) & 31));
+    case cv_ff1: return a ? static_cast<std::uint32_t>(__builtin_ctz(a)) : 32;
+    case cv_fl1: return a ? 31 - static_cast<std::uint32_t>(__builtin_clz(a)) : 32;
+    // Leading bits equal to bit 31, minus one; 0 for 0.
+    case cv_clb: {
+        if (a == 0) return 0;
+        const std::uint32_t v = s32(a) < 0 ? ~a : a;
+        return (v ? static_cast<std::uint32_t>(__builtin_clz(v)) : 32) - 1;
+    }
+    case cv_cnt: return static_cast<std::uint32_t>(__builtin_popcount(a));
+    case cv_bitrev: return bit_reverse(a, (imm >> 5) == 3 ? 1 : (imm >> 5) + 1, imm & 31);
+    default: break;
+    }
+    // The field: Is3 + 1 bits at bit Is2, up to bit 31.
+    const std::uint32_t spec = fn >= cv_extractr ? b : imm;
+    const std::uint32_t pos = spec & 31, top = (spec >> 5 & 31) + pos;
+    const std::uint32_t len = (top > 31 ? 31 : top) - pos + 1;
+    const std::uint32_t field = low_mask(len) << pos;
+    switch (fn) {
+    case cv_extract:
+    case cv_extractr: {
+        const std::uint32_t v = (a >> pos) & low_mask(len), sign = 1u << (len - 1);
+        return (v ^ sign) - sign;
+    }
+    case cv_extractu:
+    case cv_extractur: return (a >> pos) & low_mask(len);
+    case cv_insert:
+    case cv_insertr: return (d & ~field) | ((a << pos) & field);
+    case cv_bclr:
+    case cv_bclrr: return a & ~field;
+    default: return a | field;  // cv_bset, cv_bsetr
+    }
+}
 
 std::uint32_t cv_alu_op(unsigned fn, std::uint32_t a, std::uint32_t b, std::uint32_t d, std::uint32_t imm) {
     switch (fn) {

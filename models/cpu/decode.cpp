@@ -259,7 +259,8 @@ insn decode32(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, st
     }
     case 0x0b:
     case 0x2b:
-    case 0x5b: {  // custom-0/1/2: CORE-V
+    case 0x5b:
+    case 0x7b: {  // custom-0/1/2/3: CORE-V
         insn i;
         if (decode_xcv(raw, pc, block_start, block_len, costs, ext, ialign_mask, i)) return i;
         return b.illegal();
@@ -300,7 +301,7 @@ const char* op_name(std::uint8_t o) {
         "fnmadd.s", "fadd.s",      "fsub.s",    "fmul.s",    "fdiv.s",    "fsqrt.s",  "fsgnj.s", "fsgnjn.s",
         "fsgnjx.s", "fmin.s",      "fmax.s",    "fcvt.w.s",  "fcvt.wu.s", "fmv.x.w",  "feq.s",   "flt.s",
         "fle.s",    "fclass.s",    "fcvt.s.w",  "fcvt.s.wu", "fmv.w.x",   "cv.load",  "cv.store", "cv.alu",
-        "cv.mac",   "cv.beqimm",   "cv.bneimm", "cv.bimm",   "illegal"};
+        "cv.mac",   "cv.beqimm",   "cv.bneimm", "cv.bimm",   "cv.simd",  "cv.bitmanip", "illegal"};
     return o < op_count ? names[o] : "?";
 }
 

@@ -169,7 +169,8 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
         &&L_fnmadd, &&L_fadd,      &&L_fsub,     &&L_fmul,      &&L_fdiv,      &&L_fsqrt,      &&L_fsgnj, &&L_fsgnjn,
         &&L_fsgnjx, &&L_fmin,      &&L_fmax,     &&L_fcvt_w_s,  &&L_fcvt_wu_s, &&L_fmv_x_w,    &&L_feq,   &&L_flt,
         &&L_fle,    &&L_fclass,    &&L_fcvt_s_w, &&L_fcvt_s_wu, &&L_fmv_w_x,   &&L_cv_load,    &&L_cv_store,
-        &&L_cv_alu, &&L_cv_mac,    &&L_cv_beqimm, &&L_cv_bneimm, &&L_cv_bimm_far, &&L_illegal,
+        &&L_cv_alu, &&L_cv_mac,    &&L_cv_beqimm, &&L_cv_bneimm, &&L_cv_bimm_far, &&L_cv_simd,     &&L_cv_bitmanip,
+        &&L_illegal,
     };
 
     std::uint32_t* const x = h.x;
@@ -891,6 +892,12 @@ L_cv_bimm_far: {
     NPU_FAR();
 }
 #undef NPU_IMM5
+L_cv_simd:
+    x[ip->rd] = cv_simd_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
+L_cv_bitmanip:
+    x[ip->rd] = cv_bit_op(ip->rm, x[ip->rs1], x[ip->rs2], x[ip->rs3], static_cast<std::uint32_t>(ip->imm));
+    NPU_NEXT();
 
 L_illegal:
 illegal: {

@@ -121,6 +121,8 @@ enum op : std::uint8_t {
     op_cv_beqimm,    // xcvbi, in-block: rs2 = the 5-bit immediate
     op_cv_bneimm,
     op_cv_bimm_far,  // xcvbi, target outside the block: rs3 = 0 (eq) / 1 (ne)
+    op_cv_simd,      // xcvsimd: rm = cv_simd_fn << 1 | .b, imm = cv_simd_imm, rs3 = rD as a source
+    op_cv_bitmanip,  // xcvbitmanip: rm = cv_bit_fn, imm = Is3 << 5 | Is2, rs3 = rD as a source
     op_illegal,
     op_count
 };
@@ -180,7 +182,9 @@ enum isa_ext : std::uint32_t {
     ext_xcvalu = 1u << 3,
     ext_xcvbi = 1u << 4,
     ext_xcvelw = 1u << 5,
-    ext_all = ext_c | ext_xcvmem | ext_xcvmac | ext_xcvalu | ext_xcvbi | ext_xcvelw,
+    ext_xcvsimd = 1u << 6,
+    ext_xcvbitmanip = 1u << 7,
+    ext_all = ext_c | ext_xcvmem | ext_xcvmac | ext_xcvalu | ext_xcvbi | ext_xcvelw | ext_xcvsimd | ext_xcvbitmanip,
 };
 
 // Decodes the instruction `raw` found at `pc` (a 16-bit one in the low half,
@@ -191,7 +195,7 @@ enum isa_ext : std::uint32_t {
 insn decode(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
             const cost_table& costs, std::uint32_t ext);
 
-// The CORE-V instructions (custom-0/1/2 opcodes) of the extensions in `ext`
+// The CORE-V instructions (custom-0/1/2/3 opcodes) of the extensions in `ext`
 // into `out`; false: not one of them (illegal). ialign_mask: 1 with C, else 3.
 bool decode_xcv(std::uint32_t raw, std::uint32_t pc, std::uint32_t block_start, std::uint32_t block_len,
                 const cost_table& costs, std::uint32_t ext, std::uint32_t ialign_mask, insn& out);

@@ -146,15 +146,16 @@ std::string mlir::npu::marchFeatures(llvm::StringRef march,
     at = pos + 1;
     rest = rest.drop_front();
   }
-  static const char *const named[] = {"zicsr",  "zifencei", "xcvmem", "xcvmac",
-                                      "xcvalu", "xcvbi",    "xcvelw"};
+  static const char *const named[] = {"zicsr",  "zifencei", "xcvmem",
+                                      "xcvmac", "xcvalu",   "xcvbi",
+                                      "xcvelw", "xcvsimd",  "xcvbitmanip"};
   llvm::SmallVector<llvm::StringRef> parts;
   rest.split(parts, '_', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef p : parts) {
     if (!llvm::is_contained(named, p)) {
       error = "-march '" + march.str() + "': extension '" + p.str() +
               "' is not one npusim runs (zicsr, zifencei, xcvmem, xcvmac, "
-              "xcvalu, xcvbi, xcvelw)";
+              "xcvalu, xcvbi, xcvelw, xcvsimd, xcvbitmanip)";
       return "";
     }
     add(p);

@@ -101,7 +101,8 @@ cl::list<std::string> inputShapes(
 cl::opt<std::string>
     march("march",
           cl::desc("ISA of the generated code: rv32i + m a f c + _zicsr "
-                   "_zifencei _xcvmem _xcvmac _xcvalu _xcvbi _xcvelw (default: "
+                   "_zifencei _xcvmem _xcvmac _xcvalu _xcvbi _xcvelw _xcvsimd "
+                   "_xcvbitmanip (default: "
                    "the build's NPU_FW_MARCH, which the runtime is built for)"),
           cl::init(NPUC_DEFAULT_MARCH), cl::cat(cat));
 cl::opt<std::string> npurtLib("npurt-lib",

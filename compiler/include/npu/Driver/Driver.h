@@ -54,8 +54,9 @@ struct DriverOptions {
 
 // LLVM's feature string ("+m,+a,+f,+c,+xcvmem") for an -march string that
 // npusim can run: rv32i, then any of m a f c, then _-separated zicsr,
-// zifencei, xcvmem, xcvmac, xcvalu, xcvbi, xcvelw. Empty with `error` set
-// for anything else (npusim does not implement it, or it is no ISA string).
+// zifencei, xcvmem, xcvmac, xcvalu, xcvbi, xcvelw, xcvsimd, xcvbitmanip.
+// Empty with `error` set for anything else (npusim does not implement it, or
+// it is no ISA string).
 std::string marchFeatures(llvm::StringRef march, std::string &error);
 
 // The ilp32f target machine npuc compiles for, for `march` (empty: rv32imaf).
