@@ -78,7 +78,8 @@ MUTANTS = [
     ("M13", "models/memory/memory.cpp", "if (offset >= size_ || len > size_ - offset) {",
      "if (offset > size_ || len > size_ - offset + 1) {", "memory accepts one byte past its end", MEMORY),
     ("M14", "models/memory/memory.cpp", "        lane = served + 1;\n        end = std::max(end, served + 1);",
-     "        lane = issue + 1;\n        end = std::max(end, issue + 1);", "L1 bank conflicts never stall a burst", MEMORY),
+     "        lane = issue + 1;\n        end = std::max(end, issue + 1);",
+     "L1 bank conflicts never stall a burst", MEMORY),
     ("M15", "models/interconnect/router.cpp", "if (r.target < 0 || addr + t.get_data_length() - 1 > r.window_end) {",
      "if (r.target < 0 || addr + t.get_data_length() - 2 > r.window_end) {", "router lets a straddle through", ROUTER),
     ("M16", "models/interconnect/router.cpp", "        if (addr >= w.end) continue;",
@@ -227,7 +228,8 @@ def main():
                 verdict = "does not compile"
             else:
                 for regex in stages:
-                    cmd = ["ctest", "-j", a.jobs, "--stop-on-failure"] + (["-R", regex] if regex else [])
+                    cmd = (["ctest", "-j", a.jobs, "--stop-on-failure", "--output-on-failure"]
+                           + (["-R", regex] if regex else []))
                     t = subprocess.run(cmd, cwd=a.build, capture_output=True, text=True)
                     if "No tests were found" in t.stdout + t.stderr:
                         raise SystemExit(f"{mid}: its test subset matches no test: {cmd}")
@@ -236,7 +238,10 @@ def main():
                 if t.returncode != 0:
                     killed.append(mid)
                     failed = re.findall(r"Test\s+#\d+: (\S+) \.*\s*\*\*\*(?:Failed|Timeout)", t.stdout)
-                    verdict = "killed" + (f" by {failed[0]}" if failed else "")
+                    # A lit suite is one ctest test: name the lit tests that failed in it.
+                    lit = sorted(set(re.findall(r"^\s*FAIL: .* :: (\S+)", t.stdout, re.M)))
+                    verdict = ("killed" + (f" by {failed[0]}" if failed else "")
+                               + (f" ({', '.join(lit)})" if lit else ""))
                 else:
                     survived.append(mid)
                     verdict = "SURVIVED"
