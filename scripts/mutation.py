@@ -72,13 +72,14 @@ MUTANTS = [
      "ct.branch_taken_extra = 0;", "taken branches cost no extra cycle", CPU),
     ("M11", "models/cpu/core.cpp", "if (left <= budget) exact_limit = h_.cycle + left;",
      "if (left <= budget) exact_limit = h_.cycle + left + 1;", "watchdog one cycle late", CPU),
-    ("M12", "models/cpu/core.cpp", "if ((s >> 5) == now && (s & 31) != h.hart_id) {",
-     "if ((s >> 5) == now && (s & 31) == h.hart_id) {", "bank conflict with itself, not others", CPU),
+    ("M12", "models/cpu/core.cpp", "            if (served != now) {", "            if (false) {",
+     "a core's L1 bank conflicts never stall", CPU),
     # --- models/memory, interconnect, dma -----------------------------------------------------
     ("M13", "models/memory/memory.cpp", "if (offset >= size_ || len > size_ - offset) {",
      "if (offset > size_ || len > size_ - offset + 1) {", "memory accepts one byte past its end", MEMORY),
-    ("M14", "models/memory/memory.cpp", "        if (bank > issue) {\n            ++bank_conflicts_;",
-     "        if (bank > issue + bank) {\n            ++bank_conflicts_;", "L1 bank conflicts never stall", MEMORY),
+    ("M14", "models/memory/memory.cpp", "        lane = served + 1;\n        end = std::max(end, served + 1);",
+     "        lane = issue + 1;\n        end = std::max(end, issue + 1);",
+     "L1 bank conflicts never stall a burst", MEMORY),
     ("M15", "models/interconnect/router.cpp", "if (r.target < 0 || addr + t.get_data_length() - 1 > r.window_end) {",
      "if (r.target < 0 || addr + t.get_data_length() - 2 > r.window_end) {", "router lets a straddle through", ROUTER),
     ("M16", "models/interconnect/router.cpp", "        if (addr >= w.end) continue;",
@@ -227,7 +228,8 @@ def main():
                 verdict = "does not compile"
             else:
                 for regex in stages:
-                    cmd = ["ctest", "-j", a.jobs, "--stop-on-failure"] + (["-R", regex] if regex else [])
+                    cmd = (["ctest", "-j", a.jobs, "--stop-on-failure", "--output-on-failure"]
+                           + (["-R", regex] if regex else []))
                     t = subprocess.run(cmd, cwd=a.build, capture_output=True, text=True)
                     if "No tests were found" in t.stdout + t.stderr:
                         raise SystemExit(f"{mid}: its test subset matches no test: {cmd}")
@@ -236,7 +238,10 @@ def main():
                 if t.returncode != 0:
                     killed.append(mid)
                     failed = re.findall(r"Test\s+#\d+: (\S+) \.*\s*\*\*\*(?:Failed|Timeout)", t.stdout)
-                    verdict = "killed" + (f" by {failed[0]}" if failed else "")
+                    # A lit suite is one ctest test: name the lit tests that failed in it.
+                    lit = sorted(set(re.findall(r"^\s*FAIL: .* :: (\S+)", t.stdout, re.M)))
+                    verdict = ("killed" + (f" by {failed[0]}" if failed else "")
+                               + (f" ({', '.join(lit)})" if lit else ""))
                 else:
                     survived.append(mid)
                     verdict = "SURVIVED"

@@ -142,6 +142,10 @@ TEST(ConfigErrors, OverlappingRegions) { expect_error("[l2]\nbase = 0x10010000\n
 TEST(ConfigErrors, OutsideAddressSpace) {
     expect_error("[l3]\nbase = 0x100000000\n", {}, {"l3.base", "outside the 32-bit address space"});
     expect_error("", {"l3.base=0xF0000000", "l3.size=512MiB"}, {"l3", "past the 32-bit address space"});
+    // The edge: a region may end exactly at 4 GiB; one byte more is past the
+    // address space (reported as such, not only as the misalignment it also is).
+    EXPECT_NO_THROW(config::load("", {"l3.base=0xFF800000"}));
+    expect_error("", {"l3.base=0xFFFFFFFC", "l3.size=5B"}, {"l3", "past the 32-bit address space", "0x100000001"});
 }
 
 TEST(ConfigErrors, BadChoiceAndVisibility) {

@@ -241,6 +241,16 @@ TEST(GoldenManifest, OutputsMustBeInAMemory) {
     } catch (const manifest_error& e) {
         EXPECT_NE(std::string(e.what()).find("runs 32 bytes past the end of l2"), std::string::npos) << e.what();
     }
+    // The edge: the 40 bytes may end exactly at L2's end, not one byte later.
+    m.outputs[0].address = l2 + l2_size - 40;
+    EXPECT_NO_THROW(check_outputs_mapped(m, map));
+    m.outputs[0].address = l2 + l2_size - 39;
+    try {
+        check_outputs_mapped(m, map);
+        FAIL() << "no error for an output one byte past the end of L2";
+    } catch (const manifest_error& e) {
+        EXPECT_NE(std::string(e.what()).find("runs 1 bytes past the end of l2"), std::string::npos) << e.what();
+    }
 }
 
 TEST(GoldenCompareOutputs, CountsVerdictsAndText) {

@@ -75,6 +75,13 @@ TEST(Memory, OutOfRangeIsAddressError) {
         // The memory sees offsets: its size is the first invalid one.
         EXPECT_EQ(E->l2_port->read(E->l2->size(), v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
         EXPECT_EQ(E->l2_port->read(E->l2->size() - 2, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // straddles the end
+        // The exact edges: the last word and the last byte are in, one byte more is not.
+        EXPECT_EQ(E->l2_port->write(E->l2->size() - 4, v, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->l2_port->read(E->l2->size() - 4, v, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->l2_port->read(E->l2->size() - 3, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        std::uint8_t b = 0;
+        EXPECT_EQ(E->l2_port->read(E->l2->size() - 1, b, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->l2_port->read(E->l2->size(), b, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
     });
 }
 
