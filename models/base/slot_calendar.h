@@ -25,13 +25,27 @@
 // no longer be contended: every initiator is past it).
 //
 // Cost: one load, compare and store per access when only one initiator is
-// active (nothing else books its cycles).
+// active (nothing else books its cycles). The ring is laid out cycle-major
+// (the resources of one cycle side by side) with 32-bit slots, so an
+// initiator walking forward in time streams through it a cache line at a
+// time, and the whole ring (16 banks x 16Ki cycles: 1 MiB) stays in a host
+// core's L2: with one 64-bit slot per cycle, resource-major, every booking
+// missed the cache (half of the ISS's time in a load-heavy program).
+//
+// A slot holds the ring lap of its booking (cycle / ring size), counted from
+// base_lap_, plus one (0: never booked), which matches the same cycles as
+// holding the cycle itself. Before a lap stops fitting in 32 bits the laps
+// are rebased (rebase()): a booking 2^31 laps (at least 2^41 cycles) older
+// than the newest is forgotten, as one older than the ring is, which no
+// initiator can reach any more (each books at or after SystemC's current
+// time, and none is that far ahead of it).
 #pragma once
 
 #include "config/config.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace npu::base {
@@ -43,28 +57,48 @@ public:
     // (every instance of a model family calls it with the SoC's values).
     void init(unsigned resources, std::uint64_t window) {
         if (!ring_.empty()) return;
-        // At most 2^22 slots (32 MiB) in all: a huge quantum then forgets
+        // At most 2^22 slots (16 MiB) in all: a huge quantum then forgets
         // bookings older than the ring, under-counting conflicts only.
         std::uint64_t size = 1024;
         while (size < window && size * resources < (std::uint64_t{1} << 22)) size <<= 1;
         mask_ = size - 1;
-        size_ = size;
+        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+        resources_ = resources;
         ring_.assign(std::size_t(resources) * size, 0);
     }
     bool empty() const { return ring_.empty(); }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
-        std::uint64_t* r = ring_.data() + std::size_t(resource) * size_;
-        // A slot holds cycle + 1 of its booking (0: never booked).
-        while (r[cycle & mask_] == cycle + 1) ++cycle;
-        r[cycle & mask_] = cycle + 1;
-        return cycle;
+        std::uint16_t* const row = ring_.data() + std::size_t(resource) * (mask_ + 1);
+        for (;; ++cycle) {
+            std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
+            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
+            std::uint16_t& slot = row[cycle & mask_];
+            if (slot != tag) {
+                slot = static_cast<std::uint16_t>(tag);
+                return cycle;
+            }
+        }
     }
 
 private:
-    std::vector<std::uint64_t> ring_;
-    std::uint64_t mask_ = 0, size_ = 0;
+    static constexpr std::uint64_t max_tag = 0xffffu;
+    static constexpr std::uint64_t kept_laps = std::uint64_t{1} << 15;
+
+    // Moves base_lap_ so that `lap` gets tag kept_laps + 1 (returned),
+    // forgetting the bookings more than kept_laps laps before it.
+    __attribute__((noinline)) std::uint64_t rebase(std::uint64_t lap) {
+        if (lap < base_lap_) throw std::logic_error("slot_calendar: a booking more than 2^31 laps in the past");
+        const std::uint64_t shift = lap - kept_laps - base_lap_;
+        for (std::uint16_t& slot : ring_) slot = slot > shift ? static_cast<std::uint16_t>(slot - shift) : 0;
+        base_lap_ += shift;
+        return kept_laps + 1;
+    }
+
+    std::vector<std::uint16_t> ring_;
+    std::uint64_t mask_ = 0, base_lap_ = 0;
+    unsigned lap_shift_ = 0, resources_ = 0;
 };
 
 // The shared L1's bank calendar of one SoC (sim_context::shared): banks are
