@@ -25,20 +25,11 @@
 // no longer be contended: every initiator is past it).
 //
 // Cost: one load, compare and store per access when only one initiator is
-// active (nothing else books its cycles). The ring is laid out cycle-major
-// (the resources of one cycle side by side) with 32-bit slots, so an
-// initiator walking forward in time streams through it a cache line at a
-// time, and the whole ring (16 banks x 16Ki cycles: 1 MiB) stays in a host
-// core's L2: with one 64-bit slot per cycle, resource-major, every booking
-// missed the cache (half of the ISS's time in a load-heavy program).
-//
-// A slot holds the ring lap of its booking (cycle / ring size), counted from
-// base_lap_, plus one (0: never booked), which matches the same cycles as
-// holding the cycle itself. Before a lap stops fitting in 32 bits the laps
-// are rebased (rebase()): a booking 2^31 laps (at least 2^41 cycles) older
-// than the newest is forgotten, as one older than the ring is, which no
-// initiator can reach any more (each books at or after SystemC's current
-// time, and none is that far ahead of it).
+// active (nothing else books its cycles), in a ring small enough to stay in
+// the host's caches: a slot holds 16 bits (the ring lap of its booking, see
+// slot_ring), so the L1's ring (16 banks x 16Ki cycles) is 512 KiB. With a
+// 64-bit cycle per slot (2 MiB) every booking missed the host's L2, and the
+// booking was half of the ISS's time in a load-heavy program.
 #pragma once
 
 #include "config/config.h"
@@ -50,55 +41,89 @@
 
 namespace npu::base {
 
-class slot_calendar {
+// The ring of a slot_calendar with slots of type Slot. A slot holds the ring
+// lap of its booking (cycle / ring size) counted from base_lap_, plus one
+// (0: never booked): the same cycle matches as when the slot held the cycle
+// itself. Before a lap stops fitting in a Slot the laps are rebased: the
+// bookings more than kept_laps laps before the newest are forgotten (their
+// slots read as never booked). That changes nothing while no initiator books
+// that far behind another, which slot_calendar::init makes sure of.
+template <class Slot>
+class slot_ring {
 public:
-    // `resources` single-ported resources; a ring of at least `window` cycles
-    // each (rounded up to a power of two). A second call keeps the first set-up
-    // (every instance of a model family calls it with the SoC's values).
-    void init(unsigned resources, std::uint64_t window) {
-        if (!ring_.empty()) return;
-        // At most 2^22 slots (16 MiB) in all: a huge quantum then forgets
-        // bookings older than the ring, under-counting conflicts only.
-        std::uint64_t size = 1024;
-        while (size < window && size * resources < (std::uint64_t{1} << 22)) size <<= 1;
+    static constexpr std::uint64_t kept_laps = std::uint64_t{1} << (8 * sizeof(Slot) - 1);
+
+    void init(unsigned resources, std::uint64_t size) {
+        size_ = size;
         mask_ = size - 1;
         lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
-        resources_ = resources;
         ring_.assign(std::size_t(resources) * size, 0);
     }
     bool empty() const { return ring_.empty(); }
 
-    // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
-        std::uint16_t* const row = ring_.data() + std::size_t(resource) * (mask_ + 1);
+        Slot* const row = ring_.data() + std::size_t(resource) * size_;
         for (;; ++cycle) {
             std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
             if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
-            std::uint16_t& slot = row[cycle & mask_];
+            Slot& slot = row[cycle & mask_];
             if (slot != tag) {
-                slot = static_cast<std::uint16_t>(tag);
+                slot = static_cast<Slot>(tag);
                 return cycle;
             }
         }
     }
 
 private:
-    static constexpr std::uint64_t max_tag = 0xffffu;
-    static constexpr std::uint64_t kept_laps = std::uint64_t{1} << 15;
+    static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
-    // Moves base_lap_ so that `lap` gets tag kept_laps + 1 (returned),
-    // forgetting the bookings more than kept_laps laps before it.
+    // Moves base_lap_ so that `lap` gets tag kept_laps + 1 (returned).
     __attribute__((noinline)) std::uint64_t rebase(std::uint64_t lap) {
-        if (lap < base_lap_) throw std::logic_error("slot_calendar: a booking more than 2^31 laps in the past");
+        if (lap < base_lap_) throw std::logic_error("slot_calendar: a booking further behind than its ring keeps");
         const std::uint64_t shift = lap - kept_laps - base_lap_;
-        for (std::uint16_t& slot : ring_) slot = slot > shift ? static_cast<std::uint16_t>(slot - shift) : 0;
+        for (Slot& slot : ring_) slot = slot > shift ? static_cast<Slot>(slot - shift) : 0;
         base_lap_ += shift;
         return kept_laps + 1;
     }
 
-    std::vector<std::uint16_t> ring_;
-    std::uint64_t mask_ = 0, base_lap_ = 0;
-    unsigned lap_shift_ = 0, resources_ = 0;
+    std::vector<Slot> ring_;
+    std::uint64_t size_ = 0, mask_ = 0, base_lap_ = 0;
+    unsigned lap_shift_ = 0;
+};
+
+class slot_calendar {
+public:
+    // `resources` single-ported resources; a ring of at least `window` cycles
+    // each (rounded up to a power of two). A second call keeps the first set-up
+    // (every instance of a model family calls it with the SoC's values).
+    void init(unsigned resources, std::uint64_t window) {
+        if (!empty()) return;
+        // At most 2^22 slots in all: a huge quantum then forgets bookings
+        // older than the ring, under-counting conflicts only.
+        std::uint64_t size = 1024;
+        while (size < window && size * resources < (std::uint64_t{1} << 22)) size <<= 1;
+        // No initiator books more than a few windows (quanta) behind another;
+        // 16-bit slots keep 2^15 laps of the ring, which covers that by far
+        // unless the ring was capped far below the window (a quantum of
+        // milliseconds): then 32-bit slots (2^31 laps).
+        wide_ = (window >> 5) > size;
+        if (wide_)
+            wide_ring_.init(resources, size);
+        else
+            narrow_ring_.init(resources, size);
+    }
+    bool empty() const { return narrow_ring_.empty() && wide_ring_.empty(); }
+
+    // Books the first free cycle of `resource` at or after `cycle`; returns it.
+    std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve(resource, cycle)
+                                          : narrow_ring_.reserve(resource, cycle);
+    }
+
+private:
+    slot_ring<std::uint16_t> narrow_ring_;
+    slot_ring<std::uint32_t> wide_ring_;
+    bool wide_ = false;
 };
 
 // The shared L1's bank calendar of one SoC (sim_context::shared): banks are
