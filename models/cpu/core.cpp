@@ -163,8 +163,28 @@ struct core::bus_memory {
         arbitration_waits += wait != 0;
     }
 
+    // The interpreter's entry points. They hand the access a copy of the
+    // cycle count: the interpreter's own count then never has its address
+    // taken and stays in a register, instead of a store and reload on
+    // every instruction it executes.
     template <class T>
-    bool load(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+    __attribute__((always_inline)) bool load(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+        std::uint64_t c = cyc;
+        const bool ok = load_access<T>(a, v, c, pc);
+        cyc = c;
+        return ok;
+    }
+
+    template <class T>
+    __attribute__((always_inline)) bool store(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+        std::uint64_t c = cyc;
+        const bool ok = store_access<T>(a, v, c, pc);
+        cyc = c;
+        return ok;
+    }
+
+    template <class T>
+    bool load_access(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
         for (window& w : rd) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
@@ -184,7 +204,7 @@ struct core::bus_memory {
     }
 
     template <class T>
-    bool store(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+    bool store_access(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
         if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v));
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
@@ -376,24 +396,24 @@ struct core::bus_memory {
                     case 1: {
                         std::uint8_t v;
                         std::memcpy(&v, p, 1);
-                        return store<std::uint8_t>(a, v, cyc, pc);
+                        return store_access<std::uint8_t>(a, v, cyc, pc);
                     }
                     case 2: {
                         std::uint16_t v;
                         std::memcpy(&v, p, 2);
-                        return store<std::uint16_t>(a, v, cyc, pc);
+                        return store_access<std::uint16_t>(a, v, cyc, pc);
                     }
                     default: {
                         std::uint32_t v;
                         std::memcpy(&v, p, 4);
-                        return store<std::uint32_t>(a, v, cyc, pc);
+                        return store_access<std::uint32_t>(a, v, cyc, pc);
                     }
                     }
                 }
                 switch (size) {
-                case 1: return load<std::uint8_t>(a, *static_cast<std::uint8_t*>(p), cyc, pc);
-                case 2: return load<std::uint16_t>(a, *static_cast<std::uint16_t*>(p), cyc, pc);
-                default: return load<std::uint32_t>(a, *static_cast<std::uint32_t*>(p), cyc, pc);
+                case 1: return load_access<std::uint8_t>(a, *static_cast<std::uint8_t*>(p), cyc, pc);
+                case 2: return load_access<std::uint16_t>(a, *static_cast<std::uint16_t*>(p), cyc, pc);
+                default: return load_access<std::uint32_t>(a, *static_cast<std::uint32_t*>(p), cyc, pc);
                 }
             }
             no_dmi_pages[no_dmi_next++ & 7] = page;
