@@ -25,16 +25,71 @@
 // no longer be contended: every initiator is past it).
 //
 // Cost: one load, compare and store per access when only one initiator is
-// active (nothing else books its cycles).
+// active (nothing else books its cycles), in a ring small enough to stay in
+// the host's caches: a slot holds 16 bits (the ring lap of its booking, see
+// slot_ring), so the L1's ring (16 banks x 16Ki cycles) is 512 KiB. With a
+// 64-bit cycle per slot (2 MiB) every booking missed the host's L2, and the
+// booking was half of the ISS's time in a load-heavy program.
 #pragma once
 
 #include "config/config.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace npu::base {
+
+// The ring of a slot_calendar with slots of type Slot. A slot holds the ring
+// lap of its booking (cycle / ring size) counted from base_lap_, plus one
+// (0: never booked): the same cycle matches as when the slot held the cycle
+// itself. Before a lap stops fitting in a Slot the laps are rebased: the
+// bookings more than kept_laps laps before the newest are forgotten (their
+// slots read as never booked). That changes nothing while no initiator books
+// that far behind another, which slot_calendar::init makes sure of.
+template <class Slot>
+class slot_ring {
+public:
+    static constexpr std::uint64_t kept_laps = std::uint64_t{1} << (8 * sizeof(Slot) - 1);
+
+    void init(unsigned resources, std::uint64_t size) {
+        size_ = size;
+        mask_ = size - 1;
+        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+        ring_.assign(std::size_t(resources) * size, 0);
+    }
+    bool empty() const { return ring_.empty(); }
+
+    std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
+        Slot* const row = ring_.data() + std::size_t(resource) * size_;
+        for (;; ++cycle) {
+            std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
+            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
+            Slot& slot = row[cycle & mask_];
+            if (slot != tag) {
+                slot = static_cast<Slot>(tag);
+                return cycle;
+            }
+        }
+    }
+
+private:
+    static constexpr std::uint64_t max_tag = Slot(~Slot{0});
+
+    // Moves base_lap_ so that `lap` gets tag kept_laps + 1 (returned).
+    __attribute__((noinline)) std::uint64_t rebase(std::uint64_t lap) {
+        if (lap < base_lap_) throw std::logic_error("slot_calendar: a booking further behind than its ring keeps");
+        const std::uint64_t shift = lap - kept_laps - base_lap_;
+        for (Slot& slot : ring_) slot = slot > shift ? static_cast<Slot>(slot - shift) : 0;
+        base_lap_ += shift;
+        return kept_laps + 1;
+    }
+
+    std::vector<Slot> ring_;
+    std::uint64_t size_ = 0, mask_ = 0, base_lap_ = 0;
+    unsigned lap_shift_ = 0;
+};
 
 class slot_calendar {
 public:
@@ -42,29 +97,33 @@ public:
     // each (rounded up to a power of two). A second call keeps the first set-up
     // (every instance of a model family calls it with the SoC's values).
     void init(unsigned resources, std::uint64_t window) {
-        if (!ring_.empty()) return;
-        // At most 2^22 slots (32 MiB) in all: a huge quantum then forgets
-        // bookings older than the ring, under-counting conflicts only.
+        if (!empty()) return;
+        // At most 2^22 slots in all: a huge quantum then forgets bookings
+        // older than the ring, under-counting conflicts only.
         std::uint64_t size = 1024;
         while (size < window && size * resources < (std::uint64_t{1} << 22)) size <<= 1;
-        mask_ = size - 1;
-        size_ = size;
-        ring_.assign(std::size_t(resources) * size, 0);
+        // No initiator books more than a few windows (quanta) behind another;
+        // 16-bit slots keep 2^15 laps of the ring, which covers that by far
+        // unless the ring was capped far below the window (a quantum of
+        // milliseconds): then 32-bit slots (2^31 laps).
+        wide_ = (window >> 5) > size;
+        if (wide_)
+            wide_ring_.init(resources, size);
+        else
+            narrow_ring_.init(resources, size);
     }
-    bool empty() const { return ring_.empty(); }
+    bool empty() const { return narrow_ring_.empty() && wide_ring_.empty(); }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
-        std::uint64_t* r = ring_.data() + std::size_t(resource) * size_;
-        // A slot holds cycle + 1 of its booking (0: never booked).
-        while (r[cycle & mask_] == cycle + 1) ++cycle;
-        r[cycle & mask_] = cycle + 1;
-        return cycle;
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve(resource, cycle)
+                                          : narrow_ring_.reserve(resource, cycle);
     }
 
 private:
-    std::vector<std::uint64_t> ring_;
-    std::uint64_t mask_ = 0, size_ = 0;
+    slot_ring<std::uint16_t> narrow_ring_;
+    slot_ring<std::uint32_t> wide_ring_;
+    bool wide_ = false;
 };
 
 // The shared L1's bank calendar of one SoC (sim_context::shared): banks are

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace npu::cpu {
@@ -39,12 +41,16 @@ base::initiator_id make_id(const char* name, unsigned hart, bool cc) {
 // The schema bounds every core.cpi_* (but cpi_branch_taken) to one byte.
 std::uint8_t cpi(const cfg::config& c, const char* key) { return static_cast<std::uint8_t>(c.cycles(key)); }
 
-// Bytes of a 1..4-byte shadow run that are not plainly written (never
-// written, or a DMA transfer in flight has yet to write them)?
-inline bool any_unwritten(const unsigned char* s, unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-        if (s[i] != 1) return true;
-    return false;
+// Bytes of an n-byte shadow run (n = 1, 2 or 4: one access) that are not
+// plainly written (never written, or a DMA transfer in flight has yet to
+// write them)? One compare of the run as a word: every byte is 1.
+template <unsigned N>
+inline bool any_unwritten(const unsigned char* s) {
+    using word = std::conditional_t<N == 4, std::uint32_t, std::conditional_t<N == 2, std::uint16_t, std::uint8_t>>;
+    static_assert(sizeof(word) == N, "a 1, 2 or 4-byte access");
+    word v;
+    std::memcpy(&v, s, N);
+    return v != static_cast<word>(0x01010101u);
 }
 
 // The isa_ext bits of core.isa_extensions (the schema checked the names;
@@ -132,20 +138,24 @@ struct core::bus_memory {
 
     // Books the access in what it shares (base/slot_calendar.h): its L1
     // bank, which serves it at its next free cycle (plus the penalty), or an
-    // issue slot of the cluster's path to L2.
-    void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
+    // issue slot of the cluster's path to L2. Inline: one calendar slot
+    // checked and written per L1 access when nothing waits.
+    __attribute__((always_inline)) void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
-        if (w.arbitration == window::shared::l1) {
-            base::l1_bank_calendar& t = banks;
-            const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
-            if (served != now) {
-                const std::uint64_t wait = served - now + penalty;
-                cyc += wait;
-                stall_bank += wait;
-                ++arbitration_waits;
-            }
-            return;
-        }
+        if (__builtin_expect(w.arbitration != window::shared::l1, 0)) return arbitrate_l2(w, now, cyc);
+        base::l1_bank_calendar& t = banks;
+        const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
+        if (__builtin_expect(served != now, 0)) bank_wait(served - now, cyc);
+    }
+
+    __attribute__((noinline)) void bank_wait(std::uint64_t waited, std::uint64_t& cyc) {
+        const std::uint64_t wait = waited + penalty;
+        cyc += wait;
+        stall_bank += wait;
+        ++arbitration_waits;
+    }
+
+    __attribute__((noinline)) void arbitrate_l2(const window& w, std::uint64_t now, std::uint64_t& cyc) {
         // The latency already counted is the round trip; the request went out
         // that many cycles ago.
         const std::uint64_t issued = now > w.latency ? now - w.latency : 0;
@@ -155,12 +165,32 @@ struct core::bus_memory {
         arbitration_waits += wait != 0;
     }
 
+    // The interpreter's entry points. They hand the access a copy of the
+    // cycle count: the interpreter's own count then never has its address
+    // taken and stays in a register, instead of a store and reload on
+    // every instruction it executes.
     template <class T>
-    bool load(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+    __attribute__((always_inline)) bool load(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+        std::uint64_t c = cyc;
+        const bool ok = load_access<T>(a, v, c, pc);
+        cyc = c;
+        return ok;
+    }
+
+    template <class T>
+    __attribute__((always_inline)) bool store(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+        std::uint64_t c = cyc;
+        const bool ok = store_access<T>(a, v, c, pc);
+        cyc = c;
+        return ok;
+    }
+
+    template <class T>
+    bool load_access(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
         for (window& w : rd) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
-                if (w.shadow && any_unwritten(w.shadow + off, sizeof(T))) uninitialised_read(w, a, sizeof(T), pc);
+                if (w.shadow && any_unwritten<sizeof(T)>(w.shadow + off)) uninitialised_read(w, a, sizeof(T), pc);
                 std::memcpy(&v, w.host + off, sizeof(T));
                 cyc += w.latency;
                 stall_memory += w.latency;
@@ -176,7 +206,7 @@ struct core::bus_memory {
     }
 
     template <class T>
-    bool store(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+    bool store_access(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
         if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v));
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
@@ -371,24 +401,24 @@ struct core::bus_memory {
                     case 1: {
                         std::uint8_t v;
                         std::memcpy(&v, p, 1);
-                        return store<std::uint8_t>(a, v, cyc, pc);
+                        return store_access<std::uint8_t>(a, v, cyc, pc);
                     }
                     case 2: {
                         std::uint16_t v;
                         std::memcpy(&v, p, 2);
-                        return store<std::uint16_t>(a, v, cyc, pc);
+                        return store_access<std::uint16_t>(a, v, cyc, pc);
                     }
                     default: {
                         std::uint32_t v;
                         std::memcpy(&v, p, 4);
-                        return store<std::uint32_t>(a, v, cyc, pc);
+                        return store_access<std::uint32_t>(a, v, cyc, pc);
                     }
                     }
                 }
                 switch (size) {
-                case 1: return load<std::uint8_t>(a, *static_cast<std::uint8_t*>(p), cyc, pc);
-                case 2: return load<std::uint16_t>(a, *static_cast<std::uint16_t*>(p), cyc, pc);
-                default: return load<std::uint32_t>(a, *static_cast<std::uint32_t*>(p), cyc, pc);
+                case 1: return load_access<std::uint8_t>(a, *static_cast<std::uint8_t*>(p), cyc, pc);
+                case 2: return load_access<std::uint16_t>(a, *static_cast<std::uint16_t*>(p), cyc, pc);
+                default: return load_access<std::uint32_t>(a, *static_cast<std::uint32_t*>(p), cyc, pc);
                 }
             }
             no_dmi_pages[no_dmi_next++ & 7] = page;

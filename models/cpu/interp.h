@@ -179,6 +179,9 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     const std::uint32_t taken_extra = h.costs.branch_taken_extra;
     // IALIGN 16 with C (only odd targets trap), else 32.
     const std::uint32_t ialign_mask = (h.extensions & ext_c) ? 1 : 3;
+    // Kept in a register: never pass it by reference to a function that is
+    // not inlined (hand it a copy), or it lives in memory and every
+    // instruction's cost becomes a store and reload.
     std::uint64_t cyc = h.cycle;
     std::uint64_t n = h.instret;
     std::uint64_t taken = 0;
@@ -845,7 +848,9 @@ L_cv_load: {
     const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rs2];
     const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
     std::uint32_t v;
-    const int r = detail::cv_load(mem, a, ip->rm, v, cyc, ip->aux);
+    std::uint64_t c = cyc;  // a copy: see cyc above
+    const int r = detail::cv_load(mem, a, ip->rm, v, c, ip->aux);
+    cyc = c;
     if (r == 1) NPU_RAISE(cause_misaligned_load, a);
     if (r == 2) NPU_BUS_FAULT(cause_load_access, a, 1u << (ip->rm & 3));
     if (ip->rs3 != cv_reg_reg) {
@@ -860,7 +865,9 @@ L_cv_store: {
     const std::uint32_t base = x[ip->rs1];
     const std::uint32_t off = ip->rs3 == cv_post_imm ? static_cast<std::uint32_t>(ip->imm) : x[ip->rd];
     const std::uint32_t a = ip->rs3 == cv_reg_reg ? base + off : base;
-    const int r = detail::cv_store(mem, a, ip->rm, x[ip->rs2], cyc, ip->aux);
+    std::uint64_t c = cyc;  // a copy: see cyc above
+    const int r = detail::cv_store(mem, a, ip->rm, x[ip->rs2], c, ip->aux);
+    cyc = c;
     if (r == 1) NPU_RAISE(cause_misaligned_store, a);
     if (r == 2) NPU_BUS_FAULT(cause_store_access, a, ip->rm);
     if (__builtin_expect(rs.valid != 0, 0)) rs.on_store(a, ip->rm);
