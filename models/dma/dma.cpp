@@ -235,7 +235,7 @@ void dma::capture_pusher_chain(base::call_chain& out) const {
 
 std::string dma::caller_of(const base::initiator_id* who) const {
     for (const auto& ch : chans_)
-        if (&ch->id == who) return busy_mask_ >> ch->index & 1u ? services().caller_of(ch->chain) : std::string();
+        if (&ch->bus->who() == who) return busy_mask_ >> ch->index & 1u ? services().caller_of(ch->chain) : std::string();
     return {};
 }
 
