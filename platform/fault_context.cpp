@@ -5,7 +5,6 @@
 
 #include <fmt/core.h>
 
-#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -106,8 +105,6 @@ const call_chain_capture::step_rule& call_chain_capture::rule_at(std::uint32_t l
     if (!inserted) return r;
     llvm::DWARFContext* ctx = img_.dwarf_context();
     if (!ctx) return r;
-    const std::vector<frame_info> here = frames_at(img_, lookup, lookup);
-    r.user = std::any_of(here.begin(), here.end(), user_frame);
     const llvm::dwarf::FDE* fde = find_fde(*ctx, lookup);
     if (!fde) return r;
     auto table = llvm::dwarf::UnwindTable::create(fde);
@@ -137,7 +134,7 @@ const call_chain_capture::step_rule& call_chain_capture::rule_at(std::uint32_t l
 }
 
 unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs,
-                                     unsigned max, bool stop_at_user) {
+                                     unsigned max) {
     std::uint32_t x[32];
     std::memcpy(x, h.x, sizeof x);
     x[0] = 0;
@@ -148,7 +145,7 @@ unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_read
         // A return address points past its call: look the call up.
         const std::uint32_t lookup = n++ == 0 ? pc : pc - 1;
         const step_rule& r = rule_at(lookup);
-        if ((stop_at_user && r.user) || !r.ok) break;
+        if (!r.ok) break;
         // One frame up; stops where the call-frame information cannot say
         // where the caller is (the outermost frame, or no progress).
         const std::uint32_t cfa = x[r.cfa_reg] + static_cast<std::uint32_t>(r.cfa_offset);
@@ -175,7 +172,7 @@ std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_ima
                                          unsigned max_frames) {
     call_chain_capture unwinder(img);
     std::vector<std::uint32_t> pcs(max_frames);
-    pcs.resize(unwinder.capture(h, read, pcs.data(), max_frames, false));
+    pcs.resize(unwinder.capture(h, read, pcs.data(), max_frames));
     return call_chain_frames(img, pcs.data(), static_cast<unsigned>(pcs.size()));
 }
 

@@ -41,11 +41,11 @@ std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_ima
                                          unsigned max_frames = 32);
 
 // A call stack captured cheaply, as the pc and the return addresses, many
-// times over (a DMA push, an SA START): the unwind rule of each address
-// (from the call-frame information) and whether it is user code are looked
-// up once and cached, so a capture costs a few stack reads per frame and
-// symbolises nothing; call_chain_frames() symbolises one when a report
-// needs it. One per loaded image.
+// times over (every DMA push): the unwind rule of each address (from the
+// call-frame information) is looked up once and cached, so a capture costs
+// a few stack reads per frame and reads no other debug information;
+// call_chain_frames() symbolises one when a report needs it. One per
+// loaded image.
 class call_chain_capture {
 public:
     explicit call_chain_capture(const elf_image& img);
@@ -54,10 +54,8 @@ public:
     call_chain_capture& operator=(const call_chain_capture&) = delete;
 
     // pcs[0] = h.pc, then the return addresses, innermost first; returns
-    // how many (at most `max`). With stop_at_user, stops at the first
-    // address in user code (see call_chain_text): the frames a report names.
-    unsigned capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs, unsigned max,
-                     bool stop_at_user);
+    // how many (at most `max`; fewer where the call-frame information ends).
+    unsigned capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs, unsigned max);
 
 private:
     // How to step from one frame to its caller at a lookup address, as the
@@ -65,8 +63,7 @@ private:
     // (DW_CFA_def_cfa*, the only rule RISC-V code uses), and registers
     // saved at CFA + offset (or equal to it).
     struct step_rule {
-        bool ok = false;    // false: no FDE, or a rule this unwinder does not follow
-        bool user = false;  // the code at the address is user code (call_chain_text)
+        bool ok = false;  // false: no FDE, or a rule this unwinder does not follow
         std::uint8_t cfa_reg = 0;
         std::int32_t cfa_offset = 0;
         struct saved_reg {

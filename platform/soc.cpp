@@ -242,7 +242,7 @@ void soc::load(const elf_image& image) {
         // The hart is inside a bus access: its registers and pc are current.
         const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
         out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
-                                             base::call_chain::max_frames, true);
+                                             base::call_chain::max_frames);
     };
     services.describe_call_chain = [this](const base::call_chain& c) {
         return call_chain_text(call_chain_frames(*image_, c.pc, c.frames));
