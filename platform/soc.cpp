@@ -243,9 +243,14 @@ void soc::load(const elf_image& image) {
         const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
         out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
                                              base::call_chain::max_frames);
+        out.region = soc_periph_->innermost_region(hart);
     };
     services.describe_call_chain = [this](const base::call_chain& c) {
-        return call_chain_text(call_chain_frames(*image_, c.pc, c.frames));
+        std::string s = call_chain_text(call_chain_frames(*image_, c.pc, c.frames));
+        const auto& regions = soc_periph_->regions();
+        if (!s.empty() && c.region >= 0 && static_cast<std::size_t>(c.region) < regions.size())
+            s += ", in region " + regions[static_cast<std::size_t>(c.region)].name;
+        return s;
     };
     services.runtime_caller = [this](int hart) -> std::string {
         frame_info site;

@@ -88,6 +88,7 @@ struct call_chain {
     static constexpr unsigned max_frames = 8;
     std::uint32_t pc[max_frames] = {};
     unsigned frames = 0;
+    int region = -1;  // the trace-marker region the hart was in (soc_periph), -1: none
 };
 
 // Buffers in use (memcheck): the byte ranges an in-flight DMA transfer or a
@@ -171,8 +172,9 @@ public:
     // `out` without symbolising anything (cheap enough for every DMA push).
     std::function<void(int hart, call_chain& out)> capture_call_chain;
     // Where a captured chain's runtime function was called from, up to user
-    // code: "npurt_copy_start, called from main (main.c:26)"; "" when the
-    // chain's pc is in user code already (its source line says it all).
+    // code: "npurt_copy_start, called from main (main.c:26)", and the
+    // region it was in (npuc's layers: ", in region layer1.matmul"); ""
+    // when the chain's pc is in user code already (its line says it all).
     std::function<std::string(const call_chain&)> describe_call_chain;
     // For an engine's initiator (a DMA channel), where the firmware
     // programmed the work it is doing now, as describe_call_chain; "" if
