@@ -135,9 +135,21 @@ const call_chain_capture::step_rule& call_chain_capture::rule_at(std::uint32_t l
 
 unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs,
                                      unsigned max) {
-    std::uint32_t x[32];
+    // A register a frame saved on the stack is read only when it is needed
+    // (the return address, a CFA's base register): a kernel saves a dozen
+    // callee-saved registers, and a DMA push captures its chain every time.
+    std::uint32_t x[32], saved_at[32];
+    std::uint32_t on_stack = 0;  // bit r: x[r] is at saved_at[r]
     std::memcpy(x, h.x, sizeof x);
     x[0] = 0;
+    const auto value = [&](unsigned r, std::uint32_t& v) {
+        if (on_stack >> r & 1u) {
+            if (read(saved_at[r], &x[r], 4) != 4) return false;
+            on_stack &= ~(1u << r);
+        }
+        v = x[r];
+        return true;
+    };
     std::uint32_t pc = h.pc;
     unsigned n = 0;
     while (n < max) {
@@ -145,24 +157,25 @@ unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_read
         // A return address points past its call: look the call up.
         const std::uint32_t lookup = n++ == 0 ? pc : pc - 1;
         const step_rule& r = rule_at(lookup);
-        if (!r.ok) break;
         // One frame up; stops where the call-frame information cannot say
         // where the caller is (the outermost frame, or no progress).
-        const std::uint32_t cfa = x[r.cfa_reg] + static_cast<std::uint32_t>(r.cfa_offset);
-        std::uint32_t saved[32];
-        std::memcpy(saved, x, sizeof saved);
-        bool readable = true;
+        std::uint32_t base = 0, sp = 0;
+        if (!r.ok || !value(r.cfa_reg, base) || !value(2, sp)) break;
+        const std::uint32_t cfa = base + static_cast<std::uint32_t>(r.cfa_offset);
         for (const auto& s : r.saved) {
             const std::uint32_t at = cfa + static_cast<std::uint32_t>(s.offset);
-            if (s.is_value)
-                saved[s.reg] = at;
-            else if (read(at, &saved[s.reg], 4) != 4)
-                readable = false;
+            if (s.is_value) {
+                x[s.reg] = at;
+                on_stack &= ~(1u << s.reg);
+            } else {
+                saved_at[s.reg] = at;
+                on_stack |= 1u << s.reg;
+            }
         }
-        const std::uint32_t ra = saved[1];
-        if (!readable || ra == 0 || (ra == pc && cfa == x[2])) break;
-        std::memcpy(x, saved, sizeof saved);
+        std::uint32_t ra = 0;
+        if (!value(1, ra) || ra == 0 || (ra == pc && cfa == sp)) break;
         x[2] = cfa;
+        on_stack &= ~(1u << 2);
         pc = ra;
     }
     return n;
