@@ -41,91 +41,177 @@ const llvm::dwarf::FDE* find_fde(llvm::DWARFContext& ctx, std::uint32_t pc) {
     return nullptr;
 }
 
-// One frame up: false when the call-frame information cannot say where the
-// caller is (no FDE, an unsupported rule, or the outermost frame).
-bool unwind(llvm::DWARFContext& ctx, std::uint32_t lookup, std::uint32_t (&x)[32], std::uint32_t& pc,
-            const target_reader& read) {
-    const llvm::dwarf::FDE* fde = find_fde(ctx, lookup);
-    if (!fde) return false;
-    auto table = llvm::dwarf::UnwindTable::create(fde);
-    if (!table) {
-        llvm::consumeError(table.takeError());
-        return false;
-    }
-    const llvm::dwarf::UnwindRow* row = nullptr;
-    for (const llvm::dwarf::UnwindRow& r : *table)
-        if (r.hasAddress() && r.getAddress() <= lookup) row = &r;
-    if (!row) return false;
-    const llvm::dwarf::UnwindLocation& cfa_rule = row->getCFAValue();
-    using loc_t = llvm::dwarf::UnwindLocation;
-    // CFA = register + offset (DW_CFA_def_cfa*), the only rule RISC-V code uses.
-    if (cfa_rule.getLocation() != loc_t::RegPlusOffset || cfa_rule.getRegister() >= 32 ||
-        !(cfa_rule == loc_t::createIsRegisterPlusOffset(cfa_rule.getRegister(), cfa_rule.getOffset())))
-        return false;
-    const std::uint32_t cfa = x[cfa_rule.getRegister()] + static_cast<std::uint32_t>(cfa_rule.getOffset());
-    std::uint32_t saved[32];
-    std::memcpy(saved, x, sizeof saved);
-    for (unsigned r = 1; r < 32; ++r) {
-        const auto loc = row->getRegisterLocations().getRegisterLocation(r);
-        if (!loc || loc->getLocation() != llvm::dwarf::UnwindLocation::CFAPlusOffset) continue;
-        const std::uint32_t at = cfa + static_cast<std::uint32_t>(loc->getOffset());
-        if (*loc == loc_t::createIsCFAPlusOffset(loc->getOffset())) {
-            saved[r] = at;
-        } else if (read(at, &saved[r], 4) != 4) {
-            return false;
+// The frames at `pc` (DWARF inlining information; `lookup` is the address
+// looked up: the pc, or a return address - 1), innermost first; the ELF
+// symbol when DWARF does not know the address.
+std::vector<frame_info> frames_at(const elf_image& img, std::uint32_t pc, std::uint32_t lookup) {
+    std::vector<frame_info> frames;
+    if (llvm::DWARFContext* ctx = img.dwarf_context()) {
+        llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
+                                       llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
+        const llvm::DIInliningInfo inl =
+            ctx->getInliningInfoForAddress({lookup, llvm::object::SectionedAddress::UndefSection}, spec);
+        for (std::uint32_t i = 0; i < inl.getNumberOfFrames(); ++i) {
+            const llvm::DILineInfo& f = inl.getFrame(i);
+            if (f.FunctionName == llvm::DILineInfo::BadString) continue;
+            frame_info fi;
+            fi.pc = pc;
+            fi.shows_pc = i == 0;
+            fi.function = f.FunctionName;
+            if (f.FileName != llvm::DILineInfo::BadString && f.Line) {
+                fi.file = f.FileName;
+                fi.line = f.Line;
+            }
+            fi.inlined = i + 1 < inl.getNumberOfFrames();
+            frames.push_back(std::move(fi));
         }
     }
-    const std::uint32_t ra = saved[1];
-    if (ra == 0 || (ra == pc && cfa == x[2])) return false;  // outermost, or no progress
-    std::memcpy(x, saved, sizeof saved);
-    x[2] = cfa;
-    pc = ra;
-    return true;
+    if (frames.empty()) {
+        frame_info fi;
+        fi.pc = pc;
+        fi.function = img.symbolize(pc);
+        fi.symbol_only = true;
+        frames.push_back(std::move(fi));
+    }
+    return frames;
+}
+
+// The sources and headers of firmware/runtime (and the SDK's installed
+// copy), and the C library (picolibc, built from paths outside the tree).
+bool runtime_or_libc_file(const std::string& file) {
+    return file.find("firmware/runtime/") != std::string::npos ||
+           file.find("include/npusim/firmware/") != std::string::npos || file.find("newlib/") != std::string::npos ||
+           file.find("picolibc") != std::string::npos;
+}
+
+// User code for a call chain: not the above nor npuc's kernel runtime
+// (compiler/runtime/npurt*); code without debug information (npuc's
+// generated code) is the user's too. A frame DWARF knows without a line
+// (an inlined helper's artificial location) says nothing either way.
+bool user_frame(const frame_info& f) {
+    if (f.symbol_only) return true;
+    return !f.file.empty() && !runtime_or_libc_file(f.file) &&
+           f.file.find("compiler/runtime/npurt") == std::string::npos;
 }
 
 }  // namespace
 
-std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
-                                         unsigned max_frames) {
-    std::vector<frame_info> frames;
-    llvm::DWARFContext* ctx = img.dwarf_context();
-    std::uint32_t x[32];
+call_chain_capture::call_chain_capture(const elf_image& img) : img_(img) {}
+call_chain_capture::~call_chain_capture() = default;
+
+const call_chain_capture::step_rule& call_chain_capture::rule_at(std::uint32_t lookup) {
+    auto [it, inserted] = rules_.try_emplace(lookup);
+    step_rule& r = it->second;
+    if (!inserted) return r;
+    llvm::DWARFContext* ctx = img_.dwarf_context();
+    if (!ctx) return r;
+    const llvm::dwarf::FDE* fde = find_fde(*ctx, lookup);
+    if (!fde) return r;
+    auto table = llvm::dwarf::UnwindTable::create(fde);
+    if (!table) {
+        llvm::consumeError(table.takeError());
+        return r;
+    }
+    const llvm::dwarf::UnwindRow* row = nullptr;
+    for (const llvm::dwarf::UnwindRow& u : *table)
+        if (u.hasAddress() && u.getAddress() <= lookup) row = &u;
+    if (!row) return r;
+    const llvm::dwarf::UnwindLocation& cfa_rule = row->getCFAValue();
+    using loc_t = llvm::dwarf::UnwindLocation;
+    if (cfa_rule.getLocation() != loc_t::RegPlusOffset || cfa_rule.getRegister() >= 32 ||
+        !(cfa_rule == loc_t::createIsRegisterPlusOffset(cfa_rule.getRegister(), cfa_rule.getOffset())))
+        return r;
+    r.cfa_reg = static_cast<std::uint8_t>(cfa_rule.getRegister());
+    r.cfa_offset = cfa_rule.getOffset();
+    for (unsigned reg = 1; reg < 32; ++reg) {
+        const auto loc = row->getRegisterLocations().getRegisterLocation(reg);
+        if (!loc || loc->getLocation() != loc_t::CFAPlusOffset) continue;
+        r.saved.push_back({static_cast<std::uint8_t>(reg), *loc == loc_t::createIsCFAPlusOffset(loc->getOffset()),
+                           loc->getOffset()});
+    }
+    r.ok = true;
+    return r;
+}
+
+unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs,
+                                     unsigned max) {
+    // A register a frame saved on the stack is read only when it is needed
+    // (the return address, a CFA's base register): a kernel saves a dozen
+    // callee-saved registers, and a DMA push captures its chain every time.
+    std::uint32_t x[32], saved_at[32];
+    std::uint32_t on_stack = 0;  // bit r: x[r] is at saved_at[r]
     std::memcpy(x, h.x, sizeof x);
     x[0] = 0;
+    const auto value = [&](unsigned r, std::uint32_t& v) {
+        if (on_stack >> r & 1u) {
+            if (read(saved_at[r], &x[r], 4) != 4) return false;
+            on_stack &= ~(1u << r);
+        }
+        v = x[r];
+        return true;
+    };
     std::uint32_t pc = h.pc;
-    llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
-                                   llvm::DILineInfoSpecifier::FunctionNameKind::ShortName);
-    for (unsigned depth = 0; depth < max_frames; ++depth) {
+    unsigned n = 0;
+    while (n < max) {
+        pcs[n] = pc;
         // A return address points past its call: look the call up.
-        const std::uint32_t lookup = depth == 0 ? pc : pc - 1;
-        std::size_t before = frames.size();
-        if (ctx) {
-            const llvm::DIInliningInfo inl =
-                ctx->getInliningInfoForAddress({lookup, llvm::object::SectionedAddress::UndefSection}, spec);
-            for (std::uint32_t i = 0; i < inl.getNumberOfFrames(); ++i) {
-                const llvm::DILineInfo& f = inl.getFrame(i);
-                if (f.FunctionName == llvm::DILineInfo::BadString) continue;
-                frame_info fi;
-                fi.pc = pc;
-                fi.shows_pc = i == 0;
-                fi.function = f.FunctionName;
-                if (f.FileName != llvm::DILineInfo::BadString && f.Line) {
-                    fi.file = f.FileName;
-                    fi.line = f.Line;
-                }
-                fi.inlined = i + 1 < inl.getNumberOfFrames();
-                frames.push_back(std::move(fi));
+        const std::uint32_t lookup = n++ == 0 ? pc : pc - 1;
+        const step_rule& r = rule_at(lookup);
+        // One frame up; stops where the call-frame information cannot say
+        // where the caller is (the outermost frame, or no progress).
+        std::uint32_t base = 0, sp = 0;
+        if (!r.ok || !value(r.cfa_reg, base) || !value(2, sp)) break;
+        const std::uint32_t cfa = base + static_cast<std::uint32_t>(r.cfa_offset);
+        for (const auto& s : r.saved) {
+            const std::uint32_t at = cfa + static_cast<std::uint32_t>(s.offset);
+            if (s.is_value) {
+                x[s.reg] = at;
+                on_stack &= ~(1u << s.reg);
+            } else {
+                saved_at[s.reg] = at;
+                on_stack |= 1u << s.reg;
             }
         }
-        if (frames.size() == before) {
-            frame_info fi;
-            fi.pc = pc;
-            fi.function = img.symbolize(pc);
-            frames.push_back(std::move(fi));
-        }
-        if (!ctx || !unwind(*ctx, lookup, x, pc, read)) break;
+        std::uint32_t ra = 0;
+        if (!value(1, ra) || ra == 0 || (ra == pc && cfa == sp)) break;
+        x[2] = cfa;
+        on_stack &= ~(1u << 2);
+        pc = ra;
+    }
+    return n;
+}
+
+std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
+                                         unsigned max_frames) {
+    call_chain_capture unwinder(img);
+    std::vector<std::uint32_t> pcs(max_frames);
+    pcs.resize(unwinder.capture(h, read, pcs.data(), max_frames));
+    return call_chain_frames(img, pcs.data(), static_cast<unsigned>(pcs.size()));
+}
+
+std::vector<frame_info> call_chain_frames(const elf_image& img, const std::uint32_t* pcs, unsigned n) {
+    std::vector<frame_info> frames;
+    for (unsigned i = 0; i < n; ++i) {
+        std::vector<frame_info> here = frames_at(img, pcs[i], i == 0 ? pcs[i] : pcs[i] - 1);
+        frames.insert(frames.end(), std::make_move_iterator(here.begin()), std::make_move_iterator(here.end()));
     }
     return frames;
+}
+
+std::string call_chain_text(const std::vector<frame_info>& frames) {
+    // frames[0 .. first) are the innermost function and the helpers inlined
+    // into it: the pc line of the report already names them.
+    std::size_t first = 0;
+    while (first < frames.size() && frames[first].inlined) ++first;
+    if (first >= frames.size() || user_frame(frames[first])) return "";
+    std::string s = frames[first].function;
+    for (std::size_t i = first + 1; i < frames.size(); ++i) {
+        const frame_info& f = frames[i];
+        s += ", called from " + (f.function.empty() ? std::string("??") : f.function);
+        if (!f.file.empty()) s += fmt::format(" ({}:{})", f.file, f.line);
+        if (user_frame(f)) break;
+    }
+    return s;
 }
 
 std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
@@ -142,13 +228,7 @@ std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& im
 }
 
 bool user_call_site(const std::vector<frame_info>& frames, frame_info& site, std::string& api) {
-    // Runtime: the sources and headers of firmware/runtime (and the SDK's
-    // installed copy); C library: picolibc, built from paths outside the tree.
-    const auto runtime_or_libc = [](const frame_info& f) {
-        return f.file.empty() || f.file.find("firmware/runtime/") != std::string::npos ||
-               f.file.find("include/npusim/firmware/") != std::string::npos ||
-               f.file.find("newlib/") != std::string::npos || f.file.find("picolibc") != std::string::npos;
-    };
+    const auto runtime_or_libc = [](const frame_info& f) { return f.file.empty() || runtime_or_libc_file(f.file); };
     api.clear();
     for (const frame_info& f : frames) {
         if (!runtime_or_libc(f)) {

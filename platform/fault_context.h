@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace npu::platform {
@@ -31,12 +32,64 @@ struct frame_info {
     std::string file;        // "" when DWARF does not know
     unsigned line = 0;
     bool inlined = false;    // inlined into the next frame
+    bool symbol_only = false;  // DWARF does not know the pc: `function` is the ELF symbol
 };
 
 // The call stack at `h`, innermost first (frame 0 is h.pc); unwinds with the
 // ELF's call-frame information.
 std::vector<frame_info> backtrace_frames(const cpu::hart_state& h, const elf_image& img, const target_reader& read,
                                          unsigned max_frames = 32);
+
+// A call stack captured cheaply, as the pc and the return addresses, many
+// times over (every DMA push): the unwind rule of each address (from the
+// call-frame information) is looked up once and cached, so a capture costs
+// a few stack reads per frame and reads no other debug information;
+// call_chain_frames() symbolises one when a report needs it. One per
+// loaded image.
+class call_chain_capture {
+public:
+    explicit call_chain_capture(const elf_image& img);
+    ~call_chain_capture();
+    call_chain_capture(const call_chain_capture&) = delete;
+    call_chain_capture& operator=(const call_chain_capture&) = delete;
+
+    // pcs[0] = h.pc, then the return addresses, innermost first; returns
+    // how many (at most `max`; fewer where the call-frame information ends).
+    unsigned capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs, unsigned max);
+
+private:
+    // How to step from one frame to its caller at a lookup address, as the
+    // call-frame information says: CFA = x[cfa_reg] + cfa_offset
+    // (DW_CFA_def_cfa*, the only rule RISC-V code uses), and registers
+    // saved at CFA + offset (or equal to it).
+    struct step_rule {
+        bool ok = false;  // false: no FDE, or a rule this unwinder does not follow
+        std::uint8_t cfa_reg = 0;
+        std::int32_t cfa_offset = 0;
+        struct saved_reg {
+            std::uint8_t reg;
+            bool is_value;  // the register's value is CFA + offset (not stored there)
+            std::int32_t offset;
+        };
+        std::vector<saved_reg> saved;
+    };
+    const step_rule& rule_at(std::uint32_t lookup);
+
+    const elf_image& img_;
+    std::unordered_map<std::uint32_t, step_rule> rules_;
+};
+
+// The frames (inlined ones included) of a captured chain, innermost first.
+std::vector<frame_info> call_chain_frames(const elf_image& img, const std::uint32_t* pcs, unsigned n);
+
+// Where the runtime function that holds frames[0] was called from, up to
+// user code: "npurt_copy_start, called from main (main.c:26)", or for npuc
+// firmware "npurt_load_tiles, called from npurt_matmul (npurt.c:250),
+// called from npu_network_run+0x48". "" when frames[0] is in user code
+// (then the pc's own line is the user's). Runtime: firmware/runtime, npuc's
+// kernel runtime (compiler/runtime/npurt*), the C library; a frame without
+// debug information (npuc's generated code) is the user's.
+std::string call_chain_text(const std::vector<frame_info>& frames);
 
 // "func (file.c:12)" per frame, innermost first: backtrace_frames formatted.
 std::vector<std::string> backtrace(const cpu::hart_state& h, const elf_image& img, const target_reader& read,

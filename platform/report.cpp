@@ -192,6 +192,9 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
                     m.in_flight ? "not yet transferred" : "unwritten", m.address, sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+    // An engine's read (a DMA channel's): where the firmware programmed it.
+    if (const std::string c = svc_.engine_caller ? svc_.engine_caller(m.who) : ""; !c.empty())
+        out += fmt::format("  caller    : {}\n", c);
     if (sa) {
         out += fmt::format("  sa        : {}\n", in_flight);
         out += "  hint      : wait for the job (npu_sa_wait) before reading its result\n";

@@ -114,6 +114,7 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         return {};
     };
     svc.in_flight_ended = [this](std::uint64_t a) { return sa_->release_ended_results(a); };
+    svc.engine_caller = [this](const base::initiator_id* w) { return dma_->caller_of(w); };
     svc.buffers_in_use = [this](const sc_core::sc_time& at) {
         std::vector<base::buffer_use> uses;
         dma_->in_flight_uses(uses);
@@ -235,6 +236,22 @@ void soc::load(const elf_image& image) {
         for (auto& c : cores_) c->set_tohost(*tohost);
     heap_blocks_.clear();
     auto& services = context().services;
+    chain_capture_ = std::make_unique<call_chain_capture>(image);
+    services.capture_call_chain = [this](int hart, base::call_chain& out) {
+        if (hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return;
+        // The hart is inside a bus access: its registers and pc are current.
+        const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
+        out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
+                                             base::call_chain::max_frames);
+        out.region = soc_periph_->innermost_region(hart);
+    };
+    services.describe_call_chain = [this](const base::call_chain& c) {
+        std::string s = call_chain_text(call_chain_frames(*image_, c.pc, c.frames));
+        const auto& regions = soc_periph_->regions();
+        if (!s.empty() && c.region >= 0 && static_cast<std::size_t>(c.region) < regions.size())
+            s += ", in region " + regions[static_cast<std::size_t>(c.region)].name;
+        return s;
+    };
     services.runtime_caller = [this](int hart) -> std::string {
         frame_info site;
         std::string api;

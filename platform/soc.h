@@ -53,6 +53,7 @@ struct run_result {
 };
 
 struct frame_info;  // fault_context.h
+class call_chain_capture;
 
 class soc : public base::context_module {
 public:
@@ -138,6 +139,9 @@ private:
     std::vector<heap_block> heap_blocks_;
     // The hart's call stack now (inside a bus access), unwound.
     std::vector<frame_info> call_stack(int hart) const;
+    // The DMA's pushes capture their pusher's call stack through it (unwind
+    // rules cached per PC); one per loaded image.
+    std::unique_ptr<call_chain_capture> chain_capture_;
     std::string heap_block_at(std::uint32_t a) const;
     void install_stack_guards(const elf_image& image);
 

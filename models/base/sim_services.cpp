@@ -69,6 +69,11 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
     }
 }
 
+std::string sim_services::pushed_from(const buffer_use& u) const {
+    const std::string c = u.pushed_from ? caller_of(*u.pushed_from) : std::string();
+    return c.empty() ? c : " (" + c + ")";
+}
+
 std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_use& mine,
                                                                  const sc_core::sc_time& at) const {
     if (memcheck_ == memcheck_mode::off || !buffers_in_use) return std::nullopt;
@@ -117,12 +122,12 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
             char range[64];
             std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(w.first),
                           static_cast<unsigned long long>(w.end));
-            m.context = std::string("  writer    : ") + mine.what + "\n" + "              its " + w.operand + " " +
-                        range + " (write)\n";
+            m.context = std::string("  writer    : ") + mine.what + pushed_from(mine) + "\n" + "              its " +
+                        w.operand + " " + range + " (write)\n";
             std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o_first),
                           static_cast<unsigned long long>(o_end));
-            m.context += std::string("  in use by : ") + other.what + "\n" + "              its " + operand + " " +
-                         range + (o_write ? " (write)" : " (read)") + "\n";
+            m.context += std::string("  in use by : ") + other.what + pushed_from(other) + "\n" +
+                         "              its " + operand + " " + range + (o_write ? " (write)" : " (read)") + "\n";
             return m;
         }
     }

@@ -81,6 +81,16 @@ struct memcheck_info {
     std::string context;
 };
 
+// A hart's call stack as its pc and return addresses, captured during a
+// bus access (sim_services::capture_call_chain) and symbolised only when a
+// report names it. Fixed size: a DMA channel keeps one per transfer.
+struct call_chain {
+    static constexpr unsigned max_frames = 8;
+    std::uint32_t pc[max_frames] = {};
+    unsigned frames = 0;
+    int region = -1;  // the trace-marker region the hart was in (soc_periph), -1: none
+};
+
 // Buffers in use (memcheck): the byte ranges an in-flight DMA transfer or a
 // running systolic-array job reads and writes, one span per row.
 struct buffer_span {
@@ -91,6 +101,9 @@ struct buffer_span {
 struct buffer_use {
     std::string what;                  // "DMA transfer id 1 (2-D) ..., pushed by hart 8 ... at pc 0x..."
     std::vector<buffer_span> spans;
+    // Who programmed it, described in a finding as " (npurt_copy, called
+    // from main (main.c:26))" after `what`; null: nothing to add.
+    const call_chain* pushed_from = nullptr;
 };
 
 // strict: error, and startup zeroing of .bss does not count as loading data
@@ -155,6 +168,18 @@ public:
     // "npu_sa_matmul_i8, called from main (main.c:42)", or "" (the platform
     // unwinds the hart's stack with the ELF's call-frame information).
     std::function<std::string(int hart)> runtime_caller;
+    // Hart `hart`, inside a bus access now: its call stack, captured into
+    // `out` without symbolising anything (cheap enough for every DMA push).
+    std::function<void(int hart, call_chain& out)> capture_call_chain;
+    // Where a captured chain's runtime function was called from, up to user
+    // code: "npurt_copy_start, called from main (main.c:26)", and the
+    // region it was in (npuc's layers: ", in region layer1.matmul"); ""
+    // when the chain's pc is in user code already (its line says it all).
+    std::function<std::string(const call_chain&)> describe_call_chain;
+    // For an engine's initiator (a DMA channel), where the firmware
+    // programmed the work it is doing now, as describe_call_chain; "" if
+    // not known.
+    std::function<std::string(const initiator_id*)> engine_caller;
     // The firmware's allocator has just returned [addr, addr + len) to code
     // running on `hart` (the memcheck hint registers): reports then name
     // addresses in it by allocator and allocation site.
@@ -168,6 +193,9 @@ public:
     std::function<bool(std::uint64_t addr)> in_flight_ended;
 
     std::string symbol_of(std::uint64_t a) const { return symbolize ? symbolize(a) : std::string(); }
+    std::string caller_of(const call_chain& c) const {
+        return c.frames && describe_call_chain ? describe_call_chain(c) : std::string();
+    }
 
     // Reports a bus error (through on_bus_error) and stops with exit_code::bus_error.
     void bus_error(const bus_error_info& e);
@@ -199,6 +227,10 @@ public:
     const host_range* find_host_range(const unsigned char* p) const;
 
 private:
+    // " (npurt_copy, called from main (main.c:26))" for a buffer user's
+    // pushed_from, or "".
+    std::string pushed_from(const buffer_use& u) const;
+
     bool stopped_ = false;
     exit_code code_ = exit_code::success;
     std::string reason_;

@@ -57,6 +57,9 @@ struct dma::channel {
     int by_hart = -1;
     std::uint64_t pc = 0;
     bool has_pc = false;
+    // The pusher's call stack at the push, symbolised only if a report
+    // names it (the stack itself has changed by then).
+    base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
 };
 
@@ -189,9 +192,12 @@ std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
         for (std::uint64_t p = 0; p < d.count_3d; ++p)
             for (std::uint64_t r = 0; r < d.count_2d; ++r) {
                 const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-                if (addr >= a && addr < a + d.len)
-                    return fmt::format("transfer id {} ({}-D) {}, pushed by {}{}", ch.index, d.dims, describe(d),
-                                       programmer_text(ch), ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "");
+                if (addr >= a && addr < a + d.len) {
+                    const std::string caller = services().caller_of(ch.chain);
+                    return fmt::format("transfer id {} ({}-D) {}, pushed by {}{}{}", ch.index, d.dims, describe(d),
+                                       programmer_text(ch), ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "",
+                                       caller.empty() ? "" : " (" + caller + ")");
+                }
             }
     }
     return {};
@@ -218,18 +224,32 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
         out.push_back(use_of(ch.desc, fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index,
                                                   ch.desc.dims, describe(ch.desc), programmer_text(ch),
                                                   ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "")));
+        out.back().pushed_from = &ch.chain;
     }
 }
 
-void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc) {
+void dma::capture_pusher_chain(base::call_chain& out) const {
+    const base::initiator_id* by = current_initiator();
+    if (by && by->hart >= 0 && services().capture_call_chain) services().capture_call_chain(by->hart, out);
+}
+
+std::string dma::caller_of(const base::initiator_id* who) const {
+    for (const auto& ch : chans_)
+        if (&ch->bus->who() == who) return busy_mask_ >> ch->index & 1u ? services().caller_of(ch->chain) : std::string();
+    return {};
+}
+
+void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                               const base::call_chain& chain) {
     auto& svc = services();
     if (svc.memcheck() == base::memcheck_mode::off) return;
     const bool has_pc = by && by->hart >= 0;
-    const base::buffer_use mine = use_of(
+    base::buffer_use mine = use_of(
         d, fmt::format("new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
                        by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
                           : std::string("unknown initiator"),
                        has_pc ? fmt::format(" at pc 0x{:08x}", pc) : ""));
+    mine.pushed_from = &chain;
     if (!svc.buffer_write_conflict(mine, access_time())) return;
     // A transfer that ended before the pusher's (decoupled) local time may
     // not have cleared its busy bit yet: catch up and look again.
@@ -267,6 +287,10 @@ void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
         fmt::format("  pushed by : {}",
                     by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
                        : std::string("unknown initiator"));
+    base::call_chain chain;
+    capture_pusher_chain(chain);
+    if (const std::string caller = services().caller_of(chain); !caller.empty())
+        e.context += "\n  caller    : " + caller;
     services().bus_error(e);
 }
 
@@ -307,6 +331,8 @@ std::uint32_t dma::push(unsigned dims) {
     // initiator belongs to whatever access it serves next).
     const base::initiator_id* by = current_initiator();
     const std::uint64_t pc = current_pc();
+    base::call_chain chain;
+    capture_pusher_chain(chain);
 
     // Every channel busy: the push blocks until one frees (MCHAN stalls a
     // full command queue the same way); the pusher sleeps in the access.
@@ -328,7 +354,7 @@ std::uint32_t dma::push(unsigned dims) {
         }
         wait_in_access(channel_freed_);
     }
-    check_buffers_in_use(d, by, pc);
+    check_buffers_in_use(d, by, pc, chain);
     const sc_time offset = access_time() - sc_core::sc_time_stamp();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();
@@ -336,6 +362,7 @@ std::uint32_t dma::push(unsigned dims) {
     ch->by_hart = by ? by->hart : -1;
     ch->pc = pc;
     ch->has_pc = by != nullptr && by->hart >= 0;
+    ch->chain = chain;
     const int rs = route_index(d.src), rd = route_index(d.dst);
     ch->route = rs >= 0 && rd >= 0 ? rs * static_cast<int>(memories_.size()) + rd : -1;
     busy_mask_ |= 1u << ch->index;
@@ -532,6 +559,7 @@ void dma::fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, co
         fmt::format("  descriptor: {}\n", describe(ch.desc)) +
         fmt::format("  faulted at: {} 0x{:08x} ({} B burst, {})\n", dst_side ? "dst" : "src", addr, size, where) +
         fmt::format("  programmed: by {}{}", programmer_text(ch), ch.has_pc ? " at pc " + pc_text : "");
+    if (const std::string caller = svc.caller_of(ch.chain); !caller.empty()) e.context += "\n  caller    : " + caller;
     svc.bus_error(e);
 }
 

@@ -42,6 +42,10 @@ public:
     // Memcheck's buffers in use: what every in-flight transfer reads (src
     // rows) and writes (dst rows).
     void in_flight_uses(std::vector<base::buffer_use>& out) const;
+    // For channel `who` (a DMA channel's initiator id): where the firmware
+    // pushed the transfer it is running, as sim_services::caller_of; "" for
+    // another initiator or an idle channel.
+    std::string caller_of(const base::initiator_id* who) const;
 
 private:
     struct descriptor {
@@ -65,7 +69,10 @@ private:
     static base::buffer_use use_of(const descriptor& d, std::string what);
     // Memcheck: the transfer about to be pushed writes into a buffer that an
     // in-flight transfer or the running SA job uses: a finding naming both.
-    void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc);
+    void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                              const base::call_chain& chain);
+    // The call stack of the hart in the current register access (a push).
+    void capture_pusher_chain(base::call_chain& out) const;
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
     bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region
 

@@ -107,6 +107,11 @@ void soc_periph::uart_tx(std::uint32_t v) {
 
 std::uint64_t soc_periph::now_cycles() const { return static_cast<std::uint64_t>(access_time() / clock_period()); }
 
+int soc_periph::innermost_region(int hart) const {
+    const std::size_t slot = static_cast<std::size_t>(hart + 1);  // as trace() files them
+    return slot < open_.size() && !open_[slot].empty() ? static_cast<int>(open_[slot].back().index) : -1;
+}
+
 void soc_periph::trace(std::uint32_t name_addr, bool begin) {
     const int hart = current_initiator() ? current_initiator()->hart : -1;
     const std::string name = read_string ? read_string(name_addr) : fmt::format("0x{:08x}", name_addr);

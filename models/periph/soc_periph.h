@@ -42,6 +42,9 @@ public:
         std::vector<std::uint64_t> counters;  // per region_counters() entry, likewise
     };
     const std::vector<region_stats>& regions() const { return regions_; }
+    // The innermost region hart `hart` is in now (an index into regions()),
+    // or -1 (reports name the layer a DMA transfer was pushed in).
+    int innermost_region(int hart) const;
     // Closes regions still open at the end of the run at `end_cycle`.
     void close_open_regions(std::uint64_t end_cycle);
 
