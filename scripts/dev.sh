@@ -49,12 +49,13 @@ case "${1:-}" in
     # labelled npuc (e.g. rtl.mlp_*.compare, which compile with npuc) are the main build's.
     (cd "$ASAN_BUILD_DIR" && ctest --output-on-failure -j "$JOBS" -E '^(npuc|reference)' -LE '^npuc$')
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 bash scripts/fuzz-smoke.sh "$ASAN_BUILD_DIR" "${FUZZ_SECONDS:-45}"
-    # npuc's input (MLIR text, ONNX): coverage + UBSan, no ASan, in a build dir of its own.
+    # npuc's input (MLIR text, ONNX): coverage + ASan + UBSan on npuc's own code,
+    # libMLIR.so uninstrumented, in a build dir of its own.
     FUZZ_NPUC_BUILD_DIR=${FUZZ_NPUC_BUILD_DIR:-build-fuzz-npuc}
     CC=clang-19 CXX=clang++-19 cmake -S . -B "$FUZZ_NPUC_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DNPU_FUZZ_NPUC=ON -DNPU_RTL=OFF >/dev/null
     cmake --build "$FUZZ_NPUC_BUILD_DIR" -j "$JOBS" --target npuc-fuzzers
-    bash scripts/fuzz-smoke.sh "$FUZZ_NPUC_BUILD_DIR" "${FUZZ_SECONDS:-45}" mlir onnx
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 bash scripts/fuzz-smoke.sh "$FUZZ_NPUC_BUILD_DIR" "${FUZZ_SECONDS:-45}" mlir onnx
     ;;
   *)
     echo "usage: scripts/dev.sh run|test|build|robustness" >&2

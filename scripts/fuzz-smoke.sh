@@ -24,12 +24,21 @@ for name in $TARGETS; do
   work="$BUILD/fuzz/corpus-$name"
   seeds="fuzz/corpus/$name"
   mkdir -p "$work"
+  # npuc's targets link the uninstrumented libMLIR.so: LLVM's BumpPtrAllocator
+  # poisons its slabs from our (instrumented) inline code and libMLIR's
+  # copy hands the memory out without unpoisoning it, and std containers'
+  # overflow annotations exist on one side only; both would be false reports.
+  # Real overflows of our code's heap objects are still caught.
+  asan=$ASAN_OPTIONS
+  case $name in
+    mlir | onnx) asan=$ASAN_OPTIONS:allow_user_poisoning=0:detect_container_overflow=0 ;;
+  esac
   if [ "$name" = onnx ]; then
     seeds="$BUILD/fuzz/seeds-onnx"
     /usr/bin/python3 fuzz/gen_onnx_seeds.py "$seeds"
   fi
   echo "fuzz-smoke: fuzz_$name for ${SECS}s"
-  if ! "$bin" "$work" "$seeds" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+  if ! ASAN_OPTIONS=$asan "$bin" "$work" "$seeds" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -artifact_prefix="$BUILD/fuzz/artifacts/$name-" -print_final_stats=1 \
        >"$BUILD/fuzz/fuzz_$name.log" 2>&1; then
     echo "fuzz-smoke: fuzz_$name FOUND A CRASH (log: $BUILD/fuzz/fuzz_$name.log)" >&2
