@@ -102,3 +102,11 @@ TEST(SlotCalendar, WideRingWhenTheWindowDwarfsTheCappedRing) {
 }
 
 }  // namespace
+
+// npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
+// it leaves libsystemc's sc_main reference unresolved with some linkers).
+// extern "C" as SystemC declares it (sc_externs.h; <systemc> is not needed).
+extern "C" int sc_main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}
