@@ -57,6 +57,13 @@ def cases(work):
         ("unsupported opset (too old)", mlp(opset=9), [], 1,
          r"opset 9 of the default ONNX domain is not supported \(opsets 13-17"),
         ("unsupported opset (too new)", mlp(opset=21), [], 1, r"opset 21 of the default ONNX domain is not supported"),
+        # Found by fuzz_onnx: fusing the bias Add into the MatMul read the
+        # Add's missing output (protobuf threw, npuc aborted).
+        ("a fusable consumer without an output",
+         model([node("MatMul", ["x", "W"], ["mm"], "fc1"), node("Add", ["mm", "b"], [], "bias1")],
+               [tensor("W", [4, 2], FLOAT, [0.5] * 8), tensor("b", [2], FLOAT, [0.1, -0.2])],
+               [value_info("x", FLOAT, (1, 4))], [value_info("y", FLOAT, [1, 2])]), [], 1,
+         r"ONNX node 'bias1': Add \(opset 13\): has no output"),
         ("truncated file", ok[: len(ok) // 2], [], 1, r"not an ONNX model"),
         ("not an ONNX file (MLIR text)", b"func.func @f() {\n  return\n}\n", [], 1, r"not an ONNX model"),
         ("empty file", b"", [], 1, r"not an ONNX model"),

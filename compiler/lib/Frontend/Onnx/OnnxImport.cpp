@@ -634,7 +634,8 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
     auto cons = consumers.lookup(in.name());
     bool quantizedInput = false;
     if (cons.size() == 1 &&
-        graph().node(cons[0]).op_type() == "QuantizeLinear") {
+        graph().node(cons[0]).op_type() == "QuantizeLinear" &&
+        graph().node(cons[0]).output_size() >= 1) {
       node = &graph().node(cons[0]);
       nodeIndex = cons[0];
       loc = nodeLocation(nodeIndex);
@@ -1001,6 +1002,11 @@ int Importer::soleConsumer(StringRef name) const {
     return -1;
   auto it = consumers.find(name);
   if (it == consumers.end() || it->second.size() != 1)
+    return -1;
+  // A consumer without an output is not fused into its producer: it is
+  // reported when its own turn comes (found by fuzz_onnx: fusing read its
+  // missing output(0) and protobuf threw).
+  if (graph().node(it->second[0]).output_size() < 1)
     return -1;
   return it->second[0];
 }
