@@ -189,9 +189,15 @@ void soc::load(const elf_image& image) {
                             (info.target->kind == cfg::region_kind::peripheral ? " (a peripheral)" : ""));
         if (info.what == cfg::address_info::status::unmapped)
             throw elf_error(seg + " is outside every memory: " + info.describe());
-        if (last >= info.target->end())
-            throw elf_error(seg + " runs " + std::to_string(last - info.target->end() + 1) + " bytes past the end of " +
-                            info.target->name + " (" + cfg::format_size(info.target->size) + ")");
+        // Measured from the segment's offset in its target, not its address:
+        // through the alias window the address is the window's, not the
+        // target's, and the window may be shorter than the target.
+        const std::uint64_t room =
+            info.via_alias && map_.alias().size != 0 ? std::min(map_.alias().size, info.target->size) : info.target->size;
+        if (info.offset + s.mem_size > room)
+            throw elf_error(seg + " runs " + std::to_string(info.offset + s.mem_size - room) + " bytes past the end of " +
+                            (info.via_alias ? "the alias window onto " : "") + info.target->name + " (" +
+                            cfg::format_size(room) + ")");
         if (!s.bytes.empty() &&
             loader_->debug_write(first, s.bytes.data(), static_cast<unsigned>(s.bytes.size())) != s.bytes.size())
             throw elf_error(seg + ": the memory refused the write");
