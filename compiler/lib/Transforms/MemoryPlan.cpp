@@ -167,9 +167,15 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
         inL3.push_back(op.getResult(0));
       continue;
     }
+    // A training step's in-place update (npu.sgd_update) writes its
+    // weight's or state's own buffer, which is no activation: an L3
+    // weight gets its write-back below. Copying the update out to a new
+    // L3 buffer instead left the weight's own buffer stale for the next
+    // step (with --activation-mem-level=L3).
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
     if (!dps || isStagingCopy(&op) || op.getNumResults() != 1 ||
-        !isa<RankedTensorType>(op.getResult(0).getType()))
+        !isa<RankedTensorType>(op.getResult(0).getType()) ||
+        NpuDialect::SgdUpdateAttrHelper(context).isAttrPresent(&op))
       continue;
     Value root = dps.getDpsInitOperand(0)->get();
     while (auto inner = root.getDefiningOp<DestinationStyleOpInterface>())
