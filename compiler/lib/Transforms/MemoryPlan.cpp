@@ -472,6 +472,22 @@ struct NpuMemoryPlanPass
            << (peak - capacity) << " bytes over)";
       if (level == MemLevel::L2 && l2Start)
         diag << "; " << l2Start << " bytes are reserved by l2-reserve";
+      // A training step keeps its forward activations for the backward
+      // pass, so it outgrows L2 where its inference fits: name the options
+      // that move more of it to L3.
+      if (level == MemLevel::L2 &&
+          NpuDialect::TrainingAttrHelper(&getContext())
+              .isAttrPresent(module)) {
+        if (*activationLevel == MemLevel::L2)
+          diag << "; --activation-mem-level=L3 plans the activations (those "
+                  "kept for the backward pass too) in L3";
+        if (*defaultLevel == MemLevel::L2)
+          diag << "; --default-mem-level=L3 plans the weights in L3";
+        if (*activationLevel == MemLevel::L3 && *defaultLevel == MemLevel::L3)
+          diag << "; with weights and activations in L3, this is the L2 "
+                  "the step computes in (each layer's operands, staged): "
+                  "a smaller network or a larger l2.size";
+      }
     };
     checkFit(MemLevel::L2, l2Peak, l2Size);
     checkFit(MemLevel::L3, l3Peak, l3Size);
