@@ -211,6 +211,8 @@ def main():
                                                         "(a convolutional one trains batch 1)")
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--default-mem-level", default="L2")
+    ap.add_argument("--activation-mem-level", default="L2",
+                    help="L3 for a network whose kept activations outgrow L2 (MobileNetV1)")
     args = ap.parse_args()
     torch.set_default_dtype(torch.float32)
     total = bad = 0
@@ -219,7 +221,9 @@ def main():
         out = os.path.join(args.out, name)
         batch = [] if "conv_2d" in open(net).read() else [f"--batch={args.batch}"]
         c = subprocess.run([args.npuc, net, "-o", out, "--train", f"--steps={args.steps}", f"--lr={args.lr!r}",
-                            f"--default-mem-level={args.default_mem_level}"] + batch, capture_output=True, text=True)
+                            f"--default-mem-level={args.default_mem_level}",
+                            f"--activation-mem-level={args.activation_mem_level}"] + batch,
+                           capture_output=True, text=True)
         if c.returncode != 0:
             print(f"{name}: npuc --train failed:\n{c.stderr}")
             return 1

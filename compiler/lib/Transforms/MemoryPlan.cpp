@@ -167,9 +167,15 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
         inL3.push_back(op.getResult(0));
       continue;
     }
+    // A training step's in-place update (npu.sgd_update) writes its
+    // weight's or state's own buffer, which is no activation: an L3
+    // weight gets its write-back below. Copying the update out to a new
+    // L3 buffer instead left the weight's own buffer stale for the next
+    // step (with --activation-mem-level=L3).
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
     if (!dps || isStagingCopy(&op) || op.getNumResults() != 1 ||
-        !isa<RankedTensorType>(op.getResult(0).getType()))
+        !isa<RankedTensorType>(op.getResult(0).getType()) ||
+        NpuDialect::SgdUpdateAttrHelper(context).isAttrPresent(&op))
       continue;
     Value root = dps.getDpsInitOperand(0)->get();
     while (auto inner = root.getDefiningOp<DestinationStyleOpInterface>())
@@ -466,6 +472,22 @@ struct NpuMemoryPlanPass
            << (peak - capacity) << " bytes over)";
       if (level == MemLevel::L2 && l2Start)
         diag << "; " << l2Start << " bytes are reserved by l2-reserve";
+      // A training step keeps its forward activations for the backward
+      // pass, so it outgrows L2 where its inference fits: name the options
+      // that move more of it to L3.
+      if (level == MemLevel::L2 &&
+          NpuDialect::TrainingAttrHelper(&getContext())
+              .isAttrPresent(module)) {
+        if (*activationLevel == MemLevel::L2)
+          diag << "; --activation-mem-level=L3 plans the activations (those "
+                  "kept for the backward pass too) in L3";
+        if (*defaultLevel == MemLevel::L2)
+          diag << "; --default-mem-level=L3 plans the weights in L3";
+        if (*activationLevel == MemLevel::L3 && *defaultLevel == MemLevel::L3)
+          diag << "; with weights and activations in L3, this is the L2 "
+                  "the step computes in (each layer's operands, staged): "
+                  "a smaller network or a larger l2.size";
+      }
     };
     checkFit(MemLevel::L2, l2Peak, l2Size);
     checkFit(MemLevel::L3, l3Peak, l3Size);
