@@ -20,6 +20,7 @@ packages=(
   slurm-wlm munge                     # ./npu sweep --backend slurm and its test's one-node Slurm
   gdb-multiarch                       # npusim --gdb, tested with a real debugger (docs/debugging.md)
   libonnx-dev libprotobuf-dev         # npuc's ONNX importer (docs/frontend.md)
+  qemu-system-misc                    # qemu-system-riscv32: bench/iss_mips's speed yardstick (docs/cores.md)
 )
 
 missing=()

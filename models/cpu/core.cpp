@@ -186,7 +186,7 @@ struct core::bus_memory {
     }
 
     template <class T>
-    bool load_access(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
+    __attribute__((always_inline)) bool load_access(std::uint32_t a, T& v, std::uint64_t& cyc, std::uint32_t pc) {
         for (window& w : rd) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
@@ -206,7 +206,7 @@ struct core::bus_memory {
     }
 
     template <class T>
-    bool store_access(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
+    __attribute__((always_inline)) bool store_access(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
         if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v));
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
