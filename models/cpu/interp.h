@@ -190,6 +190,9 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     decode_cache::block* blk = nullptr;
     const insn* ip = nullptr;
     stop result;
+    // Where the straight-line run of fetched instructions began (NPU_FETCH).
+    const bool fetch_on = h.fetch.cache != nullptr;
+    std::uint32_t fetch_from = h.pc;
 
 #define NPU_DISPATCH()                                                \
     do {                                                              \
@@ -251,8 +254,20 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
         }                                                \
         goto resolve;                                    \
     } while (0)
-// Records a taken transfer in the hart's branch ring (one store).
-#define NPU_NOTE(from, to) ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to)
+// Instruction fetch (icache.h): charges the straight-line run from
+// fetch_from to the byte `last`, which ends it, and starts the next at `next`.
+#define NPU_FETCH(last, next)                                             \
+    do {                                                                  \
+        if (__builtin_expect(fetch_on, 0)) cyc += h.fetch.run(fetch_from, (last)); \
+        fetch_from = (next);                                              \
+    } while (0)
+// Records a taken transfer (ip) in the hart's branch ring (one store) and
+// ends the fetch run there.
+#define NPU_NOTE(from, to)                                                          \
+    do {                                                                            \
+        NPU_FETCH((from) + 2u * ip->len - 1u, (to));                                \
+        ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to); \
+    } while (0)
 #define NPU_BRANCH(cond)                                                                 \
     do {                                                                                 \
         if (cond) {                                                                      \
@@ -563,6 +578,7 @@ L_ebreak:
     NPU_RAISE(cause_breakpoint, NPU_PC(ip));
 L_mret:
     if (h.priv != privilege::machine) goto illegal;
+    NPU_FETCH(NPU_PC(ip) + 2u * ip->len - 1u, h.mepc);
     exec_mret(h);
     result = stop::resync;
     goto out;
@@ -573,7 +589,9 @@ L_wfi:
     result = stop::wfi;
     goto out;
 L_csr: {
-    // exec_csr sees the counters as retired before this instruction.
+    // exec_csr sees the counters as retired before this instruction, its
+    // own fetch included.
+    NPU_FETCH(NPU_PC(ip) + 2u * ip->len - 1u, NPU_PC(ip) + 2u * ip->len);
     h.cycle = cyc;
     h.instret = n - 1;
     bool resync = false;
@@ -921,8 +939,10 @@ raise:
     --n;  // the faulting instruction does not retire
     --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
+    NPU_FETCH(h.pc + 2u * ip->len - 1u, h.pc);  // the faulting instruction was fetched
     result = stop::exception;
 out:
+    if (fetch_on && fetch_from < h.pc) cyc += h.fetch.run(fetch_from, h.pc - 1u);
     h.cycle = cyc;
     h.instret = n;
     h.taken_branches += taken;
@@ -939,6 +959,7 @@ out:
 #undef NPU_FAR
 #undef NPU_BRANCH
 #undef NPU_NOTE
+#undef NPU_FETCH
 #undef NPU_LOAD
 #undef NPU_STORE
 #undef NPU_AMO
