@@ -516,7 +516,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     if (cfg.boolean("icache.enabled")) {
         icache& ic = context().shared<icache>();  // one per cluster: every hart shares it
         if (!ic.configured()) ic.configure(icache_params(cfg));
-        h_.fetch.cache = &ic;
+        h_.fetch.attach(ic);
     }
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));

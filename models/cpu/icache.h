@@ -81,15 +81,25 @@ private:
 // Per-hart fetch state and statistics (hart_state::fetch).
 struct fetch_state {
     icache* cache = nullptr;  // null: instruction fetch is not charged
+    unsigned shift = 0;       // cache->line_shift()
     std::uint32_t line = ~0u;  // the line the hart fetched from last (~0u: none)
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::uint64_t stall_cycles = 0;
 
+    void attach(icache& c) {
+        cache = &c;
+        shift = c.line_shift();
+    }
+    // The bytes [from, last] lie in the line the hart is in: nothing to look
+    // up (a loop inside one line). The interpreter's inline test.
+    bool in_line(std::uint32_t from, std::uint32_t last) const {
+        return ((from >> shift) == line) & ((last >> shift) == line);
+    }
     // Charges the fetch of the bytes [from, last] executed in order: one
     // lookup per line entered. Returns the cycles the misses cost.
-    std::uint32_t run(std::uint32_t from, std::uint32_t last) {
-        const unsigned s = cache->line_shift();
+    __attribute__((noinline)) std::uint32_t run(std::uint32_t from, std::uint32_t last) {
+        const unsigned s = shift;
         std::uint32_t cost = 0;
         for (std::uint32_t l = from >> s, e = last >> s; l <= e; ++l) {
             if (l == line) continue;

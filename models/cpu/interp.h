@@ -256,16 +256,17 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     } while (0)
 // Instruction fetch (icache.h): charges the straight-line run from
 // fetch_from to the byte `last`, which ends it, and starts the next at `next`.
-#define NPU_FETCH(last, next)                                             \
-    do {                                                                  \
-        if (__builtin_expect(fetch_on, 0)) cyc += h.fetch.run(fetch_from, (last)); \
-        fetch_from = (next);                                              \
+#define NPU_FETCH(last, next)                                                      \
+    do {                                                                           \
+        if (fetch_on && !h.fetch.in_line(fetch_from, (last)))                      \
+            cyc += h.fetch.run(fetch_from, (last));                                \
+        fetch_from = (next);                                                       \
     } while (0)
 // Records a taken transfer (ip) in the hart's branch ring (one store) and
 // ends the fetch run there.
-#define NPU_NOTE(from, to)                                                          \
-    do {                                                                            \
-        NPU_FETCH((from) + 2u * ip->len - 1u, (to));                                \
+#define NPU_NOTE(from, to)                                                                   \
+    do {                                                                                     \
+        NPU_FETCH((from) + 2u * ip->len - 1u, (to));                                         \
         ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to); \
     } while (0)
 #define NPU_BRANCH(cond)                                                                 \

@@ -61,7 +61,7 @@ TEST(Icache, FetchRunLooksUpEachLineEnteredOnce) {
     cpu::icache c;
     c.configure(gap9_like());
     cpu::fetch_state f;
-    f.cache = &c;
+    f.attach(c);
     // 0x1c000004 .. 0x1c00003f: lines 0..3 of the window, all cold.
     EXPECT_EQ(f.run(0x1c000004, 0x1c00003f), 4u * 8u);
     EXPECT_EQ(f.misses, 4u);
@@ -94,7 +94,7 @@ TEST(Icache, LoopInL2MissesEachLineOnceThenHits) {
     cpu::icache c;
     c.configure(gap9_like(test::iss_machine::ram_base));
     test::iss_machine with, without;
-    with.h.fetch.cache = &c;
+    with.h.fetch.attach(c);
     with.program(loop_program());
     without.program(loop_program());
     ASSERT_EQ(with.run(), cpu::cause_breakpoint);
@@ -113,7 +113,7 @@ TEST(Icache, LoopLargerThanTheCacheMissesOnEveryPass) {
     cpu::icache c;
     c.configure(p);
     test::iss_machine m;
-    m.h.fetch.cache = &c;
+    m.h.fetch.attach(c);
     m.program(loop_program());
     ASSERT_EQ(m.run(), cpu::cause_breakpoint);
     EXPECT_EQ(m.h.fetch.hits, 0u);
@@ -125,7 +125,7 @@ TEST(Icache, CycleCsrSeesTheMissesBeforeIt) {
     cpu::icache c;
     c.configure(gap9_like(test::iss_machine::ram_base));
     test::iss_machine m;
-    m.h.fetch.cache = &c;
+    m.h.fetch.attach(c);
     std::vector<std::uint32_t> prog;
     for (int i = 0; i < 16; ++i) prog.push_back(nop());  // lines 0..3
     prog.push_back(csrrs(6, 0xc00, 0));                  // line 4: csrr x6, cycle
