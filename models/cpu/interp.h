@@ -194,8 +194,18 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     const bool fetch_on = h.fetch.cache != nullptr;
     std::uint32_t fetch_from = h.pc;
 
+// Trace and Exact charge each instruction's fetch before it starts, so the
+// start cycles they report and stop at include the fetch stalls (the normal
+// loop charges them where a run ends: the same total). A slot not decoded
+// yet charges its first halfword's line (its length is not known yet).
 #define NPU_DISPATCH()                                                \
     do {                                                              \
+        if constexpr (Trace || Exact)                                 \
+            if (fetch_on && ip->op != op_block_end) {                 \
+                const std::uint32_t l_ =                              \
+                    NPU_PC(ip) + (ip->op == op_decode ? 2u : 2u * ip->len) - 1u; \
+                NPU_FETCH(l_, l_ + 1u);                               \
+            }                                                         \
         if constexpr (Trace || Exact)                                 \
             if (cyc >= exact_limit) {                                 \
                 h.pc = NPU_PC(ip);                                    \
