@@ -141,10 +141,12 @@ schema make_platform_schema() {
         d.power_of_two = true;
         d.nonzero = true;
     };
-    pow2(s.add(decl("icache.size", value_kind::size, "4KiB",
-                    "Capacity of the shared instruction cache (PULP cluster hier-icache: 4 KiB shared; "
-                    "no published GAP9 figure). Must hold at least one set (icache.ways x "
-                    "icache.line_bytes).")));
+    auto& ics = s.add(decl("icache.size", value_kind::size, "4KiB",
+                           "Capacity of the shared instruction cache (PULP cluster hier-icache: 4 KiB shared; "
+                           "no published GAP9 figure). Must hold at least one set (icache.ways x "
+                           "icache.line_bytes)."));
+    pow2(ics);
+    ics.max = 1u << 20;
     auto& icl = s.add(decl("icache.line_bytes", value_kind::size, "16B",
                            "Cache line: the bytes one miss refills (hier-icache: one 128-bit line)."));
     pow2(icl);
