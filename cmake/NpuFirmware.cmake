@@ -67,14 +67,15 @@ set(NPU_FW_DEFAULT_CONFIG ${CMAKE_CURRENT_LIST_DIR}/../configs/gap9.cfg CACHE FI
     "Platform config firmware is linked for when npu_add_firmware gets no CONFIG")
 get_filename_component(NPU_FW_DEFAULT_CONFIG "${NPU_FW_DEFAULT_CONFIG}" ABSOLUTE)
 
-# The ISA the firmware, the runtime and npuc's code are built for. npusim runs
-# RV32IMAF plus the extensions of core.isa_extensions (C and the CORE-V
-# xcvmem/xcvmac/xcvalu/xcvbi/xcvelw, all present by default), e.g.
-# -DNPU_FW_MARCH=rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi. A stays: the runtime's
-# locks and counters are atomics.
-set(NPU_FW_MARCH rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi_xcvelw CACHE STRING "-march of the firmware, its runtime and npuc (docs/cores.md)")
-if(NOT NPU_FW_MARCH MATCHES "^rv32ima")
-  message(FATAL_ERROR "NPU_FW_MARCH=${NPU_FW_MARCH}: must start with rv32ima (the runtime uses atomics)")
+# The ISA the firmware, the runtime and npuc's code are built for: GAP9's,
+# RV32IMFC + the CORE-V xcvmem/xcvmac/xcvalu/xcvbi/xcvelw, without A (the
+# runtime locks with the event unit's hardware mutexes, npu_mutex.h). npusim
+# runs RV32IMAF plus the extensions of core.isa_extensions, so a build with A
+# (-DNPU_FW_MARCH=rv32imafc_xcvmem_xcvmac_xcvalu_xcvbi_xcvelw) runs as well.
+set(NPU_FW_MARCH rv32imfc_xcvmem_xcvmac_xcvalu_xcvbi_xcvelw CACHE STRING "-march of the firmware, its runtime and npuc (docs/cores.md)")
+if(NOT NPU_FW_MARCH MATCHES "^rv32ima?f")
+  message(FATAL_ERROR "NPU_FW_MARCH=${NPU_FW_MARCH}: must start with rv32imf (M and F: the runtime's ilp32f ABI "
+                      "and arithmetic)")
 endif()
 set(NPU_FW_ARCH_FLAGS --target=riscv32-unknown-elf -march=${NPU_FW_MARCH} -mabi=ilp32f -mcmodel=medlow)
 # -g keeps DWARF: npusim names function and file:line in its reports.

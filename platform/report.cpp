@@ -209,6 +209,24 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
     return out;
 }
 
+namespace {
+
+// Per hart: the lines each hart entered in the cluster's shared instruction
+// cache (icache.enabled; docs/cores.md, "Instruction fetch").
+std::string icache_table(const soc& s, const cfg::config& c) {
+    if (!c.boolean("icache.enabled")) return {};
+    std::string o = fmt::format("\ninstruction cache (shared, {} B, {}-way, {} B lines)\n", c.size("icache.size"),
+                                c.count("icache.ways"), c.size("icache.line_bytes"));
+    o += fmt::format("  {:<6} {:>14} {:>14} {:>14}\n", "hart", "hits", "misses", "stall cycles");
+    for (std::size_t h = 0; h < s.cores().size(); ++h) {
+        const auto& f = s.cores()[h]->state().fetch;
+        if (f.hits | f.misses) o += fmt::format("  {:<6} {:>14} {:>14} {:>14}\n", h, f.hits, f.misses, f.stall_cycles);
+    }
+    return o;
+}
+
+}  // namespace
+
 std::string report::summary(const soc& s, const run_result& r) const {
     std::string o = "\n=== npusim report ===\n";
     o += fmt::format("status   : {} (exit code {}) — {}\n", base::exit_code_name(r.code), static_cast<int>(r.code),
@@ -231,6 +249,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
     if (r.host_seconds > 0)
         o += fmt::format("  simulation speed: {:.1f} MIPS (all harts)\n",
                          static_cast<double>(total_instr) / r.host_seconds / 1e6);
+    o += icache_table(s, cfg_);
 
     const auto& targets = s.context().traffic.targets();
     o += "\ntraffic per memory level (bytes read / written)\n";

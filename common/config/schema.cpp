@@ -132,6 +132,35 @@ schema make_platform_schema() {
                "bank serves one access per cycle; docs/memory-map.md)."))
         .max = 100000;
 
+    // --- the cluster's shared instruction cache (docs/cores.md, "Instruction fetch")
+    s.add(decl("icache.enabled", value_kind::boolean, "true",
+               "Model the cluster's shared instruction cache: code fetched from L2 costs "
+               "icache.miss_cycles per line missed; hits and code in L1 cost nothing beyond the "
+               "instruction. false: instruction fetch is not charged at all."));
+    auto pow2 = [](key_decl& d) {
+        d.power_of_two = true;
+        d.nonzero = true;
+    };
+    auto& ics = s.add(decl("icache.size", value_kind::size, "4KiB",
+                           "Capacity of the shared instruction cache (PULP cluster hier-icache: 4 KiB shared; "
+                           "no published GAP9 figure). Must hold at least one set (icache.ways x "
+                           "icache.line_bytes)."));
+    pow2(ics);
+    ics.max = 1u << 20;
+    auto& icl = s.add(decl("icache.line_bytes", value_kind::size, "16B",
+                           "Cache line: the bytes one miss refills (hier-icache: one 128-bit line)."));
+    pow2(icl);
+    icl.min = 4;
+    icl.max = 4096;
+    auto& icw = s.add(decl("icache.ways", value_kind::count, "4",
+                           "Associativity (hier-icache: 4 ways); round-robin replacement per set."));
+    pow2(icw);
+    icw.max = 64;
+    s.add(decl("icache.miss_cycles", value_kind::cycles, "0",
+               "Cycles a core stalls per line missed. 0 = derived: the core's L2 round trip "
+               "(l2.latency + interconnect.hop_latency) + one cycle per further l2.bandwidth beat of the "
+               "line (gap9: 6 + 1 + 16B / 8B - 1 = 8).")).max = 100000;
+
     // --- memories -----------------------------------------------------------
     // The banked L1 interleaves words over banks: its size must be a power of two.
     add_memory(s, "l1", "0x10000000", "128KiB", "1", "4B", "dense", "the cluster L1 (TCDM)", true);
@@ -429,7 +458,7 @@ schema make_platform_schema() {
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
                             k == "core.l1_bank_conflict_penalty" || k == "soc.cluster_clock" || k == "soc.quantum" ||
                             k == "dma.burst_size" || k == "dma.l1_width" || k == "dma.outstanding" ||
-                            k == "cluster.l2_outstanding" ||
+                            k == "cluster.l2_outstanding" || k.rfind("icache.", 0) == 0 ||
                             k.rfind("l3.psram_", 0) == 0 || k == "l3.page_size" || k == "l3.interface" ||
                             k == "sa.weight_buffers";
         const bool host = ends_with(k, ".storage") || ends_with(k, ".model") || k.rfind("energy.", 0) == 0;

@@ -12,7 +12,16 @@ static volatile unsigned checked_in;
 static void say_hart(void *arg) {
     (void)arg;
     npu_printf("hart %u\n", npu_core_id());
+#if defined(__riscv_atomic)
+    /* Built with the A extension (-march=rv32ima...): an AMO, which npusim runs. */
     __atomic_fetch_add(&checked_in, 1, __ATOMIC_RELAXED);
+#else
+    /* GAP9's cores have no A extension: the count is updated under the event
+     * unit's hardware mutex that is free for programs (npu_mutex.h). */
+    npu_mutex_lock(NPU_MUTEX_USER);
+    checked_in = checked_in + 1;
+    npu_mutex_unlock(NPU_MUTEX_USER);
+#endif
 }
 
 int main(void) {

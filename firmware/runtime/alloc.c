@@ -29,7 +29,7 @@ typedef struct l1_block {
 } l1_block;
 
 #define L1_ALIGN 8u
-static npu_spinlock_t l1_lock = NPU_SPINLOCK_INIT;
+static npu_spinlock_t l1_lock = NPU_LOCK_ON_MUTEX(NPU_MUTEX_L1_ALLOC);
 static int l1_ready;
 
 /* Under l1_lock: the ADDR/UNWRITTEN pair must not interleave between harts. */

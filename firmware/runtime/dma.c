@@ -1,8 +1,6 @@
 /* DMA HAL: the inline copies and wait live in npu_dma.h; see docs/dma.md. */
 #include "npu.h"
 
-volatile uint32_t npu_dma_lock;
-
 int npu_dma_wait_all(void) {
     int rc = 0;
     uint32_t busy = npu_dma_status();

@@ -17,6 +17,8 @@
 
 /* The systolic-array HAL: npu_sa_matmul_i8/_f32, npu_sa_wait, ... */
 #include "npu_sa.h"
+/* Locks without atomics: npu_mutex_lock/unlock on the event unit's mutexes. */
+#include "npu_mutex.h"
 /* The DMA HAL: npu_dma_copy_1d/2d/3d, npu_dma_wait, npu_dma_status, ... */
 #include "npu_dma.h"
 
@@ -125,19 +127,17 @@ void npu_worker_entry(void);
  * call's text comes out whole. */
 int npu_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* --- locks: the event unit's hardware mutexes (npu_mutex.h) ------------------ */
+/* A lock on one hardware mutex (kept under its old name: the type's users
+ * need not change; NPU_SPINLOCK_INIT is the program's mutex). */
 typedef struct {
-    volatile int locked;
+    unsigned mutex;
 } npu_spinlock_t;
-#define NPU_SPINLOCK_INIT {0}
+#define NPU_SPINLOCK_INIT    {NPU_MUTEX_USER}
+#define NPU_LOCK_ON_MUTEX(m) {(m)}
 
-static inline void npu_spin_lock(npu_spinlock_t *l) {
-    /* amoswap.w.aq; spin on a plain load so waiters do not hammer with AMOs. */
-    while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
-        while (l->locked) {
-        }
-}
-
-static inline void npu_spin_unlock(npu_spinlock_t *l) { __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE); }
+static inline void npu_spin_lock(npu_spinlock_t *l) { npu_mutex_lock(l->mutex); }
+static inline void npu_spin_unlock(npu_spinlock_t *l) { npu_mutex_unlock(l->mutex); }
 
 /* --- time ------------------------------------------------------------------- */
 /* Cluster-clock cycles since reset, from the SoC cycle counter (the same

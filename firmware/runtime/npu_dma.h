@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "dma_regs.h"
+#include "npu_mutex.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,12 +33,10 @@ static inline volatile uint32_t *npu_dma_reg(uint32_t offset) {
 }
 
 /* The descriptor registers are one set for the whole cluster: a hart must
- * not write SRC while another is between its SRC write and its PUSH. */
-extern volatile uint32_t npu_dma_lock;
-
+ * not write SRC while another is between its SRC write and its PUSH, so the
+ * programming holds the event unit's NPU_MUTEX_DMA (npu.h). */
 static inline void npu_dma_program_(void *dst, const void *src, uint32_t row_bytes) {
-    while (__atomic_exchange_n(&npu_dma_lock, 1u, __ATOMIC_ACQUIRE)) {
-    }
+    npu_mutex_lock(NPU_MUTEX_DMA);
     *npu_dma_reg(NPU_DMA_SRC) = (uint32_t)(uintptr_t)src;
     *npu_dma_reg(NPU_DMA_DST) = (uint32_t)(uintptr_t)dst;
     *npu_dma_reg(NPU_DMA_LEN) = row_bytes;
@@ -47,7 +46,7 @@ static inline int npu_dma_push_(uint32_t which) {
     /* The core's stores to the source must be visible to the DMA. */
     __asm__ volatile("fence" ::: "memory");
     const uint32_t id = *npu_dma_reg(which);
-    __atomic_store_n(&npu_dma_lock, 0u, __ATOMIC_RELEASE);
+    npu_mutex_unlock(NPU_MUTEX_DMA);
     return id == NPU_DMA_REFUSED ? -1 : (int)id;
 }
 

@@ -30,7 +30,7 @@ void _exit(int code) {
         __asm__ volatile("wfi");
 }
 
-static npu_spinlock_t printf_lock = NPU_SPINLOCK_INIT;
+static npu_spinlock_t printf_lock = NPU_LOCK_ON_MUTEX(NPU_MUTEX_PRINTF);
 
 int npu_printf(const char *fmt, ...) {
     va_list ap;

@@ -10,6 +10,8 @@ namespace npu::cluster {
 
 namespace {
 static_assert(NPU_EU_NB_BARRIERS == 4, "barriers_ is sized for the register map");
+static_assert(NPU_EU_NB_MUTEXES == 4, "mutex_owner_ is sized for the register map");
+static_assert(NPU_EU_MUTEX(NPU_EU_NB_MUTEXES - 1) < NPU_EU_DISPATCH_FN, "mutexes overlap the dispatcher");
 
 std::uint32_t low_bits(unsigned n) { return n >= 32 ? ~0u : (1u << n) - 1; }
 }  // namespace
@@ -34,6 +36,7 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     irq.init(harts_);
     for (unsigned h = 0; h < harts_; ++h) hart_events_.emplace_back();
     for (unsigned b = 0; b < NPU_EU_NB_BARRIERS; ++b) barrier_events_.emplace_back();
+    for (unsigned m = 0; m < NPU_EU_NB_MUTEXES; ++m) mutex_events_.emplace_back();
 
     auto own = [this](auto field) {
         return [this, field]() -> std::uint32_t {
@@ -110,6 +113,14 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
         add_register(base + NPU_EU_BARRIER_ARRIVE, fmt::format("barrier{}_arrive", b), write_only, 0, nullptr,
                      [this, b](std::uint32_t) { arrive(b, false); });
     }
+    for (unsigned m = 0; m < NPU_EU_NB_MUTEXES; ++m)
+        add_register(
+            NPU_EU_MUTEX(m), fmt::format("mutex{}", m), read_write, 0,
+            [this, m]() -> std::uint32_t {
+                mutex_lock(m);
+                return 1;
+            },
+            [this, m](std::uint32_t) { mutex_unlock(m); });
     add_register(NPU_EU_DISPATCH_FN, "dispatch_fn", read_write, 0, own(&hart_state::fork_fn), [this](std::uint32_t v) {
         if (const int h = hart(); h >= 0) harts_state_[h].fork_fn = v;
     });
@@ -140,6 +151,7 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     add_stat("events_raised", events_raised_, "events", "event lines raised (per hart reached)");
     add_stat("forks", forks_, "forks", "DISPATCH_FORK writes");
     add_stat("barriers_completed", barriers_completed_, "rounds", "hardware barrier rounds completed");
+    add_stat("mutex_locks", mutex_locks_, "locks", "hardware mutexes taken (all mutexes, all harts)");
     for (unsigned h = 0; h < harts_; ++h) {
         add_stat(fmt::format("hart{}.wait_cycles", h), harts_state_[h].wait_cycles, "cycles",
                  "cycles hart " + std::to_string(h) + " slept in a blocking register (wait, barrier, pop, join)");
@@ -263,6 +275,34 @@ void event_unit::arrive(unsigned b, bool wait) {
     if (!wait) return;
     const std::uint64_t round = br.round;
     block(h, barrier_events_[b], [&br, round] { return br.round != round; });
+}
+
+void event_unit::mutex_lock(unsigned m) {
+    const int hi = hart();
+    if (hi < 0) return;
+    const unsigned h = static_cast<unsigned>(hi);
+    if (mutex_owner_[m] == hi) {
+        NPU_LOG(log(), warn, "hart {}: MUTEX({}) taken again by the hart that holds it (it would wait forever)", h, m);
+        reject_access();
+        return;
+    }
+    int& owner = mutex_owner_[m];
+    block(h, mutex_events_[m], [&owner] { return owner < 0; });
+    owner = hi;
+    ++mutex_locks_;
+}
+
+void event_unit::mutex_unlock(unsigned m) {
+    const int hi = hart();
+    if (hi < 0) return;
+    if (mutex_owner_[m] != hi) {
+        NPU_LOG(log(), warn, "hart {}: MUTEX({}) released by a hart that does not hold it ({})", hi, m,
+                mutex_owner_[m] < 0 ? std::string("it is free") : fmt::format("hart {} does", mutex_owner_[m]));
+        reject_access();
+        return;
+    }
+    mutex_owner_[m] = -1;
+    mutex_events_[m].notify(sc_core::SC_ZERO_TIME);
 }
 
 void event_unit::fork(std::uint32_t team) {

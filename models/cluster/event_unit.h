@@ -103,6 +103,12 @@ private:
     std::deque<sc_core::sc_event> hart_events_;  // per hart: its buffer, queue or forked jobs changed
     barrier barriers_[4];
     std::deque<sc_core::sc_event> barrier_events_;
+    // Hardware mutexes: the holding hart, or -1; an event per mutex for its waiters.
+    void mutex_lock(unsigned m);
+    void mutex_unlock(unsigned m);
+    int mutex_owner_[4] = {-1, -1, -1, -1};
+    std::deque<sc_core::sc_event> mutex_events_;
+    std::uint64_t mutex_locks_ = 0;
     // raise() calls with a delay, applied at their time by deliver_raised().
     std::multimap<sc_core::sc_time, std::pair<unsigned, std::uint32_t>> raised_;
     sc_core::sc_event raised_event_;

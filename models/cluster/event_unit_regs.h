@@ -59,6 +59,19 @@
                                        error: hart not in the team, or already arrived this round */
 #define NPU_EU_BARRIER_ARRIVE 0xCu  /* W: arrive without waiting (same errors as WAIT) */
 
+/* --- hardware mutexes ----------------------------------------------------- */
+/* PULP's event unit has hardware mutexes so that cores without the A
+ * extension (GAP9's) can lock: a load takes the mutex, sleeping while another
+ * hart holds it; a store releases it. Waiters take it in the order SystemC
+ * runs them at the release (deterministic), each at the release's time.
+ * The runtime's own locks use mutexes 0..2 (firmware/runtime/npu.h); 3 is the
+ * program's. */
+#define NPU_EU_NB_MUTEXES 4u
+#define NPU_EU_MUTEX(m) \
+    (0x0C0u + 4u * (m)) /* R, blocks: until this hart holds mutex m; returns 1.
+                                       error: the hart already holds it (it would wait forever)
+                           W: releases it (any value). error: the hart does not hold it */
+
 /* --- fork/join dispatcher ------------------------------------------------- */
 #define NPU_EU_DISPATCH_FN  0x100u   /* RW: function of the next fork */
 #define NPU_EU_DISPATCH_ARG 0x104u  /* RW: argument of the next fork */

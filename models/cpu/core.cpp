@@ -21,6 +21,28 @@ namespace npu::cpu {
 
 namespace {
 
+// The shared icache's geometry and miss cost (schema: icache.*); the miss
+// cost derived from the L2 path when icache.miss_cycles is 0.
+icache::params icache_params(const cfg::config& c) {
+    icache::params p;
+    p.size = static_cast<std::uint32_t>(c.size("icache.size"));
+    p.line_bytes = static_cast<std::uint32_t>(c.size("icache.line_bytes"));
+    p.ways = static_cast<std::uint32_t>(c.count("icache.ways"));
+    if (std::uint64_t(p.ways) * p.line_bytes > p.size)
+        throw cfg::config_error(fmt::format(
+            "icache.size ({}, {}) holds less than one set of icache.ways x icache.line_bytes ({} x {})",
+            c.size("icache.size"), c.where("icache.size").str(), p.ways, p.line_bytes));
+    std::uint64_t miss = c.cycles("icache.miss_cycles");
+    if (miss == 0) {
+        const std::uint64_t beat = std::max<std::uint64_t>(1, c.size("l2.bandwidth"));
+        miss = c.cycles("l2.latency") + c.cycles("interconnect.hop_latency") + (p.line_bytes + beat - 1) / beat - 1;
+    }
+    p.miss_cycles = static_cast<std::uint32_t>(miss);
+    p.cached_base = c.address("l2.base");
+    p.cached_size = c.size("l2.size");
+    return p;
+}
+
 // Once elaboration is over an event may be notified; before that the thread
 // has not run yet and will see the new state when it starts.
 bool simulation_started() {
@@ -491,6 +513,11 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
 
     context().shared<base::l1_bank_calendar>().init(cfg);
     context().shared<base::l2_path_calendar>().init(cfg);
+    if (cfg.boolean("icache.enabled")) {
+        icache& ic = context().shared<icache>();  // one per cluster: every hart shares it
+        if (!ic.configured()) ic.configure(icache_params(cfg));
+        h_.fetch.attach(ic);
+    }
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
 
@@ -512,6 +539,9 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     add_stat("stall_load_use", h_.load_use_stalls, "cycles",
              "load-use stalls: the instruction after a load read the loaded register");
     add_stat("stall_branch", stall_branch_, "cycles", "extra cycles of taken branches");
+    add_stat("icache_hits", h_.fetch.hits, "", "instruction-cache lines entered that were present");
+    add_stat("icache_misses", h_.fetch.misses, "", "instruction-cache lines entered that were refilled from L2");
+    add_stat("stall_icache", h_.fetch.stall_cycles, "cycles", "instruction-cache misses (icache.miss_cycles each)");
 
     SC_THREAD(thread);
 }

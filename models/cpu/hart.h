@@ -4,6 +4,7 @@
 // the unit tests use it directly.
 #pragma once
 
+#include "icache.h"
 #include "isa.h"
 
 #include <cstdint>
@@ -113,6 +114,9 @@ struct hart_state {
     static constexpr unsigned branch_ring_size = 16;
     std::uint64_t branch_ring[branch_ring_size] = {};
     std::uint64_t branch_count = 0;
+
+    // Instruction fetch through the cluster's icache (icache.h); no cache: not charged.
+    fetch_state fetch;
 
     reservation_set* reservations = nullptr;  // required: the harts of one SoC share one
     // `time` CSR source: simulated time in cycles; defaults to mcycle.

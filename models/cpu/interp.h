@@ -190,9 +190,22 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     decode_cache::block* blk = nullptr;
     const insn* ip = nullptr;
     stop result;
+    // Where the straight-line run of fetched instructions began (NPU_FETCH).
+    const bool fetch_on = h.fetch.cache != nullptr;
+    std::uint32_t fetch_from = h.pc;
 
+// Trace and Exact charge each instruction's fetch before it starts, so the
+// start cycles they report and stop at include the fetch stalls (the normal
+// loop charges them where a run ends: the same total). A slot not decoded
+// yet charges its first halfword's line (its length is not known yet).
 #define NPU_DISPATCH()                                                \
     do {                                                              \
+        if constexpr (Trace || Exact)                                 \
+            if (fetch_on && ip->op != op_block_end) {                 \
+                const std::uint32_t l_ =                              \
+                    NPU_PC(ip) + (ip->op == op_decode ? 2u : 2u * ip->len) - 1u; \
+                NPU_FETCH(l_, l_ + 1u);                               \
+            }                                                         \
         if constexpr (Trace || Exact)                                 \
             if (cyc >= exact_limit) {                                 \
                 h.pc = NPU_PC(ip);                                    \
@@ -251,8 +264,21 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
         }                                                \
         goto resolve;                                    \
     } while (0)
-// Records a taken transfer in the hart's branch ring (one store).
-#define NPU_NOTE(from, to) ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to)
+// Instruction fetch (icache.h): charges the straight-line run from
+// fetch_from to the byte `last`, which ends it, and starts the next at `next`.
+#define NPU_FETCH(last, next)                                                      \
+    do {                                                                           \
+        if (fetch_on && !h.fetch.in_line(fetch_from, (last)))                      \
+            cyc += h.fetch.run(fetch_from, (last));                                \
+        fetch_from = (next);                                                       \
+    } while (0)
+// Records a taken transfer (ip) in the hart's branch ring (one store) and
+// ends the fetch run there.
+#define NPU_NOTE(from, to)                                                                   \
+    do {                                                                                     \
+        NPU_FETCH((from) + 2u * ip->len - 1u, (to));                                         \
+        ring[nb++ & (hart_state::branch_ring_size - 1)] = std::uint64_t(from) << 32 | (to); \
+    } while (0)
 #define NPU_BRANCH(cond)                                                                 \
     do {                                                                                 \
         if (cond) {                                                                      \
@@ -563,6 +589,7 @@ L_ebreak:
     NPU_RAISE(cause_breakpoint, NPU_PC(ip));
 L_mret:
     if (h.priv != privilege::machine) goto illegal;
+    NPU_FETCH(NPU_PC(ip) + 2u * ip->len - 1u, h.mepc);
     exec_mret(h);
     result = stop::resync;
     goto out;
@@ -573,7 +600,9 @@ L_wfi:
     result = stop::wfi;
     goto out;
 L_csr: {
-    // exec_csr sees the counters as retired before this instruction.
+    // exec_csr sees the counters as retired before this instruction, its
+    // own fetch included.
+    NPU_FETCH(NPU_PC(ip) + 2u * ip->len - 1u, NPU_PC(ip) + 2u * ip->len);
     h.cycle = cyc;
     h.instret = n - 1;
     bool resync = false;
@@ -921,8 +950,10 @@ raise:
     --n;  // the faulting instruction does not retire
     --h.class_insns[ip->cls];
     h.pc = NPU_PC(ip);
+    NPU_FETCH(h.pc + 2u * ip->len - 1u, h.pc);  // the faulting instruction was fetched
     result = stop::exception;
 out:
+    if (fetch_on && fetch_from < h.pc) cyc += h.fetch.run(fetch_from, h.pc - 1u);
     h.cycle = cyc;
     h.instret = n;
     h.taken_branches += taken;
@@ -939,6 +970,7 @@ out:
 #undef NPU_FAR
 #undef NPU_BRANCH
 #undef NPU_NOTE
+#undef NPU_FETCH
 #undef NPU_LOAD
 #undef NPU_STORE
 #undef NPU_AMO

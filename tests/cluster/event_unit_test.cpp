@@ -9,6 +9,8 @@
 #include "cluster/event_unit_regs.h"
 #include "util/harness.h"
 
+#include <algorithm>
+
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -294,6 +296,53 @@ TEST(EventUnit, BarrierMisuseIsACommandError) {
         EXPECT_EQ(c.rd(NPU_EU_BARRIER(2) + NPU_EU_BARRIER_TEAM), 0b011u) << "a rejected write changes nothing";
         EXPECT_EQ(c.write(NPU_EU_BARRIER(3) + NPU_EU_BARRIER_TEAM, 1u << n_harts), tlm::TLM_COMMAND_ERROR_RESPONSE)
             << "a hart that does not exist";
+    });
+}
+
+// Hardware mutexes: a load takes the mutex, sleeping while another hart holds
+// it, and returns at the release's time (+ the latency); a store releases it.
+TEST(EventUnit, MutexSerialisesHartsAndWakesAWaiterAtTheRelease) {
+    E->h.run_job([] {
+        const std::uint32_t m = NPU_EU_MUTEX(2);
+        sc_time got[3], released[3];
+        std::vector<std::function<void()>> harts;
+        for (unsigned h = 0; h < 3; ++h)
+            harts.push_back([&, h] {
+                port p(h, sc_time(10 * (h + 1), SC_NS));  // arrive at 10, 20, 30 ns
+                EXPECT_EQ(p.rd(m), 1u);
+                got[h] = p.now();
+                p.work(sc_time(100, SC_NS));  // the critical section
+                released[h] = p.now();
+                p.wr(m, 0);
+            });
+        const sc_time t0 = sc_core::sc_time_stamp();
+        in_parallel(harts);
+        // Hart 0 takes it at once; each other hart gets it when the holder
+        // before it released it: the sections never overlap.
+        EXPECT_EQ(got[0] - t0, sc_time(10, SC_NS) + lat);
+        sc_time order[3] = {got[0], got[1], got[2]};
+        std::sort(std::begin(order), std::end(order));
+        for (unsigned k = 1; k < 3; ++k) {
+            unsigned prev = 0;
+            for (unsigned h = 0; h < 3; ++h)
+                if (got[h] == order[k - 1]) prev = h;
+            EXPECT_EQ(order[k], released[prev] + lat) << "the next holder starts at the release";
+        }
+        port c(cc);
+        EXPECT_EQ(c.rd(m), 1u) << "free again after the last release";
+        c.wr(m, 0);
+    });
+}
+
+TEST(EventUnit, MutexMisuseIsACommandError) {
+    E->h.run_job([] {
+        port c(cc), w0(0);
+        std::uint32_t v = 0;
+        EXPECT_EQ(w0.write(NPU_EU_MUTEX(1), 0), tlm::TLM_COMMAND_ERROR_RESPONSE) << "release of a free mutex";
+        EXPECT_EQ(w0.rd(NPU_EU_MUTEX(1)), 1u);
+        EXPECT_EQ(w0.read(NPU_EU_MUTEX(1), v), tlm::TLM_COMMAND_ERROR_RESPONSE) << "taken again by its holder";
+        EXPECT_EQ(c.write(NPU_EU_MUTEX(1), 0), tlm::TLM_COMMAND_ERROR_RESPONSE) << "released by another hart";
+        w0.wr(NPU_EU_MUTEX(1), 0);
     });
 }
 

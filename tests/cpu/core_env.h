@@ -179,6 +179,10 @@ struct core_env {
         o.push_back("l1.size=4KiB");
         o.push_back("l1.banks=16");
         o.push_back("soc.memcheck=off");
+        // These tests count the pipeline's cycles instruction by instruction
+        // on hand-written programs; the instruction cache's misses are
+        // counted exactly by icache_test and fw.icache.
+        o.push_back("icache.enabled=false");
         return cfg::config::load("", o);
     }
 
