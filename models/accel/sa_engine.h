@@ -115,6 +115,10 @@ private:
     // One row of an operand through the master at time `when`.
     bool access(int operand, std::uint64_t addr, void* data, unsigned len, bool write, const sc_core::sc_time& when,
                 unsigned row, sa_run& run);
+    // The host bytes of `rows` rows of `len` bytes from `first`, `stride`
+    // apart, when all lie in the job's read window (each row memchecked and
+    // the traffic counted, as a DMI read does), else null.
+    const unsigned char* view_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len);
     // `rows` rows of `len` bytes from `first`, `stride` apart, into `dst`
     // (`pitch` bytes apart); rows are numbered from `row0` in a fault.
     bool read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,
