@@ -111,10 +111,6 @@ template <typename W>
 [[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<W>& t) {
     mac_tile_body(t);
 }
-// The IB accumulator rows stay in registers only when their loops are
-// unrolled, which -O2 does not do by itself: kept in memory, every
-// multiply-add waited for the previous one's store.
-#define NPU_SA_UNROLL _Pragma("GCC unroll 8")
 // (A[i][2p], A[i][2p+1]) as one 32-bit value, for every lane of a vpmaddwd.
 inline std::uint32_t a_pair(const mac_tile<std::int16_t>& t, std::size_t i, std::size_t p) {
     std::uint32_t pair;  // x86: little-endian, element 2p in the low half
@@ -127,7 +123,8 @@ template <std::size_t IB>
     static_assert(lanes == 16, "two vectors of eight int32 accumulators per chunk");
     for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
         __m256i v[IB][2];
-        NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) {
+#pragma GCC unroll 8
+        for (std::size_t q = 0; q < IB; ++q) {
             const auto* out = reinterpret_cast<const __m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
             v[q][0] = _mm256_loadu_si256(out);
             v[q][1] = _mm256_loadu_si256(out + 1);
@@ -135,13 +132,15 @@ template <std::size_t IB>
         for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
             const auto* w = reinterpret_cast<const __m256i*>(t.weights(p, c0));
             const __m256i w0 = _mm256_loadu_si256(w), w1 = _mm256_loadu_si256(w + 1);
-            NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) {
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) {
                 const __m256i x = _mm256_set1_epi32(static_cast<int>(a_pair(t, i0 + q, p)));
                 v[q][0] = _mm256_add_epi32(v[q][0], _mm256_madd_epi16(x, w0));
                 v[q][1] = _mm256_add_epi32(v[q][1], _mm256_madd_epi16(x, w1));
             }
         }
-        NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) {
+#pragma GCC unroll 8
+        for (std::size_t q = 0; q < IB; ++q) {
             auto* out = reinterpret_cast<__m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
             _mm256_storeu_si256(out, v[q][0]);
             _mm256_storeu_si256(out + 1, v[q][1]);
@@ -157,6 +156,9 @@ template <>
 
 // AVX-512: one register per chunk of 16 columns, fp32 with vfmadd (one
 // rounding per product, as fmaf), int8 with vpmaddwd on 16 column pairs.
+// `#pragma GCC unroll` keeps the IB accumulator rows in registers: -O2 does
+// not unroll those loops by itself, and kept in memory every multiply-add
+// waited for the previous one's store.
 #define NPU_SA_AVX512 "avx512f,avx512bw,avx2,fma"
 template <std::size_t IB, typename W>
 [[gnu::target(NPU_SA_AVX512), gnu::always_inline]] inline void mac_rows_avx512(const mac_tile<W>& t, std::size_t i0) {
@@ -164,27 +166,33 @@ template <std::size_t IB, typename W>
     for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
         if constexpr (std::is_same_v<W, float>) {
             __m512 v[IB];
-            NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_ps(&t.acc[(i0 + q) * t.cols + c0]);
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_ps(&t.acc[(i0 + q) * t.cols + c0]);
             for (std::size_t r = 0; r < t.k_t; ++r) {
                 const __m512 w = _mm512_loadu_ps(t.weights(r, c0));
-                NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) {
+#pragma GCC unroll 8
+                for (std::size_t q = 0; q < IB; ++q) {
                     float x;
                     std::memcpy(&x, &t.a[(i0 + q) * t.a_pitch + r * 4], 4);
                     v[q] = _mm512_fmadd_ps(_mm512_set1_ps(x), w, v[q]);
                 }
             }
-            NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_ps(&t.acc[(i0 + q) * t.cols + c0], v[q]);
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_ps(&t.acc[(i0 + q) * t.cols + c0], v[q]);
         } else {
             __m512i v[IB];
-            NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_si512(&t.acc[(i0 + q) * t.cols + c0]);
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_si512(&t.acc[(i0 + q) * t.cols + c0]);
             for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
                 const __m512i w = _mm512_loadu_si512(t.weights(p, c0));
-                NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) {
+#pragma GCC unroll 8
+                for (std::size_t q = 0; q < IB; ++q) {
                     const __m512i x = _mm512_set1_epi32(static_cast<int>(a_pair(t, i0 + q, p)));
                     v[q] = _mm512_add_epi32(v[q], _mm512_madd_epi16(x, w));
                 }
             }
-            NPU_SA_UNROLL for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_si512(&t.acc[(i0 + q) * t.cols + c0], v[q]);
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_si512(&t.acc[(i0 + q) * t.cols + c0], v[q]);
         }
     }
 }
@@ -195,7 +203,6 @@ template <typename W>
     for (; i < t.m; ++i) mac_rows_avx512<1>(t, i);
 }
 #undef NPU_SA_AVX512
-#undef NPU_SA_UNROLL
 #endif
 
 // One operand row (at most a tile's width of elements): eight bytes per move,
@@ -479,7 +486,8 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             if (j.fp32)
                 mac_tile_run(mac_tile<float>{a_rows, a_pitch, b_rows, b_rows_pitch, cols, j.m, k_t, acc_f32.data()});
             else
-                mac_tile_run(mac_tile<std::int16_t>{a_rows, a_pitch, reinterpret_cast<const unsigned char*>(b_i16.data()),
+                mac_tile_run(mac_tile<std::int16_t>{a_rows, a_pitch,
+                                                    reinterpret_cast<const unsigned char*>(b_i16.data()),
                                                     cols * 2 * sizeof(std::int16_t), cols, j.m, k_t, acc_i32.data()});
             t += cycles(tile);
             run.stall_cycles += tile - compute;

@@ -316,7 +316,8 @@ void memory::mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on) {
                 std::memcpy(shadow + i, &w, 8);
             }
             for (; i < chunk; ++i)
-                shadow[i] = on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
+                shadow[i] =
+                    on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
         }
         offset += chunk;
         len -= chunk;
