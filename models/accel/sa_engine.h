@@ -104,6 +104,10 @@ std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m, bool
 std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_t, bool first_k, bool last_k);
 sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g);
 
+// The MAC loops the TLM engine runs on this host: "avx512", "avx2" or
+// "generic" (NPU_SA_KERNELS=generic|avx2 forces one; bench/sa_mac prints it).
+const char* sa_tlm_kernels();
+
 // The loosely-timed engine (sa.model=tlm): evaluates the whole job at once,
 // each tile's accesses issued at the tile's time, timed by the closed form.
 class sa_tlm_engine : public sa_engine {

@@ -251,28 +251,52 @@ NPU_SA_CLONES void interleave_pairs(const std::int8_t* __restrict rows, std::siz
 }
 #undef NPU_SA_CLONES
 
-template <typename W>
-void mac_tile_run(const mac_tile<W>& t) {
-    static void (*const fn)(const mac_tile<W>&) = [] {
+enum class mac_kernels { generic, avx2, avx512 };
+
+// The MAC loops this host runs, chosen once.
+mac_kernels chosen_kernels() {
+    static const mac_kernels chosen = [] {
         // NPU_SA_KERNELS=generic|avx2: the portable loops on any host, or
         // the AVX2 ones on an AVX-512 host, so tests check them where faster
         // ones would be picked (tests/accel).
         const char* k = std::getenv("NPU_SA_KERNELS");
-        const std::string kernels = k ? k : "";
-        if (kernels == "generic") return mac_tile_generic<W>;
+        const std::string wanted = k ? k : "";
+        if (wanted == "generic") return mac_kernels::generic;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         __builtin_cpu_init();
-        if (kernels != "avx2" && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        if (wanted != "avx2" && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
             __builtin_cpu_supports("fma"))
-            return mac_tile_avx512<W>;
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_tile_avx2<W>;
+            return mac_kernels::avx512;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_kernels::avx2;
 #endif
-        return mac_tile_generic<W>;
+        return mac_kernels::generic;
+    }();
+    return chosen;
+}
+
+template <typename W>
+void mac_tile_run(const mac_tile<W>& t) {
+    static void (*const fn)(const mac_tile<W>&) = [] {
+        switch (chosen_kernels()) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        case mac_kernels::avx512: return mac_tile_avx512<W>;
+        case mac_kernels::avx2: return mac_tile_avx2<W>;
+#endif
+        default: return mac_tile_generic<W>;
+        }
     }();
     fn(t);
 }
 
 }  // namespace
+
+const char* sa_tlm_kernels() {
+    switch (chosen_kernels()) {
+    case mac_kernels::avx512: return "avx512";
+    case mac_kernels::avx2: return "avx2";
+    default: return "generic";
+    }
+}
 
 // --- cycle model --------------------------------------------------------------------
 
