@@ -58,7 +58,8 @@ int sc_main(int, char**) {
         {"resnet8_int8 conv", 192, 16, 144, false}, {"resnet8_f32 conv", 32, 16, 144, true},
         {"resnet8_f32 conv", 16, 4, 576, true},     {"dscnn_int8 conv", 36, 128, 128, false},
     };
-    fmt::print("host time per MAC of the TLM SA engine ({}x{} array, DMI on; thread CPU time)\n", geo.rows, geo.cols);
+    fmt::print("host time per MAC of the TLM SA engine ({}x{} array, DMI on, {} MAC loops; thread CPU time)\n",
+               geo.rows, geo.cols, accel::sa_tlm_kernels());
     fmt::print("{:<22} {:>12} {:>10} {:>10} {:>8}\n", "job", "MxNxK", "us/job", "ns/MAC", "cycles");
     double total_ns = 0, total_macs = 0;
     bool failed = false;

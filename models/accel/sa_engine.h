@@ -104,6 +104,10 @@ std::uint64_t sa_tile_compute_cycles(const sa_geometry& g, std::uint64_t m, bool
 std::uint64_t sa_tile_bytes(const sa_job& j, std::uint64_t k_t, std::uint64_t n_t, bool first_k, bool last_k);
 sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g);
 
+// The MAC loops the TLM engine runs on this host: "avx512", "avx2" or
+// "generic" (NPU_SA_KERNELS=generic|avx2 forces one; bench/sa_mac prints it).
+const char* sa_tlm_kernels();
+
 // The loosely-timed engine (sa.model=tlm): evaluates the whole job at once,
 // each tile's accesses issued at the tile's time, timed by the closed form.
 class sa_tlm_engine : public sa_engine {
@@ -115,6 +119,10 @@ private:
     // One row of an operand through the master at time `when`.
     bool access(int operand, std::uint64_t addr, void* data, unsigned len, bool write, const sc_core::sc_time& when,
                 unsigned row, sa_run& run);
+    // The host bytes of `rows` rows of `len` bytes from `first`, `stride`
+    // apart, when all lie in the job's read window (each row memchecked and
+    // the traffic counted, as a DMI read does), else null.
+    const unsigned char* view_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len);
     // `rows` rows of `len` bytes from `first`, `stride` apart, into `dst`
     // (`pitch` bytes apart); rows are numbered from `row0` in a fault.
     bool read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,

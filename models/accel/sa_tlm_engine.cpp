@@ -35,17 +35,23 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / 
 // its weights are int16 pairs of consecutive rows, b[(p*cols + c)*2 + h] =
 // B[2p + h][c], so one multiply-add of pairs (x86 vpmaddwd) takes two rows;
 // a pair's two products sum to at most 2 * 128 * 128, exact in int32.
+// A and fp32 weights are read in place from L1's host memory when a tile's
+// rows lie in the job's DMI window (row pitches in bytes), else from copies.
 constexpr std::size_t lanes = 16;
 
 template <typename W>  // weights: float (fp32) or std::int16_t pairs (int8)
 struct mac_tile {
     using acc_t = std::conditional_t<std::is_same_v<W, float>, float, std::uint32_t>;
-    const unsigned char* a;  // A slice: m rows of `a_stride` elements (fp32 or int8), k_t used
-    std::size_t a_stride;    // int8: even, so a pair's second element is inside the row
-    const W* b;              // weights: k_t rows (int8: ceil(k_t/2) pairs) of `cols`, zero-padded
+    const unsigned char* a;  // A slice: m rows `a_pitch` bytes apart, k_t elements used: fp32, or int8
+    std::size_t a_pitch;     // widened to int16 with a zero past an odd k_t (a pair is one 32-bit load)
+    const unsigned char* b;  // weights: k_t rows (int8: ceil(k_t/2) pairs) of `cols` W, `b_pitch` bytes apart;
+    std::size_t b_pitch;     // fp32 rows 4-byte aligned
     std::size_t cols;        // multiple of `lanes`
     std::size_t m, k_t;
     acc_t* acc;              // m rows of `cols` accumulators
+    const W* weights(std::size_t row, std::size_t c0) const {
+        return reinterpret_cast<const W*>(b + row * b_pitch) + c0 * (std::is_same_v<W, float> ? 1 : 2);
+    }
 };
 
 // Rows i0 .. i0 + IB - 1 of the tile: IB output rows at once share each
@@ -59,18 +65,18 @@ template <std::size_t IB, typename W>
             for (std::size_t l = 0; l < lanes; ++l) v[q][l] = t.acc[(i0 + q) * t.cols + c0 + l];
         if constexpr (std::is_same_v<W, float>) {
             for (std::size_t r = 0; r < t.k_t; ++r) {
-                const float* w = &t.b[r * t.cols + c0];
+                const float* w = t.weights(r, c0);
                 for (std::size_t q = 0; q < IB; ++q) {
                     float x;
-                    std::memcpy(&x, &t.a[((i0 + q) * t.a_stride + r) * 4], 4);
+                    std::memcpy(&x, &t.a[(i0 + q) * t.a_pitch + r * 4], 4);
                     for (std::size_t l = 0; l < lanes; ++l) v[q][l] = std::fmaf(x, w[l], v[q][l]);
                 }
             }
         } else {
             for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
-                const std::int16_t* w = &t.b[(p * t.cols + c0) * 2];
+                const std::int16_t* w = t.weights(p, c0);
                 for (std::size_t q = 0; q < IB; ++q) {
-                    const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[(i0 + q) * t.a_stride]);
+                    const auto* arow = reinterpret_cast<const std::int16_t*>(&t.a[(i0 + q) * t.a_pitch]);
                     const std::int32_t x0 = arow[2 * p], x1 = arow[2 * p + 1];
                     for (std::size_t l = 0; l < lanes; ++l)
                         v[q][l] += static_cast<std::uint32_t>(x0 * w[2 * l] + x1 * w[2 * l + 1]);
@@ -93,7 +99,8 @@ template <typename W>
 
 // The baseline ISA has no fused multiply-add instruction (std::fmaf is then a
 // library call per MAC): on x86-64 hosts with AVX2 and FMA the same loops run
-// compiled for them (int8 with vpmaddwd), chosen once at start-up. Both give
+// compiled for them (int8 with vpmaddwd), and with AVX-512 (F + BW) a chunk
+// of 16 columns is one vector register; chosen once at start-up. All give
 // identical results.
 template <typename W>
 void mac_tile_generic(const mac_tile<W>& t) {
@@ -104,30 +111,35 @@ template <typename W>
 [[gnu::target("avx2,fma")]] void mac_tile_avx2(const mac_tile<W>& t) {
     mac_tile_body(t);
 }
+// (A[i][2p], A[i][2p+1]) as one 32-bit value, for every lane of a vpmaddwd.
+inline std::uint32_t a_pair(const mac_tile<std::int16_t>& t, std::size_t i, std::size_t p) {
+    std::uint32_t pair;  // x86: little-endian, element 2p in the low half
+    std::memcpy(&pair, &t.a[i * t.a_pitch + p * 4], 4);
+    return pair;
+}
 template <std::size_t IB>
 [[gnu::target("avx2,fma"), gnu::always_inline]] inline void mac_rows_i8_avx2(const mac_tile<std::int16_t>& t,
                                                                              std::size_t i0) {
     static_assert(lanes == 16, "two vectors of eight int32 accumulators per chunk");
     for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
         __m256i v[IB][2];
+#pragma GCC unroll 8
         for (std::size_t q = 0; q < IB; ++q) {
             const auto* out = reinterpret_cast<const __m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
             v[q][0] = _mm256_loadu_si256(out);
             v[q][1] = _mm256_loadu_si256(out + 1);
         }
         for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
-            const auto* w = reinterpret_cast<const __m256i*>(&t.b[(p * t.cols + c0) * 2]);
+            const auto* w = reinterpret_cast<const __m256i*>(t.weights(p, c0));
             const __m256i w0 = _mm256_loadu_si256(w), w1 = _mm256_loadu_si256(w + 1);
+#pragma GCC unroll 8
             for (std::size_t q = 0; q < IB; ++q) {
-                // (A[i][2p], A[i][2p+1]) in every 32-bit lane, against each column's pair of weights.
-                const auto* arow = reinterpret_cast<const std::int8_t*>(&t.a[(i0 + q) * t.a_stride]);
-                const auto pair = static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p])) |
-                                  static_cast<std::uint32_t>(static_cast<std::uint16_t>(arow[2 * p + 1])) << 16;
-                const __m256i x = _mm256_set1_epi32(static_cast<int>(pair));
+                const __m256i x = _mm256_set1_epi32(static_cast<int>(a_pair(t, i0 + q, p)));
                 v[q][0] = _mm256_add_epi32(v[q][0], _mm256_madd_epi16(x, w0));
                 v[q][1] = _mm256_add_epi32(v[q][1], _mm256_madd_epi16(x, w1));
             }
         }
+#pragma GCC unroll 8
         for (std::size_t q = 0; q < IB; ++q) {
             auto* out = reinterpret_cast<__m256i*>(&t.acc[(i0 + q) * t.cols + c0]);
             _mm256_storeu_si256(out, v[q][0]);
@@ -141,25 +153,150 @@ template <>
     for (; i + row_block <= t.m; i += row_block) mac_rows_i8_avx2<row_block>(t, i);
     for (; i < t.m; ++i) mac_rows_i8_avx2<1>(t, i);
 }
+
+// AVX-512: one register per chunk of 16 columns, fp32 with vfmadd (one
+// rounding per product, as fmaf), int8 with vpmaddwd on 16 column pairs.
+// `#pragma GCC unroll` keeps the IB accumulator rows in registers: -O2 does
+// not unroll those loops by itself, and kept in memory every multiply-add
+// waited for the previous one's store.
+#define NPU_SA_AVX512 "avx512f,avx512bw,avx2,fma"
+template <std::size_t IB, typename W>
+[[gnu::target(NPU_SA_AVX512), gnu::always_inline]] inline void mac_rows_avx512(const mac_tile<W>& t, std::size_t i0) {
+    static_assert(lanes == 16, "one vector of sixteen 32-bit accumulators per chunk");
+    for (std::size_t c0 = 0; c0 < t.cols; c0 += lanes) {
+        if constexpr (std::is_same_v<W, float>) {
+            __m512 v[IB];
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_ps(&t.acc[(i0 + q) * t.cols + c0]);
+            for (std::size_t r = 0; r < t.k_t; ++r) {
+                const __m512 w = _mm512_loadu_ps(t.weights(r, c0));
+#pragma GCC unroll 8
+                for (std::size_t q = 0; q < IB; ++q) {
+                    float x;
+                    std::memcpy(&x, &t.a[(i0 + q) * t.a_pitch + r * 4], 4);
+                    v[q] = _mm512_fmadd_ps(_mm512_set1_ps(x), w, v[q]);
+                }
+            }
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_ps(&t.acc[(i0 + q) * t.cols + c0], v[q]);
+        } else {
+            __m512i v[IB];
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) v[q] = _mm512_loadu_si512(&t.acc[(i0 + q) * t.cols + c0]);
+            for (std::size_t p = 0; p < (t.k_t + 1) / 2; ++p) {
+                const __m512i w = _mm512_loadu_si512(t.weights(p, c0));
+#pragma GCC unroll 8
+                for (std::size_t q = 0; q < IB; ++q) {
+                    const __m512i x = _mm512_set1_epi32(static_cast<int>(a_pair(t, i0 + q, p)));
+                    v[q] = _mm512_add_epi32(v[q], _mm512_madd_epi16(x, w));
+                }
+            }
+#pragma GCC unroll 8
+            for (std::size_t q = 0; q < IB; ++q) _mm512_storeu_si512(&t.acc[(i0 + q) * t.cols + c0], v[q]);
+        }
+    }
+}
+template <typename W>
+[[gnu::target(NPU_SA_AVX512)]] void mac_tile_avx512(const mac_tile<W>& t) {
+    std::size_t i = 0;
+    for (; i + row_block <= t.m; i += row_block) mac_rows_avx512<row_block>(t, i);
+    for (; i < t.m; ++i) mac_rows_avx512<1>(t, i);
+}
+#undef NPU_SA_AVX512
 #endif
+
+// One operand row (at most a tile's width of elements): eight bytes per move,
+// inline; a C library call per row of a few bytes cost more than the MACs
+// of small tiles.
+inline void copy_row(unsigned char* dst, const unsigned char* src, std::size_t len) {
+    std::size_t i = 0;
+    for (; i + 8 <= len; i += 8) std::memcpy(dst + i, src + i, 8);
+    for (; i < len; ++i) dst[i] = src[i];
+}
+
+// The int8 data movement of a tile (exact on any ISA) compiled for the
+// host's widest vectors too, picked by the loader: it was a third of a small
+// int8 job's host time in baseline x86-64 code.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define NPU_SA_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
+#else
+#define NPU_SA_CLONES
+#endif
+
+// int8 A rows widened to int16: m rows of k elements (a zero after an odd k).
+NPU_SA_CLONES void widen_rows(const std::int8_t* __restrict src, std::size_t src_pitch, std::int16_t* __restrict dst,
+                              std::size_t dst_pitch, std::size_t m, std::size_t k) {
+    for (std::size_t r = 0; r < m; ++r, src += src_pitch, dst += dst_pitch) {
+        std::size_t i = 0;
+        for (; i + lanes <= k; i += lanes)
+            for (std::size_t l = 0; l < lanes; ++l) dst[i + l] = src[i + l];
+        for (; i < k; ++i) dst[i] = src[i];
+        if (k & 1) dst[k] = 0;
+    }
+}
+
+// int8 weight pairs of k rows `pitch` bytes apart: w[(p*cols + c)*2 + h] =
+// row 2p + h's column c, `zero` (cols zero bytes) past an odd last row.
+NPU_SA_CLONES void interleave_pairs(const std::int8_t* __restrict rows, std::size_t pitch, std::size_t k,
+                                    const std::int8_t* __restrict zero, std::int16_t* __restrict w, std::size_t cols) {
+    for (std::size_t p = 0; p < (k + 1) / 2; ++p, w += 2 * cols) {
+        const std::int8_t* r0 = rows + 2 * p * pitch;
+        const std::int8_t* r1 = 2 * p + 1 < k ? r0 + pitch : zero;
+        for (std::size_t c0 = 0; c0 < cols; c0 += lanes)
+            for (std::size_t l = 0; l < lanes; ++l) {
+                w[2 * (c0 + l)] = r0[c0 + l];
+                w[2 * (c0 + l) + 1] = r1[c0 + l];
+            }
+    }
+}
+#undef NPU_SA_CLONES
+
+enum class mac_kernels { generic, avx2, avx512 };
+
+// The MAC loops this host runs, chosen once.
+mac_kernels chosen_kernels() {
+    static const mac_kernels chosen = [] {
+        // NPU_SA_KERNELS=generic|avx2: the portable loops on any host, or
+        // the AVX2 ones on an AVX-512 host, so tests check them where faster
+        // ones would be picked (tests/accel).
+        const char* k = std::getenv("NPU_SA_KERNELS");
+        const std::string wanted = k ? k : "";
+        if (wanted == "generic") return mac_kernels::generic;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        if (wanted != "avx2" && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("fma"))
+            return mac_kernels::avx512;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_kernels::avx2;
+#endif
+        return mac_kernels::generic;
+    }();
+    return chosen;
+}
 
 template <typename W>
 void mac_tile_run(const mac_tile<W>& t) {
     static void (*const fn)(const mac_tile<W>&) = [] {
-        // NPU_SA_KERNELS=generic: the portable loops on any host, so tests
-        // check them where the vector ones would be picked (tests/accel).
-        if (const char* k = std::getenv("NPU_SA_KERNELS"); k && std::string(k) == "generic")
-            return mac_tile_generic<W>;
+        switch (chosen_kernels()) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return mac_tile_avx2<W>;
+        case mac_kernels::avx512: return mac_tile_avx512<W>;
+        case mac_kernels::avx2: return mac_tile_avx2<W>;
 #endif
-        return mac_tile_generic<W>;
+        default: return mac_tile_generic<W>;
+        }
     }();
     fn(t);
 }
 
 }  // namespace
+
+const char* sa_tlm_kernels() {
+    switch (chosen_kernels()) {
+    case mac_kernels::avx512: return "avx512";
+    case mac_kernels::avx2: return "avx2";
+    default: return "generic";
+    }
+}
 
 // --- cycle model --------------------------------------------------------------------
 
@@ -210,10 +347,10 @@ bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned
         unsigned char* host = w.host + (addr - w.start);
         if (write) {
             base::bus_initiator::memcheck_write(w, addr, len);
-            std::memcpy(host, data, len);
+            copy_row(host, static_cast<const unsigned char*>(data), len);
         } else {
             env_.bus.memcheck_read(w, addr, len);
-            std::memcpy(data, host, len);
+            copy_row(static_cast<unsigned char*>(data), host, len);
         }
         if (w.traffic_id >= 0) (write ? env_.bus.traffic().write_bytes : env_.bus.traffic().read_bytes)[w.traffic_id] += len;
         return true;
@@ -237,18 +374,22 @@ bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned
     return false;
 }
 
+const unsigned char* sa_tlm_engine::view_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows,
+                                              unsigned len) {
+    const base::dmi_window& w = read_window_;
+    const std::uint64_t last = first + (rows - 1) * stride + len - 1;
+    if (!w.host || first < w.start || last > w.end) return nullptr;
+    if (w.shadow)
+        for (std::uint64_t r = 0; r < rows; ++r) env_.bus.memcheck_read(w, first + r * stride, len);
+    if (w.traffic_id >= 0) env_.bus.traffic().read_bytes[w.traffic_id] += rows * len;
+    return w.host + (first - w.start);
+}
+
 bool sa_tlm_engine::read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,
                               std::size_t pitch, int operand, unsigned row0, const sc_core::sc_time& when, sa_run& run) {
     auto* out = static_cast<unsigned char*>(dst);
-    const base::dmi_window& w = read_window_;
-    const std::uint64_t last = first + (rows - 1) * stride + len - 1;
-    if (w.host && first >= w.start && last <= w.end) {
-        const unsigned char* host = w.host + (first - w.start);
-        for (std::uint64_t r = 0; r < rows; ++r) {
-            env_.bus.memcheck_read(w, first + r * stride, len);
-            std::memcpy(out + r * pitch, host + r * stride, len);
-        }
-        if (w.traffic_id >= 0) env_.bus.traffic().read_bytes[w.traffic_id] += rows * len;
+    if (const unsigned char* host = view_rows(first, stride, rows, len)) {
+        for (std::uint64_t r = 0; r < rows; ++r) copy_row(out + r * pitch, host + r * stride, len);
         return true;
     }
     for (std::uint64_t r = 0; r < rows; ++r)
@@ -274,18 +415,22 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
         ~restore() { std::fesetround(mode); }
     } restore_round{saved_round};
 
-    // The A slice of a tile, m rows of a_stride elements (int8: even, see mac_tile).
-    const std::size_t a_stride = j.fp32 ? R : R + (R & 1);
-    std::vector<unsigned char> a_tile(std::size_t(j.m) * a_stride * e);
+    // The A slice of a tile when copied, m rows of R elements; int8: widened
+    // to m rows of a_stride int16 (even, see mac_tile).
+    const std::size_t a_stride = R + (R & 1);
+    std::vector<unsigned char> a_tile(std::size_t(j.m) * R * e);
+    std::vector<std::int16_t> a_i16(j.fp32 ? 0 : std::size_t(j.m) * a_stride);
     // The weight tile as the MAC loops take it: int32 or fp32 bits, rows
     // padded to whole chunks of lanes with zero weights.
     const std::size_t cols = ceil_div(C, lanes) * lanes;
-    // int8: the tile's rows of B as read (plus a zero row to pair an odd last one), zero-padded to cols.
-    std::vector<std::int8_t> b_stage(j.fp32 ? 0 : (R + 1) * cols);
+    // int8: the tile's rows of B when copied, zero-padded to cols, and a zero
+    // row to pair an odd last one with.
+    std::vector<std::int8_t> b_stage(j.fp32 ? 0 : R * cols), zero_row(j.fp32 ? 0 : cols);
     // The output accumulators of one N tile. One pair is used, by dtype.
     std::vector<float> b_f32(j.fp32 ? R * cols : 0), acc_f32(j.fp32 ? j.m * cols : 0);
     std::vector<std::int16_t> b_i16(j.fp32 ? 0 : (R + 1) / 2 * 2 * cols);  // int8: pairs of rows
     std::vector<std::uint32_t> acc_i32(j.fp32 ? 0 : j.m * cols);
+    std::uint64_t staged_width = 0;  // columns of b_f32 / b_stage rows that may hold non-zero weights
     // Row i of the accumulators, as the bytes C is read into and written from.
     const auto acc_row = [&](std::uint64_t i) -> void* {
         return j.fp32 ? static_cast<void*>(&acc_f32[i * cols]) : static_cast<void*>(&acc_i32[i * cols]);
@@ -302,42 +447,59 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
 
             // Reads at the start of the tile: C (accumulate), weights, A slice.
             if (first_k) {
-                for (std::uint64_t i = 0; i < j.m; ++i) {
-                    std::memset(acc_row(i), 0, cols * 4);  // int 0 and fp32 +0.0
-                    if (!j.accumulate) continue;
+                // int 0 and fp32 +0.0
+                std::memset(j.fp32 ? static_cast<void*>(acc_f32.data()) : static_cast<void*>(acc_i32.data()), 0,
+                            std::size_t(j.m) * cols * 4);
+                for (std::uint64_t i = 0; j.accumulate && i < j.m; ++i) {
                     const std::uint64_t a = j.c + i * j.ldc + n0 * 4;
                     if (!access(operand_c, a, acc_row(i), unsigned(n_t * 4), false, t, unsigned(i), run)) return run;
                 }
             }
             // Rows of B and A: all at once when they lie in the job's read
             // window (each row's memcheck as the master's DMI hit does, the
-            // traffic in one sum), else row by row through access().
+            // traffic in one sum), else row by row through access(). Rows
+            // in the window are used in place when the MAC loops can take
+            // them as they are (whole chunks of columns; int8 A: whole pairs).
             const std::uint64_t b0 = j.b + k0 * j.ldb + n0 * e;
-            void* const b_first = j.fp32 ? static_cast<void*>(b_f32.data()) : static_cast<void*>(b_stage.data());
-            const std::size_t b_pitch = cols * e;  // bytes between rows of b_f32 / b_stage
-            if (!read_rows(b0, j.ldb, k_t, unsigned(n_t * e), b_first, b_pitch, operand_b, unsigned(k0), t, run))
-                return run;
-            if (j.fp32) {
-                for (std::uint64_t r = 0; r < k_t; ++r) std::fill(&b_f32[r * cols + n_t], &b_f32[(r + 1) * cols], 0.0f);
-            } else {
-                for (std::uint64_t r = 0; r < k_t; ++r)
-                    std::fill(&b_stage[r * cols + n_t], &b_stage[(r + 1) * cols], std::int8_t(0));
-                if (k_t & 1) std::fill(&b_stage[k_t * cols], &b_stage[(k_t + 1) * cols], std::int8_t(0));
-                // Pair p interleaves rows 2p and 2p + 1, column by column.
-                for (std::uint64_t p = 0; p < (k_t + 1) / 2; ++p) {
-                    const std::int8_t* r0 = &b_stage[2 * p * cols];
-                    const std::int8_t* r1 = r0 + cols;
-                    std::int16_t* w = &b_i16[p * cols * 2];
-                    for (std::size_t c0 = 0; c0 < cols; c0 += lanes)
-                        for (std::size_t l = 0; l < lanes; ++l) {
-                            w[2 * (c0 + l)] = r0[c0 + l];
-                            w[2 * (c0 + l) + 1] = r1[c0 + l];
-                        }
+            const unsigned char* b_rows = view_rows(b0, j.ldb, k_t, unsigned(n_t * e));
+            std::size_t b_rows_pitch = j.ldb;
+            const bool b_in_place =
+                b_rows && n_t == cols &&
+                (!j.fp32 || (j.ldb % 4 == 0 && reinterpret_cast<std::uintptr_t>(b_rows) % alignof(float) == 0));
+            if (!b_in_place) {
+                auto* stage = j.fp32 ? reinterpret_cast<unsigned char*>(b_f32.data())
+                                     : reinterpret_cast<unsigned char*>(b_stage.data());
+                const std::size_t pitch = cols * e;  // bytes between rows of b_f32 / b_stage
+                // Columns n_t .. cols of every staged row stay zero weights:
+                // cleared when a narrower tile follows a wider one.
+                if (staged_width > n_t) {
+                    for (std::uint64_t r = 0; r < R; ++r) std::memset(stage + r * pitch + n_t * e, 0, (cols - n_t) * e);
+                    staged_width = n_t;
                 }
+                if (b_rows)
+                    for (std::uint64_t r = 0; r < k_t; ++r) copy_row(stage + r * pitch, b_rows + r * j.ldb, n_t * e);
+                else if (!read_rows(b0, j.ldb, k_t, unsigned(n_t * e), stage, pitch, operand_b, unsigned(k0), t, run))
+                    return run;
+                staged_width = std::max<std::uint64_t>(staged_width, n_t);
+                b_rows = stage;
+                b_rows_pitch = pitch;
             }
-            if (!read_rows(j.a + k0 * e, j.lda, j.m, unsigned(k_t * e), a_tile.data(), a_stride * e, operand_a, 0, t,
-                           run))
-                return run;
+            if (!j.fp32)
+                interleave_pairs(reinterpret_cast<const std::int8_t*>(b_rows), b_rows_pitch, k_t, zero_row.data(),
+                                 b_i16.data(), cols);
+            const unsigned char* a_rows = view_rows(j.a + k0 * e, j.lda, j.m, unsigned(k_t * e));
+            std::size_t a_pitch = j.lda;
+            if (!a_rows) {
+                if (!read_rows(j.a + k0 * e, j.lda, j.m, unsigned(k_t * e), a_tile.data(), R * e, operand_a, 0, t, run))
+                    return run;
+                a_rows = a_tile.data();
+                a_pitch = R * e;
+            }
+            if (!j.fp32) {
+                widen_rows(reinterpret_cast<const std::int8_t*>(a_rows), a_pitch, a_i16.data(), a_stride, j.m, k_t);
+                a_rows = reinterpret_cast<const unsigned char*>(a_i16.data());
+                a_pitch = a_stride * sizeof(std::int16_t);
+            }
 
             // The MACs. A column's partial sum enters at the top with the
             // accumulator value and gains one product per row, k ascending,
@@ -346,9 +508,11 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             // (fused multiply-add, round to nearest even). int8: exact
             // products, int32 sums wrap modulo 2^32.
             if (j.fp32)
-                mac_tile_run(mac_tile<float>{a_tile.data(), a_stride, b_f32.data(), cols, j.m, k_t, acc_f32.data()});
+                mac_tile_run(mac_tile<float>{a_rows, a_pitch, b_rows, b_rows_pitch, cols, j.m, k_t, acc_f32.data()});
             else
-                mac_tile_run(mac_tile<std::int16_t>{a_tile.data(), a_stride, b_i16.data(), cols, j.m, k_t, acc_i32.data()});
+                mac_tile_run(mac_tile<std::int16_t>{a_rows, a_pitch,
+                                                    reinterpret_cast<const unsigned char*>(b_i16.data()),
+                                                    cols * 2 * sizeof(std::int16_t), cols, j.m, k_t, acc_i32.data()});
             t += cycles(tile);
             run.stall_cycles += tile - compute;
 

@@ -114,13 +114,12 @@ public:
     void memcheck_read(const dmi_window& w, std::uint64_t addr, unsigned size) {
         if (w.shadow) {
             const unsigned char* s = w.shadow + (addr - w.start);
-            for (unsigned i = 0; i < size; ++i)
-                if (s[i] != 1) {  // never written, or a DMA in flight has yet to write it
-                    report_uninit(w, addr, i, size, (s[i] & 2) != 0, s[i] == shadow_zeroed);
-                    // Reported once: later reads of the same bytes stay quiet.
-                    std::memset(w.shadow + (addr - w.start), 1, size);
-                    return;
-                }
+            // Never written, or a DMA in flight has yet to write it.
+            if (const auto i = static_cast<unsigned>(first_not_written(s, size)); i < size) {
+                report_uninit(w, addr, i, size, (s[i] & 2) != 0, s[i] == shadow_zeroed);
+                // Reported once: later reads of the same bytes stay quiet.
+                std::memset(w.shadow + (addr - w.start), 1, size);
+            }
         }
     }
     static void memcheck_write(const dmi_window& w, std::uint64_t addr, unsigned size) {

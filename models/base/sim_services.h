@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -113,6 +114,23 @@ enum class memcheck_mode { off, warn, error, strict };
 // Memcheck shadow byte values: bit 0 written, bit 1 a DMA in flight will
 // write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded.
 constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4;
+
+// Index of the first of the n shadow bytes that is not exactly
+// `shadow_written` (never written, zeroed only, or in flight), n if none.
+// Eight bytes per compare: every DMA burst and SA row read is scanned, and a
+// byte loop was a tenth of a network simulation's host time.
+inline std::size_t first_not_written(const unsigned char* s, std::size_t n) {
+    constexpr std::uint64_t all_written = 0x0101010101010101ull;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s + i, 8);
+        if (w != all_written) break;
+    }
+    for (; i < n; ++i)
+        if (s[i] != shadow_written) return i;
+    return n;
+}
 
 // SoCs that share one SystemC kernel (one process, several SoCs): the
 // kernel stops when the last of them has requested its stop.

@@ -110,7 +110,9 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
 }
 
 std::uint64_t memory::first_unwritten(std::uint64_t offset, std::uint64_t len) const {
-    for (std::uint64_t a = offset; a < offset + len; ++a) {
+    // Never written, or a DMA in flight has yet to write it; page by page.
+    for (std::uint64_t a = offset; a < offset + len;) {
+        const std::uint64_t chunk = sparse_ ? std::min(offset + len - a, page_size - a % page_size) : offset + len - a;
         const unsigned char* s = nullptr;
         if (!sparse_) {
             s = dense_shadow_.data() + a;
@@ -119,7 +121,8 @@ std::uint64_t memory::first_unwritten(std::uint64_t offset, std::uint64_t len) c
             if (!p.shadow) return a;
             s = p.shadow.get() + a % page_size;
         }
-        if (*s != 1) return a;  // never written, or a DMA in flight has yet to write it
+        if (const std::size_t i = base::first_not_written(s, chunk); i < chunk) return a + i;
+        a += chunk;
     }
     return UINT64_MAX;
 }
@@ -252,10 +255,15 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     std::uint64_t end = arrive_cycle;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.
-    std::vector<std::uint64_t> lane_free(std::min<std::uint64_t>(words_per_cycle, last - first + 1), arrive_cycle);
+    // Word w - first goes out on lane (w - first) % words_per_cycle in cycle
+    // (w - first) / words_per_cycle after arrival, counted without a division
+    // per word; the lanes' buffer is kept between bursts (no allocation per burst).
+    lane_free_.assign(std::min<std::uint64_t>(words_per_cycle, last - first + 1), arrive_cycle);
+    std::uint64_t lane_index = 0, step = 0;
     for (std::uint64_t w = first; w <= last; ++w) {
-        std::uint64_t& lane = lane_free[(w - first) % lane_free.size()];
-        const std::uint64_t issue = std::max(arrive_cycle + (w - first) / words_per_cycle, lane);
+        std::uint64_t& lane = lane_free_[lane_index];
+        const std::uint64_t issue = std::max(arrive_cycle + step, lane);
+        if (++lane_index == words_per_cycle) lane_index = 0, ++step;
         const std::uint64_t served = calendar_->banks.reserve(calendar_->bank_of(w * bank_width_), issue);
         if (served != issue) {
             ++bank_conflicts_;
@@ -297,8 +305,20 @@ void memory::mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on) {
         unsigned char* shadow = nullptr;
         // A sparse page gets its shadow now: the mark must survive until the write.
         page(offset, true, &shadow);
-        for (std::uint64_t i = 0; shadow && i < chunk; ++i)
-            shadow[i] = on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
+        // Eight bytes at a time: every DMA push and completion marks its whole destination.
+        if (shadow) {
+            constexpr std::uint64_t in_flight_bits = 0x0202020202020202ull;
+            std::uint64_t i = 0;
+            for (; i + 8 <= chunk; i += 8) {
+                std::uint64_t w;
+                std::memcpy(&w, shadow + i, 8);
+                w = on ? w | in_flight_bits : w & ~in_flight_bits;
+                std::memcpy(shadow + i, &w, 8);
+            }
+            for (; i < chunk; ++i)
+                shadow[i] =
+                    on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
+        }
         offset += chunk;
         len -= chunk;
     }

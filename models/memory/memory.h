@@ -86,6 +86,7 @@ private:
     std::uint64_t banks_ = 0, bank_width_ = 0;
     base::l1_bank_calendar* calendar_ = nullptr;
     std::uint64_t bank_conflicts_ = 0, bank_stall_cycles_ = 0;
+    std::vector<std::uint64_t> lane_free_;  // burst_time's per-lane next free cycle
 
     // Dense: one block. Sparse: pages allocated on first touch.
     std::vector<unsigned char> dense_;
