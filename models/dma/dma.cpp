@@ -477,7 +477,9 @@ bool dma::run_transfer(channel& ch) {
         const bool l1 = route_is_l1(addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
         sc_time delay = t - sc_core::sc_time_stamp();
-        const bool booked = l1 && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
+        // A burst running past the L1's end faults at `t`, not here.
+        const bool booked =
+            l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
         if (booked) done = sc_core::sc_time_stamp() + delay;
         wait_until(t);
         bus.set_banks_booked(booked);
