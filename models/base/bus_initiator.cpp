@@ -117,6 +117,23 @@ tlm::tlm_response_status bus_initiator::write(std::uint64_t addr, const void* da
     return transport(tlm::TLM_WRITE_COMMAND, addr, static_cast<unsigned char*>(const_cast<void*>(data)), size, delay);
 }
 
+tlm::tlm_response_status bus_initiator::book_banks(std::uint64_t addr, unsigned size, sc_core::sc_time& delay) {
+    const txn_ext::bank_booking was = ext_.booking;
+    ext_.booking = txn_ext::bank_booking::ahead;
+    txn_.set_command(tlm::TLM_IGNORE_COMMAND);
+    txn_.set_address(addr);
+    txn_.set_data_ptr(nullptr);
+    txn_.set_data_length(size);
+    txn_.set_streaming_width(size);
+    txn_.set_byte_enable_ptr(nullptr);
+    txn_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    ext_.bus_address = addr;
+    ext_.routed = txn_ext::route::ok;
+    socket->b_transport(txn_, delay);
+    ext_.booking = was;
+    return txn_.get_response_status();
+}
+
 unsigned bus_initiator::debug_read(std::uint64_t addr, void* data, unsigned size) {
     txn_.set_command(tlm::TLM_READ_COMMAND);
     txn_.set_address(addr);

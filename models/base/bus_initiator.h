@@ -95,6 +95,16 @@ public:
     // a banked memory (a DMA channel's L1 side); 0: the memory's bandwidth.
     void set_beat_bytes(std::uint64_t b) { ext_.beat_bytes = b; }
 
+    // Books the banks a burst of `size` bytes at `addr` will use in a banked
+    // memory, issued at the caller's local time `delay`, without moving data
+    // (txn_ext::bank_booking::ahead); `delay` grows by the burst's time as a
+    // read or write would. The burst's data access follows with
+    // set_banks_booked(true) so the memory does not book them twice.
+    tlm::tlm_response_status book_banks(std::uint64_t addr, unsigned size, sc_core::sc_time& delay);
+    void set_banks_booked(bool on) {
+        ext_.booking = on ? txn_ext::bank_booking::booked : txn_ext::bank_booking::normal;
+    }
+
     // Off: every access is a b_transport and no DMI window is requested, so
     // the target's timing (port contention, banks) applies to each burst —
     // what a DMA or accelerator master needs. On by default (cores).

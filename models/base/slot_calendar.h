@@ -132,6 +132,13 @@ struct l1_bank_calendar {
     slot_calendar banks;
     std::uint64_t base = 0, size = 0;  // the L1's bus window
     unsigned bank_mask = 0, shift = 0;
+    // DMA transfers with a side in L1 in flight (counted from the push). A
+    // DMA channel books its L1 bursts only a burst ahead of SystemC time,
+    // so while one is in flight the cores run short batches (core.cpp) and
+    // book at most that far ahead themselves: the two then contend for
+    // bank-cycles in about time order instead of the cores winning every
+    // cycle they booked a quantum ahead.
+    unsigned dma_streams = 0;
     // From the platform config (l1.*; a ring of four quanta of the cluster clock).
     void init(const cfg::config& c) {
         if (!banks.empty()) return;

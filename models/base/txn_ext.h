@@ -31,6 +31,13 @@ struct txn_ext : tlm::tlm_extension<txn_ext> {
     // the bytes' memcheck shadow as the destination of a DMA transfer in
     // flight (or clear that mark). See memory::transport_dbg.
     enum class memcheck_mark : std::uint8_t { none, in_flight, clear_in_flight } mark = memcheck_mark::none;
+    // Bank booking in a banked memory (the L1). `ahead`: a TLM_IGNORE_COMMAND
+    // b_transport that books the burst's banks at the cycles it will use them
+    // and returns its timing, moving no data (a DMA channel books its L1 side
+    // when it decides the burst, before its SystemC time reaches it: dma.cpp).
+    // `booked`: the burst's data, whose banks were booked that way: the
+    // memory moves the data without booking them again.
+    enum class bank_booking : std::uint8_t { normal, ahead, booked } booking = bank_booking::normal;
 
     tlm::tlm_extension_base* clone() const override { return new txn_ext(*this); }
     void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const txn_ext&>(e); }

@@ -720,8 +720,12 @@ void core::thread() {
         // A hart that waited for an L1 bank or the L2 path lately runs short batches and
         // synchronises after each, so contending harts take turns in time
         // order instead of a quantum each (base/slot_calendar.h).
-        const std::uint64_t budget =
-            contended_batches_ ? std::min<std::uint64_t>(batch_budget(), contended_batch) : batch_budget();
+        // So does every hart while a DMA transfer into L1 is in flight
+        // (l1_bank_calendar::dma_streams).
+        const bool dma_in_flight = mem_->banks.dma_streams != 0;
+        const std::uint64_t budget = contended_batches_ || dma_in_flight
+                                         ? std::min<std::uint64_t>(batch_budget(), contended_batch)
+                                         : batch_budget();
         const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(
@@ -810,7 +814,7 @@ void core::thread() {
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
             continue;
         }
-        if (qk_.need_sync() || contended_batches_) {
+        if (qk_.need_sync() || contended_batches_ || dma_in_flight) {
             update_stats();
             qk_.sync();
             // Harts resuming at the same time take their turns in hart-id

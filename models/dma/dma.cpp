@@ -29,7 +29,11 @@
 // startup latency plus one burst's latency.
 // Each access is issued at its own SystemC time (the thread waits until
 // then), so the memories see channels and other masters in time order and
-// their busy-until port model yields the contention.
+// their busy-until port model yields the contention. A burst on the L1
+// side books its banks earlier, when the channel decides it (the previous
+// burst's time): the cores run ahead of SystemC time, and a DMA that booked
+// only at its own time would find every contended bank-cycle already theirs
+// (docs/memory-map.md, L1 arbitration).
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "dma.h"
 
@@ -61,6 +65,7 @@ struct dma::channel {
     // names it (the stack itself has changed by then).
     base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
+    bool l1_side = false;  // the transfer reads or writes L1 (l1_bank_calendar::dma_streams)
 };
 
 namespace {
@@ -84,7 +89,8 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
       startup_latency_(cfg.cycles("dma.startup_latency")),
       hop_(cycles(cfg.cycles("interconnect.hop_latency"))),
       allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
-      stop_on_error_(cfg.choice("dma.on_error") == "stop") {
+      stop_on_error_(cfg.choice("dma.on_error") == "stop"),
+      l1_banks_(context().shared<base::l1_bank_calendar>()) {
     l1_ = map_.region_index("l1");
     l3_ = map_.region_index("l3");
     for (std::size_t i = 0; i < map_.regions().size(); ++i)
@@ -366,6 +372,10 @@ std::uint32_t dma::push(unsigned dims) {
     const int rs = route_index(d.src), rd = route_index(d.dst);
     ch->route = rs >= 0 && rd >= 0 ? rs * static_cast<int>(memories_.size()) + rd : -1;
     busy_mask_ |= 1u << ch->index;
+    // From the push, in the pusher's time: harts that run their next batch
+    // before the channel's thread starts already keep it short.
+    ch->l1_side = route_is_l1(d.src) || route_is_l1(d.dst);
+    l1_banks_.dma_streams += ch->l1_side;
     error_mask_ &= ~(1u << ch->index);
     ++transfers_;
     NPU_LOG(log(), debug, "push id {} by {}: {} {}", ch->index, ch->by_name, dims_name(dims), describe(d));
@@ -416,6 +426,7 @@ void dma::channel_thread(unsigned c) {
             busy_stat_ = static_cast<std::uint64_t>(busy_time_ / clock_period());
         }
         busy_mask_ &= ~(1u << c);
+        l1_banks_.dma_streams -= ch.l1_side;
         ch.done.notify();
         channel_freed_.notify();
         NPU_LOG(log(), debug, "id {} {}", c, ok ? "done" : "failed");
@@ -456,6 +467,29 @@ bool dma::run_transfer(channel& ch) {
         return cycles(1);
     };
 
+    // Issues one burst at `t` (>= now) and sets `done` to when it completes.
+    // A burst on the L1 side books its banks now, when the channel decides
+    // it, at the cycles it will use them (base/slot_calendar.h): a core that
+    // books one of those bank-cycles later waits for the DMA, as the DMA
+    // waits for the cycles cores booked before. The data moves at `t`.
+    auto issue = [&](bool is_write, std::uint64_t addr, unsigned char* data, unsigned n, const sc_time& t,
+                     sc_time& done) {
+        const bool l1 = route_is_l1(addr);
+        bus.set_beat_bytes(l1 ? l1_width_ : 0);
+        sc_time delay = t - sc_core::sc_time_stamp();
+        // A burst running past the L1's end faults at `t`, not here.
+        const bool booked =
+            l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
+        if (booked) done = sc_core::sc_time_stamp() + delay;
+        wait_until(t);
+        bus.set_banks_booked(booked);
+        delay = sc_core::SC_ZERO_TIME;
+        const auto st = is_write ? bus.write(addr, data, n, delay) : bus.read(addr, data, n, delay);
+        bus.set_banks_booked(false);
+        if (!booked) done = sc_core::sc_time_stamp() + delay;
+        return st;
+    };
+
     while (more || !writes.empty()) {
         while (!writing.empty() && writing.front() <= sc_core::sc_time_stamp()) writing.pop_front();
         // A free slot: now, or when the earliest write in flight completes.
@@ -472,14 +506,11 @@ bool dma::run_transfer(channel& ch) {
         }
         if (tw <= tr) {
             pending& w = writes.front();
-            wait_until(tw);
-            sc_time delay = sc_core::SC_ZERO_TIME;
-            bus.set_beat_bytes(route_is_l1(w.dst) ? l1_width_ : 0);
-            if (bus.write(w.dst, w.data.data(), w.n, delay) != tlm::TLM_OK_RESPONSE) {
+            sc_time done;
+            if (issue(true, w.dst, w.data.data(), w.n, tw, done) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
                 return false;
             }
-            const sc_time done = sc_core::sc_time_stamp() + delay;
             writing.push_back(done);
             last_done = std::max(last_done, done);
             // The L1 side sends the next burst once this one's words are all
@@ -491,21 +522,17 @@ bool dma::run_transfer(channel& ch) {
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
             writes.pop_front();
         } else {
-            wait_until(tr);
             const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
             const std::uint64_t src =
                 std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
             const std::uint64_t dst =
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
             pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
-            sc_time delay = sc_core::SC_ZERO_TIME;
-            bus.set_beat_bytes(route_is_l1(src) ? l1_width_ : 0);
-            if (bus.read(src & 0xFFFFFFFFu, w.data.data(), n, delay) != tlm::TLM_OK_RESPONSE) {
+            if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, w.ready) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
                 return false;
             }
             const sc_time now = sc_core::sc_time_stamp();
-            w.ready = now + delay;
             next_read = now + std::max(burst_latency, side_cycles(src, n));
             if (bandwidth_ != 0) {
                 const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);

@@ -8,6 +8,7 @@
 #include "base/bus_initiator.h"
 #include "base/line.h"
 #include "base/peripheral.h"
+#include "base/slot_calendar.h"
 
 #include "config/memory_map.h"
 
@@ -90,6 +91,7 @@ private:
     int l1_ = -1, l3_ = -1;                    // region indices for the route permission
     std::vector<int> memories_;                // region indices of memories (route stats)
 
+    base::l1_bank_calendar& l1_banks_;         // the SoC's L1 banks (dma_streams)
     base::initiator_id engine_id_;             // reports about refused pushes
     std::vector<std::unique_ptr<channel>> chans_;
     std::uint32_t busy_mask_ = 0, error_mask_ = 0;

@@ -176,6 +176,13 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
         return;
     }
     auto* ext = t.get_extension<base::txn_ext>();
+    const auto booking = ext ? ext->booking : base::txn_ext::bank_booking::normal;
+    if (booking == base::txn_ext::bank_booking::ahead) {
+        // Timing only: the banks are booked now, the data comes later.
+        delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext->beat_bytes);
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
     const bool write = t.is_write();
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
         std::uint64_t bad = first_unwritten(offset, len);
@@ -202,7 +209,8 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     }
     copy(offset, t.get_data_ptr(), len, write);
 
-    delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
+    if (booking != base::txn_ext::bank_booking::booked)
+        delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
 
     if (write) {
         ++writes_;
