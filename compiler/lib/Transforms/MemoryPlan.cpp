@@ -313,6 +313,16 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
       OpBuilder b(at);
       use->set(staging(b, value.getLoc(), value, MemLevel::L2));
     }
+    // Every reader of an L3 result took its L2 buffer: no write-back (the
+    // plan would give it an L3 buffer that nothing reads).
+    if (activation && written != writtenBack.end() && value.use_empty()) {
+      Operation *copy = value.getDefiningOp();
+      Operation *empty =
+          cast<DestinationStyleOpInterface>(copy).getDpsInitOperand(0)->get().getDefiningOp();
+      copy->erase();
+      if (empty && empty->use_empty())
+        empty->erase();
+    }
   }
 }
 

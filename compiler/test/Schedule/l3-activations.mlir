@@ -6,6 +6,7 @@
 // (that copy). Only layer 1's result (read later) and the output are
 // written to L3; no copy blocks (npurt_copy).
 // RUN: npuc %s --activation-mem-level=L3 --emit=schedule | FileCheck %s
+// RUN: npuc-opt %s -npu-attach-target -npu-fuse-conv -npu-memory-plan='activation-mem-level=L3' -npu-print-memory-plan -o /dev/null | FileCheck %s --check-prefix=PLAN
 // RUN: npuc %networks/resnet8_int8.mlir --activation-mem-level=L3 --default-mem-level=L3 --emit=schedule | FileCheck %s --check-prefix=RESNET
 
 // CHECK-LABEL: func.func @npu_network
@@ -26,6 +27,14 @@
 // CHECK: call @npurt_copy_wait(%[[OUT]])
 // CHECK-NEXT: return
 // CHECK-NOT: call @npurt_copy(
+
+// The plan: L3 holds the input, layer 1's result and the output; layers 2
+// and 3 have no L3 buffer (no write-back).
+// PLAN: L3 0x80000000 1024 input
+// PLAN-NEXT: L3 0x80000000 1024 activation tensor<1x4x4x16xf32> linalg.copy
+// PLAN-NEXT: L3 0x80000000 1024 output
+// PLAN-NEXT: l2 peak
+// PLAN-NEXT: l3 peak: 1024 bytes
 
 // RESNET-LABEL: func.func @npu_network
 // RESNET-NOT: call @npurt_copy(
