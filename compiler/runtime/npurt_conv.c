@@ -679,7 +679,7 @@ static void rowtile_run(rowtile *t, char *q) {
  * row of a 3-wide depthwise window is a chain of byte loads that step by
  * the tap strides and multiply-accumulates: clang-19 keeps the nine taps'
  * offsets of the C form in registers and spills them (~100 cycles per
- * channel of a 3x3 window against ~40). */
+ * channel of a 3x3 window against ~50). */
 #if defined(__riscv_xcvmem) && defined(__riscv_xcvmac)
 #define DW_TAPS_ASM 1
 /* acc + x[0]*w[0] + x[S]*w[C] + x[2S]*w[2C] (int8 products). */
