@@ -605,10 +605,20 @@ static void rowtile_worker(void) {
      * too, into at least ~4 items per worker so that the last round of
      * items is not a whole pixel for one worker while the others wait. */
     const uint32_t g = n >= 4u * nw ? 1u : min_u32(t->c, ceil_div(4u * nw, n));
+    if (id >= n * g) return;
+    /* Item `item` = pixel p (row oh, column ow of the tile), channel group
+     * grp, stepped by nw without a division per item (divu: ~35 cycles,
+     * four of them cost as much as a pixel's eight channels). */
+    const uint32_t ow_n = t->ow, c = t->c, px_bytes = c * t->eo, dp = nw / g, dg = nw % g;
+    uint32_t p = id / g, grp = id % g, oh = r0 + p / ow_n, ow = p % ow_n;
     for (uint32_t item = id; item < n * g; item += nw) {
-        const uint32_t p = item / g, grp = item % g;
-        t->pixel(t, r0 + p / t->ow, p % t->ow, rows, t->ih_lo[i & 1u], out + p * t->c * t->eo, grp * t->c / g,
-                 (grp + 1u) * t->c / g);
+        const uint32_t ca = g == 1u ? 0u : grp * c / g, cb = g == 1u ? c : (grp + 1u) * c / g;
+        t->pixel(t, oh, ow, rows, t->ih_lo[i & 1u], out + p * px_bytes, ca, cb);
+        uint32_t step = dp;
+        grp += dg;
+        if (grp >= g) grp -= g, ++step;
+        p += step;
+        for (ow += step; ow >= ow_n; ow -= ow_n) ++oh;
     }
 }
 
@@ -665,6 +675,120 @@ static void rowtile_run(rowtile *t, char *q) {
 
 /* --- depthwise ------------------------------------------------------------------ */
 
+/* With CORE-V's post-increment loads and cv.mac (the default march), one
+ * row of a 3-wide depthwise window is a chain of byte loads that step by
+ * the tap strides and multiply-accumulates: clang-19 keeps the nine taps'
+ * offsets of the C form in registers and spills them (~100 cycles per
+ * channel of a 3x3 window against ~50). */
+#if defined(__riscv_xcvmem) && defined(__riscv_xcvmac)
+#define DW_TAPS_ASM 1
+/* acc + x[0]*w[0] + x[S]*w[C] + x[2S]*w[2C] (int8 products). */
+static inline __attribute__((always_inline)) int32_t dw_row3_i8(int32_t acc, const int8_t *x, const int8_t *w,
+                                                                int32_t S, int32_t C) {
+    int32_t a0, b0, a1, b1;
+    __asm__("cv.lb %[a0], (%[x]), %[S]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "cv.lb %[a1], (%[x]), %[S]\n\t"
+            "cv.lb %[b1], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "lb %[a0], 0(%[x])\n\t"
+            "lb %[b0], 0(%[w])\n\t"
+            "cv.mac %[acc], %[a1], %[b1]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]"
+            : [acc] "+r"(acc), [x] "+r"(x), [w] "+r"(w), [a0] "=&r"(a0), [b0] "=&r"(b0), [a1] "=&r"(a1),
+              [b1] "=&r"(b1)
+            : [S] "r"(S), [C] "r"(C)
+            : "memory");
+    return acc;
+}
+/* acc + x[0]*w[0] + x[S]*w[C] (int8 products). */
+static inline __attribute__((always_inline)) int32_t dw_row2_i8(int32_t acc, const int8_t *x, const int8_t *w,
+                                                                int32_t S, int32_t C) {
+    int32_t a0, b0, a1, b1;
+    __asm__("cv.lb %[a0], (%[x]), %[S]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "lb %[a1], 0(%[x])\n\t"
+            "lb %[b1], 0(%[w])\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "cv.mac %[acc], %[a1], %[b1]"
+            : [acc] "+r"(acc), [x] "+r"(x), [w] "+r"(w), [a0] "=&r"(a0), [b0] "=&r"(b0), [a1] "=&r"(a1),
+              [b1] "=&r"(b1)
+            : [S] "r"(S), [C] "r"(C)
+            : "memory");
+    return acc;
+}
+/* acc + the nine int8 products of a 3x3 window: rows x, x + R, x + 2R of
+ * taps x, x + S, x + 2S (D = R - 2S); weights w, w + C, ..., w + 8C. The
+ * loads run one tap ahead of the multiply-accumulates (no load-use stall). */
+static inline __attribute__((always_inline)) int32_t dw_win3x3_i8(int32_t acc, const int8_t *x, const int8_t *w,
+                                                                  int32_t S, int32_t D, int32_t C) {
+    int32_t a0, b0, a1, b1;
+    __asm__("cv.lb %[a0], (%[x]), %[S]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "cv.lb %[a1], (%[x]), %[S]\n\t"
+            "cv.lb %[b1], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "cv.lb %[a0], (%[x]), %[D]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a1], %[b1]\n\t"
+            "cv.lb %[a1], (%[x]), %[S]\n\t"
+            "cv.lb %[b1], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "cv.lb %[a0], (%[x]), %[S]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a1], %[b1]\n\t"
+            "cv.lb %[a1], (%[x]), %[D]\n\t"
+            "cv.lb %[b1], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "cv.lb %[a0], (%[x]), %[S]\n\t"
+            "cv.lb %[b0], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a1], %[b1]\n\t"
+            "cv.lb %[a1], (%[x]), %[S]\n\t"
+            "cv.lb %[b1], (%[w]), %[C]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]\n\t"
+            "lb %[a0], 0(%[x])\n\t"
+            "lb %[b0], 0(%[w])\n\t"
+            "cv.mac %[acc], %[a1], %[b1]\n\t"
+            "cv.mac %[acc], %[a0], %[b0]"
+            : [acc] "+r"(acc), [x] "+r"(x), [w] "+r"(w), [a0] "=&r"(a0), [b0] "=&r"(b0), [a1] "=&r"(a1),
+              [b1] "=&r"(b1)
+            : [S] "r"(S), [D] "r"(D), [C] "r"(C)
+            : "memory");
+    return acc;
+}
+
+/* Channels [c0, c1) of one output pixel of a 3-wide int8 kernel: xp / wp
+ * point at the window's first tap in the image (channel 0). shape: 9 = a
+ * whole 3x3 window, 3 / 2 = `rows` rows of 3 / 2 taps; a constant at each
+ * call, so each loop is its own code. */
+static inline __attribute__((always_inline)) void dw_span_i8(const int8_t *xp, const int8_t *wp, int8_t *o,
+                                                             uint32_t c0, uint32_t c1, uint32_t rows, int32_t R,
+                                                             int32_t S, int32_t C, const channel_params *p,
+                                                             int32_t lo8, int32_t hi8, const int shape) {
+    /* Every operand walked by pointer: the loop keeps no index math live
+     * (clang spills it to the stack otherwise). A missing bias reads a
+     * zero that does not advance; so do per-tensor multiplier and shift. */
+    static const int32_t zero = 0;
+    const int32_t *bias = p->bias ? p->bias + c0 : &zero, *mult = p->mult, *shift = p->shift;
+    const uint32_t bstep = p->bias ? 1u : 0u, pstep = p->per_channel ? 1u : 0u;
+    if (pstep) mult += c0, shift += c0;
+    const int8_t *xr = xp + c0, *wr = wp + c0;
+    for (int8_t *out = o + c0, *end = o + c1; out != end; ++xr, ++wr, bias += bstep, mult += pstep, shift += pstep) {
+        int32_t acc = *bias;
+        if (shape == 9) {
+            acc = dw_win3x3_i8(acc, xr, wr, S, R - 2 * S, C);
+        } else {
+            const int8_t *x = xr, *w = wr;
+            for (uint32_t r = 0; r < rows; ++r, x += R, w += 3 * C)
+                acc = shape == 3 ? dw_row3_i8(acc, x, w, S, C) : dw_row2_i8(acc, x, w, S, C);
+        }
+        *out++ = (int8_t)min_i32(max_i32(rq_fast(acc, *mult, *shift), lo8), hi8);
+    }
+}
+#else
+#define DW_TAPS_ASM 0
+#endif
+
 
 static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *rows, int32_t lo, char *out_px,
                      uint32_t c0, uint32_t c1) {
@@ -696,6 +820,24 @@ static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *row
     const int8_t *x = (const int8_t *)rows, *wt = (const int8_t *)t->wts;
     const int32_t lo8 = t->act_min, hi8 = t->act_max;
     int8_t *o = (int8_t *)out_px;
+#if DW_TAPS_ASM
+    if (kw == 3u && s1 - s0 >= 2u) {
+        /* A 3-wide kernel whose window has 2 or 3 columns in the image (all
+         * of DS-CNN's and MobileNet's depthwise pixels): post-increment
+         * load / cv.mac chains (dw_span_i8). */
+        const int8_t *xp = x + xbase + (int32_t)(r0 * dh * row_elems) + (int32_t)(s0 * dwc);
+        const int8_t *wp = wt + (r0 * kw + s0) * c;
+        const int32_t R = (int32_t)(dh * row_elems), S = (int32_t)dwc, C = (int32_t)c;
+        const uint32_t rows = r1 - r0;
+        if (s1 - s0 == 3u && rows == 3u)
+            dw_span_i8(xp, wp, o, c0, c1, rows, R, S, C, p, lo8, hi8, 9);
+        else if (s1 - s0 == 3u)
+            dw_span_i8(xp, wp, o, c0, c1, rows, R, S, C, p, lo8, hi8, 3);
+        else
+            dw_span_i8(xp, wp, o, c0, c1, rows, R, S, C, p, lo8, hi8, 2);
+        return;
+    }
+#else
     if (r1 - r0 == 3u && s1 - s0 == 3u && kw == 3u) {
         /* A whole 3x3 window (most pixels of DS-CNN's and MobileNet's
          * layers): the nine taps unrolled, no loop overhead per MAC. */
@@ -711,6 +853,7 @@ static void dw_pixel(const rowtile *t, uint32_t oh, uint32_t ow, const char *row
         }
         return;
     }
+#endif
     for (uint32_t ch = c0; ch < c1; ++ch) {
         int32_t acc = 0;
         for (uint32_t r = r0; r < r1; ++r) {

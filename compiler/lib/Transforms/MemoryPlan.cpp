@@ -146,6 +146,24 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     return copy.getResult(0);
   };
 
+  // A conv network's activations in L3 are staged asynchronously (inference
+  // only: a training step keeps its order of copies). The two layers after
+  // a result's producer read the result's L2 buffer: a copy from L3 for
+  // them would have to start during the layer after the producer, when
+  // that buffer is still live, so reading it costs no more L2 than the
+  // copy's buffer. A later reader gets its copy from L3, started before
+  // the layer preceding it (as weights are), while the DMA writes the
+  // result back during the layers between (npu-schedule waits for a copy
+  // only where its bytes are touched next). A result with no later reader
+  // is not written to L3 at all (its write-back is dead). Networks without
+  // convolutions keep the blocking round trip per layer.
+  const bool asyncActivations =
+      !NpuDialect::TrainingAttrHelper(context).isAttrPresent(
+          func->getParentOp()) &&
+      llvm::any_of(body, [](Operation &op) { return isa<ConvKernelOp>(op); });
+  // An L3 result's staging copy -> the L2 result it copies and its producer.
+  llvm::DenseMap<Value, std::pair<Value, Operation *>> writtenBack;
+
   SmallVector<Value> inL3;
   for (BlockArgument arg : body.getArguments()) {
     MemLevel level = activationLevel;
@@ -204,6 +222,7 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     Value copy = staging(b, op.getLoc(), result, MemLevel::L3);
     result.replaceAllUsesExcept(copy, copy.getDefiningOp());
     inL3.push_back(copy);
+    writtenBack[copy] = {result, &op};
   }
 
   // A training step's in-place SGD update of an L3 weight computes in L2
@@ -270,9 +289,27 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     const bool weight = value.getDefiningOp<arith::ConstantOp>() != nullptr &&
                         !NpuDialect::TrainingAttrHelper(context).isAttrPresent(
                             func->getParentOp());
+    auto written = writtenBack.find(value);
+    const bool activation =
+        asyncActivations && (isa<BlockArgument>(value) ||
+                             written != writtenBack.end());
     for (OpOperand *use : readers) {
       Operation *at = use->getOwner();
-      if (Operation *previous = weight ? previousLayerOp(at) : nullptr) {
+      if (activation) {
+        Operation *previous = previousLayerOp(at);
+        Operation *producer = written != writtenBack.end()
+                                  ? written->second.second
+                                  : nullptr;
+        if (producer && previous &&
+            (previous == producer || previousLayerOp(previous) == producer)) {
+          use->set(written->second.first);
+          continue;
+        }
+        // The copy from L3 can start once the write-back has been queued.
+        if (previous && (isa<BlockArgument>(value) ||
+                         value.getDefiningOp()->isBeforeInBlock(previous)))
+          at = previous;
+      } else if (Operation *previous = weight ? previousLayerOp(at) : nullptr) {
         // The constant may be written right before its reader.
         Operation *def = value.getDefiningOp();
         if (previous->isBeforeInBlock(def))
@@ -281,6 +318,16 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
       }
       OpBuilder b(at);
       use->set(staging(b, value.getLoc(), value, MemLevel::L2));
+    }
+    // Every reader of an L3 result took its L2 buffer: no write-back (the
+    // plan would give it an L3 buffer that nothing reads).
+    if (activation && written != writtenBack.end() && value.use_empty()) {
+      Operation *copy = value.getDefiningOp();
+      Operation *empty =
+          cast<DestinationStyleOpInterface>(copy).getDpsInitOperand(0)->get().getDefiningOp();
+      copy->erase();
+      if (empty && empty->use_empty())
+        empty->erase();
     }
   }
 }

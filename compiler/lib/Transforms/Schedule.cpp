@@ -91,6 +91,61 @@ Origin originOf(Value v) {
 
 uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 
+// The planned bytes a memref value views: its whole buffer (a subview or a
+// reshape of it counts as all of it); none when it is not a plan buffer.
+struct Span {
+  MemLevel level;
+  uint64_t begin, end;
+};
+std::optional<Span> spanOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          def, get.getNameAttr());
+      auto p = global ? global->getAttrOfType<PlacementAttr>(kPlacementAttrName)
+                      : PlacementAttr();
+      if (!p)
+        return std::nullopt;
+      return Span{p.getLevel(), p.getAddress(), p.getAddress() + p.getSize()};
+    }
+    if (!isa<memref::CastOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::SubViewOp>(def))
+      return std::nullopt;
+    v = def->getOperand(0);
+  }
+  return std::nullopt;
+}
+
+// The first op after `copy` that must not run before the copy's DMA is
+// done: one touching its destination, writing its source, or the return.
+// A memref operand that is not a plan buffer counts as touching both.
+Operation *firstConflict(linalg::CopyOp copy) {
+  std::optional<Span> src = spanOf(copy.getDpsInputOperand(0)->get());
+  std::optional<Span> dst = spanOf(copy.getDpsInitOperand(0)->get());
+  auto overlaps = [](std::optional<Span> a, std::optional<Span> b) {
+    return !a || !b ||
+           (a->level == b->level && a->begin < b->end && b->begin < a->end);
+  };
+  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<func::ReturnOp>(op))
+      return op;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    if (!dps && !isa<memref::CopyOp, func::CallOp>(op))
+      continue;
+    for (OpOperand &use : op->getOpOperands()) {
+      if (!isa<MemRefType>(use.get().getType()))
+        continue;
+      std::optional<Span> span = spanOf(use.get());
+      bool writes = dps ? dps.isDpsInit(&use)
+                        : !isa<memref::CopyOp>(op) ||
+                              use.getOperandNumber() == 1;
+      if (overlaps(span, dst) || (writes && overlaps(span, src)))
+        return op;
+    }
+  }
+  return nullptr;
+}
+
 } // namespace
 
 // npu-schedule's lowering state, which the registry's lowering hooks work
@@ -110,6 +165,10 @@ public:
   bool usedDataInputCount = false;
   // Whether a matmul took the injected fault.
   bool usedDirectL3 = false, usedUnchecked = false;
+  // A conv network's inference: every copy to or from L3 is started and
+  // waited for right before the first op that needs it done
+  // (firstConflict); otherwise only a prefetched weight's copy is.
+  bool asyncStaging = false;
   // The conv layer whose weights the l3-as-l2 fault reads straight from L3.
   Operation *faultedWeights = nullptr;
 
@@ -551,7 +610,21 @@ public:
       bytes = slot->getSize();
     }
     SmallVector<Value, 3> args{to, address(b, loc, src), i32(b, loc, bytes)};
-    if (std::optional<Operation *> reader = l3ToL2Reader(copy)) {
+    if (asyncStaging) {
+      // The memory plan put an activation's copy from L3 before the layer
+      // preceding its reader, and its reader right after its producer
+      // reads the L2 result: a write-back runs while the next layer
+      // computes.
+      declare("npurt_copy_start", {i32Type, i32Type, i32Type}, {i32Type});
+      declare("npurt_copy_wait", {i32Type}, {});
+      Value ids = b.create<func::CallOp>(loc, "npurt_copy_start",
+                                         TypeRange{i32Type}, args)
+                      .getResult(0);
+      Operation *at = firstConflict(copy);
+      OpBuilder wb = at ? OpBuilder(at) : b;
+      wb.create<func::CallOp>(loc, "npurt_copy_wait", TypeRange{},
+                              ValueRange{ids});
+    } else if (std::optional<Operation *> reader = l3ToL2Reader(copy)) {
       // Into L2 from L3: in pieces on parallel channels (one channel is
       // bound by L3's latency). When the memory plan put the copy before an
       // earlier layer, it runs while that layer computes and its reader
@@ -851,6 +924,12 @@ struct NpuSchedulePass
         funcs.push_back(f);
     bool ok = true;
     for (func::FuncOp f : funcs) {
+      const bool hasConv =
+          f.walk([](ConvKernelOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      scheduler.asyncStaging =
+          hasConv && !NpuDialect::TrainingAttrHelper(module.getContext())
+                           .isAttrPresent(module);
       // A zero fill of the accumulator right before a matmul becomes the
       // first SA job's "C = A*B" (no accumulate): no pass over C on the cores.
       f.walk([&](linalg::MatmulOp mm) {
