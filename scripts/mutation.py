@@ -72,7 +72,8 @@ MUTANTS = [
      "ct.branch_taken_extra = 0;", "taken branches cost no extra cycle", CPU),
     ("M11", "models/cpu/core.cpp", "if (left <= budget) exact_limit = h_.cycle + left;",
      "if (left <= budget) exact_limit = h_.cycle + left + 1;", "watchdog one cycle late", CPU),
-    ("M12", "models/cpu/core.cpp", "            if (served != now) {", "            if (false) {",
+    ("M12", "models/cpu/core.cpp", "if (__builtin_expect(served != now, 0)) bank_wait(served - now, cyc);",
+     "if (false) bank_wait(served - now, cyc);",
      "a core's L1 bank conflicts never stall", CPU),
     # --- models/memory, interconnect, dma -----------------------------------------------------
     ("M13", "models/memory/memory.cpp", "if (offset >= size_ || len > size_ - offset) {",
@@ -115,7 +116,7 @@ MUTANTS = [
      "segment one byte past the file accepted", ELF),
     ("M29", "platform/elf_image.cpp", "        if (!at->executable)", "        if (false)",
      "entry in a data segment accepted", ELF),
-    ("M30", "platform/soc.cpp", "        if (last >= info.target->end())", "        if (last > info.target->end())",
+    ("M30", "platform/soc.cpp", "        if (info.offset + s.mem_size > room)", "        if (info.offset + s.mem_size > room + 1)",
      "loader writes one byte past a memory", LOADER),
     ("M31", "platform/soc.cpp", "    if (!fetchable(image.entry()))", "    if (false)", "unfetchable entry accepted", LOADER),
     ("M32", "platform/golden.cpp", "equal = err <= tol.atol + tol.rtol * std::fabs(static_cast<double>(exp));",
