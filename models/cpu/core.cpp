@@ -826,10 +826,12 @@ void core::thread() {
             // does not depend on the kernel's order of simultaneous wake-ups
             // (which changes with unrelated processes, e.g. another SoC's).
             // A hart with nothing else left to happen at this time (no other
-            // process runnable, no delta notification or update pending, no
-            // stop requested) starts its turn at once: the delta cycles it
-            // would wait through would run nothing but its own wake-ups, so
-            // every process runs in the same order as with the full wait.
+            // process runnable, no delta notification or update pending)
+            // starts its turn at once: the delta cycles it would wait through
+            // would run nothing but its own wake-ups, so every process runs in
+            // the same order as with the full wait (only the kernel's delta
+            // count differs). Not after a stop request: sc_stop() ends the run
+            // after the current delta cycle, before the hart's turn.
             for (unsigned k = h_.hart_id; k && !alone_now(sim); --k) sc_core::wait(sc_core::SC_ZERO_TIME);
         }
     }
