@@ -700,6 +700,10 @@ std::uint64_t core::batch_budget() const {
     return budget ? budget : 1;
 }
 
+bool core::alone_now(const base::sim_services& sim) {
+    return !sim.stop_requested() && !sc_core::sc_pending_activity_at_current_time();
+}
+
 void core::thread() {
     auto& sim = services();
     qk_.reset();
@@ -821,7 +825,14 @@ void core::thread() {
             // order, one delta cycle each: who books the L1 banks first then
             // does not depend on the kernel's order of simultaneous wake-ups
             // (which changes with unrelated processes, e.g. another SoC's).
-            for (unsigned k = h_.hart_id; k; --k) sc_core::wait(sc_core::SC_ZERO_TIME);
+            // A hart with nothing else left to happen at this time (no other
+            // process runnable, no delta notification or update pending)
+            // starts its turn at once: the delta cycles it would wait through
+            // would run nothing but its own wake-ups, so every process runs in
+            // the same order as with the full wait (only the kernel's delta
+            // count differs). Not after a stop request: sc_stop() ends the run
+            // after the current delta cycle, before the hart's turn.
+            for (unsigned k = h_.hart_id; k && !alone_now(sim); --k) sc_core::wait(sc_core::SC_ZERO_TIME);
         }
     }
 }

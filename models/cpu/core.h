@@ -171,6 +171,8 @@ private:
     void halt();
     void update_stats();
     std::uint64_t batch_budget() const;
+    // Nothing but this hart can still run at the current SystemC time.
+    static bool alone_now(const base::sim_services& sim);
 
     hart_state h_;
     decode_cache dc_;
