@@ -261,14 +261,24 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
     const auto arrive_cycle = static_cast<std::uint64_t>(std::llround(arrive / clock_period()));
     std::uint64_t end = arrive_cycle;
+    // The words up to the first that finds its bank busy go out exactly at
+    // their issue cycles: booked as one run (most bursts are uncontended).
+    const std::uint64_t words = last - first + 1;
+    const std::uint64_t free_run = calendar_->banks.reserve_free_run(
+        words, words_per_cycle, arrive_cycle,
+        [&](std::uint64_t i) { return calendar_->bank_of((first + i) * bank_width_); });
+    if (free_run == words) return cycles((words - 1) / words_per_cycle + 1) + extra_latency;
+    if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.
     // Word w - first goes out on lane (w - first) % words_per_cycle in cycle
     // (w - first) / words_per_cycle after arrival, counted without a division
     // per word; the lanes' buffer is kept between bursts (no allocation per burst).
-    lane_free_.assign(std::min<std::uint64_t>(words_per_cycle, last - first + 1), arrive_cycle);
-    std::uint64_t lane_index = 0, step = 0;
-    for (std::uint64_t w = first; w <= last; ++w) {
+    // A lane's free cycle after the run's words (served at their issue
+    // cycles) is never later than its next word's issue cycle: arrival will do.
+    lane_free_.assign(std::min<std::uint64_t>(words_per_cycle, words), arrive_cycle);
+    std::uint64_t lane_index = free_run % words_per_cycle, step = free_run / words_per_cycle;
+    for (std::uint64_t w = first + free_run; w <= last; ++w) {
         std::uint64_t& lane = lane_free_[lane_index];
         const std::uint64_t issue = std::max(arrive_cycle + step, lane);
         if (++lane_index == words_per_cycle) lane_index = 0, ++step;
