@@ -66,6 +66,9 @@ struct dma::channel {
     base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
     bool l1_side = false;  // the transfer reads or writes L1 (l1_bank_calendar::dma_streams)
+    // Burst buffers whose data has been written, reused by the next bursts
+    // (no host allocation per burst).
+    std::vector<std::vector<unsigned char>> spare_buffers;
 };
 
 namespace {
@@ -520,6 +523,7 @@ bool dma::run_transfer(channel& ch) {
             bytes_ += w.n;
             ++bursts_;
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
+            ch.spare_buffers.push_back(std::move(w.data));
             writes.pop_front();
         } else {
             const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
@@ -527,7 +531,12 @@ bool dma::run_transfer(channel& ch) {
                 std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
             const std::uint64_t dst =
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
-            pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
+            pending w{dst & 0xFFFFFFFFu, n, {}, sc_time(), p, r, o};
+            if (!ch.spare_buffers.empty()) {
+                w.data = std::move(ch.spare_buffers.back());
+                ch.spare_buffers.pop_back();
+            }
+            w.data.assign(n, 0);  // zeros where a target leaves bytes unread, as a fresh buffer
             if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, w.ready) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
                 return false;
