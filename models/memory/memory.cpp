@@ -264,9 +264,9 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     // The words up to the first that finds its bank busy go out exactly at
     // their issue cycles: booked as one run (most bursts are uncontended).
     const std::uint64_t words = last - first + 1;
+    // Consecutive words are in consecutive banks (bank_width is the calendar's l1.bank_width).
     const std::uint64_t free_run = calendar_->banks.reserve_free_run(
-        words, words_per_cycle, arrive_cycle,
-        [&](std::uint64_t i) { return calendar_->bank_of((first + i) * bank_width_); });
+        words, words_per_cycle, arrive_cycle, calendar_->bank_of(first * bank_width_), calendar_->bank_mask);
     if (free_run == words) return cycles((words - 1) / words_per_cycle + 1) + extra_latency;
     if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
