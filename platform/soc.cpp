@@ -150,6 +150,12 @@ memory::memory* soc::memory_at(std::uint64_t addr, std::uint64_t len) const {
     return nullptr;
 }
 
+struct soc::call_site {
+    bool found = false;
+    frame_info site;
+    std::string api;
+};
+
 soc::~soc() = default;
 
 std::vector<const base::bus_initiator*> soc::initiators() const {
@@ -241,6 +247,7 @@ void soc::load(const elf_image& image) {
     if (auto tohost = image.symbol_address("tohost"))
         for (auto& c : cores_) c->set_tohost(*tohost);
     heap_blocks_.clear();
+    call_sites_.clear();
     auto& services = context().services;
     chain_capture_ = std::make_unique<call_chain_capture>(image);
     services.capture_call_chain = [this](int hart, base::call_chain& out) {
@@ -261,14 +268,14 @@ void soc::load(const elf_image& image) {
     services.runtime_caller = [this](int hart) -> std::string {
         frame_info site;
         std::string api;
-        if (!user_call_site(call_stack(hart), site, api)) return "";
+        if (!runtime_call_site(hart, site, api)) return "";
         return fmt::format("{}, called from {}{}", api, site.function,
                            site.file.empty() ? "" : fmt::format(" ({}:{})", site.file, site.line));
     };
     services.heap_block = [this](std::uint64_t a, std::uint64_t n, int hart) {
         frame_info site;
         std::string api;
-        if (!n || !user_call_site(call_stack(hart), site, api)) return;
+        if (!n || !runtime_call_site(hart, site, api)) return;
         const auto lo = static_cast<std::uint32_t>(a), hi = static_cast<std::uint32_t>(a + n);
         // A block reuses the memory of freed ones (the allocators do not say when they free).
         heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
@@ -287,12 +294,23 @@ void soc::load(const elf_image& image) {
     };
 }
 
-std::vector<frame_info> soc::call_stack(int hart) const {
-    if (!image_ || hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return {};
+bool soc::runtime_call_site(int hart, frame_info& site, std::string& api) {
+    if (!image_ || hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return false;
     // The hart is inside a bus access: its registers and pc (the access's)
     // are current.
     const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
-    return backtrace_frames(cores_[static_cast<std::size_t>(hart)]->state(), *image_, read, 16);
+    std::vector<std::uint32_t> pcs(16);
+    pcs.resize(chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, pcs.data(),
+                                       static_cast<unsigned>(pcs.size())));
+    auto [it, inserted] = call_sites_.try_emplace(std::move(pcs));
+    if (inserted) it->second = std::make_unique<call_site>();
+    call_site& c = *it->second;
+    if (inserted)
+        c.found = user_call_site(call_chain_frames(*image_, it->first.data(), static_cast<unsigned>(it->first.size())),
+                                 c.site, c.api);
+    site = c.site;
+    api = c.api;
+    return c.found;
 }
 
 std::string soc::heap_block_at(std::uint32_t a) const {

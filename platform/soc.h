@@ -15,6 +15,7 @@
 
 #include <systemc>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,8 +138,14 @@ private:
         std::string site;       // "main (main.c:42)"
     };
     std::vector<heap_block> heap_blocks_;
-    // The hart's call stack now (inside a bus access), unwound.
-    std::vector<frame_info> call_stack(int hart) const;
+    // Where hart `hart` (inside a bus access now) called into the runtime,
+    // as user_call_site; false if nowhere. Its stack is unwound with
+    // chain_capture_ and each distinct call chain symbolised once: the
+    // runtime is called from a few sites many times (every SA job's START,
+    // every heap block), and symbolising reads the ELF's DWARF.
+    bool runtime_call_site(int hart, frame_info& site, std::string& api);
+    struct call_site;  // soc.cpp
+    std::map<std::vector<std::uint32_t>, std::unique_ptr<call_site>> call_sites_;  // by the chain's pcs
     // The DMA's pushes capture their pusher's call stack through it (unwind
     // rules cached per PC); one per loaded image.
     std::unique_ptr<call_chain_capture> chain_capture_;

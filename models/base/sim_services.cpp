@@ -77,14 +77,22 @@ std::string sim_services::pushed_from(const buffer_use& u) const {
 std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_use& mine,
                                                                  const sc_core::sc_time& at) const {
     if (memcheck_ == memcheck_mode::off || !buffers_in_use) return std::nullopt;
-    bool writes = false;
-    for (const auto& w : mine.spans) writes |= w.write;
-    if (!writes) return std::nullopt;
+    // The bounds of the write spans: a use outside them (another memory,
+    // another buffer: most of them) cannot conflict, and is not sorted.
+    std::uint64_t w_lo = UINT64_MAX, w_hi = 0;
+    for (const auto& w : mine.spans)
+        if (w.write && w.first < w.end) w_lo = std::min(w_lo, w.first), w_hi = std::max(w_hi, w.end);
+    if (w_lo >= w_hi) return std::nullopt;
     for (const buffer_use& other : buffers_in_use(at)) {
+        std::uint64_t o_lo = UINT64_MAX, o_hi = 0;
+        for (const auto& sp : other.spans)
+            if (sp.first < sp.end) o_lo = std::min(o_lo, sp.first), o_hi = std::max(o_hi, sp.end);
+        if (o_hi <= w_lo || w_hi <= o_lo) continue;
         // Sorted by start, with the running maximum of the ends: a write
         // span is checked with one binary search (a 3-D transfer has
         // thousands of rows).
         std::vector<buffer_span> spans;
+        spans.reserve(other.spans.size());
         for (const auto& sp : other.spans)
             if (sp.first < sp.end) spans.push_back(sp);
         std::sort(spans.begin(), spans.end(),

@@ -74,6 +74,33 @@ public:
         }
     }
 
+    // Books, in order, bookings i = 0, 1, ... of a run of n: booking i is
+    // resource (first_resource + i) & resource_mask (interleaved resources,
+    // e.g. banks) at cycle0 + i / per_cycle. Stops at the first whose cycle
+    // is already booked and returns how many it booked; each of those found
+    // its cycle free, so the ring holds what reserve() would have left.
+    // Books none (returns 0) if the run leaves cycle0's lap or would need a
+    // rebase: then the caller books one by one.
+    std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
+                                   unsigned first_resource, unsigned resource_mask) {
+        const std::uint64_t lap = cycle0 >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (n == 0 || tag > max_tag || ((cycle0 + (n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        const Slot t = static_cast<Slot>(tag);
+        Slot* const ring = ring_.data();
+        const std::uint64_t size = size_;
+        std::uint64_t index = cycle0 & mask_, lane = 0;
+        unsigned resource = first_resource;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            Slot& slot = ring[std::size_t(resource) * size + index];
+            if (slot == t) return i;
+            slot = t;
+            resource = (resource + 1) & resource_mask;
+            if (++lane == per_cycle) lane = 0, ++index;
+        }
+        return n;
+    }
+
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
@@ -118,6 +145,14 @@ public:
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve(resource, cycle)
                                           : narrow_ring_.reserve(resource, cycle);
+    }
+
+    // slot_ring::reserve_free_run.
+    std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
+                                   unsigned first_resource, unsigned resource_mask) {
+        return __builtin_expect(wide_, 0)
+                   ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask)
+                   : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask);
     }
 
 private:

@@ -66,6 +66,9 @@ struct dma::channel {
     base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
     bool l1_side = false;  // the transfer reads or writes L1 (l1_bank_calendar::dma_streams)
+    // Burst buffers whose data has been written, reused by the next bursts
+    // (no host allocation per burst).
+    std::vector<std::vector<unsigned char>> spare_buffers;
 };
 
 namespace {
@@ -467,21 +470,22 @@ bool dma::run_transfer(channel& ch) {
         return cycles(1);
     };
 
-    // Issues one burst at `t` (>= now) and sets `done` to when it completes.
+    // Issues one burst at `t` (>= now, the current SystemC time) and sets
+    // `done` to when it completes.
     // A burst on the L1 side books its banks now, when the channel decides
     // it, at the cycles it will use them (base/slot_calendar.h): a core that
     // books one of those bank-cycles later waits for the DMA, as the DMA
     // waits for the cycles cores booked before. The data moves at `t`.
     auto issue = [&](bool is_write, std::uint64_t addr, unsigned char* data, unsigned n, const sc_time& t,
-                     sc_time& done) {
+                     const sc_time& now, sc_time& done) {
         const bool l1 = route_is_l1(addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
-        sc_time delay = t - sc_core::sc_time_stamp();
+        sc_time delay = t - now;
         // A burst running past the L1's end faults at `t`, not here.
         const bool booked =
             l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
-        if (booked) done = sc_core::sc_time_stamp() + delay;
-        wait_until(t);
+        if (booked) done = now + delay;
+        if (t > now) sc_core::wait(t - now);
         bus.set_banks_booked(booked);
         delay = sc_core::SC_ZERO_TIME;
         const auto st = is_write ? bus.write(addr, data, n, delay) : bus.read(addr, data, n, delay);
@@ -491,14 +495,15 @@ bool dma::run_transfer(channel& ch) {
     };
 
     while (more || !writes.empty()) {
-        while (!writing.empty() && writing.front() <= sc_core::sc_time_stamp()) writing.pop_front();
+        // SystemC time moves only in issue() and the wait below.
+        const sc_time now = sc_core::sc_time_stamp();
+        while (!writing.empty() && writing.front() <= now) writing.pop_front();
         // A free slot: now, or when the earliest write in flight completes.
-        sc_time slot = sc_core::sc_time_stamp();
+        sc_time slot = now;
         if (writes.size() + writing.size() >= outstanding_)
             slot = writing.empty() ? never : *std::min_element(writing.begin(), writing.end());
-        const sc_time tr = more && slot != never ? std::max({next_read, slot, sc_core::sc_time_stamp()}) : never;
-        const sc_time tw =
-            writes.empty() ? never : std::max({writes.front().ready, next_write, sc_core::sc_time_stamp()});
+        const sc_time tr = more && slot != never ? std::max({next_read, slot, now}) : never;
+        const sc_time tw = writes.empty() ? never : std::max({writes.front().ready, next_write, now});
         if (tr == never && tw == never) {
             // Every slot waits for a write in flight: no new read before one completes.
             wait_until(*std::min_element(writing.begin(), writing.end()));
@@ -507,7 +512,7 @@ bool dma::run_transfer(channel& ch) {
         if (tw <= tr) {
             pending& w = writes.front();
             sc_time done;
-            if (issue(true, w.dst, w.data.data(), w.n, tw, done) != tlm::TLM_OK_RESPONSE) {
+            if (issue(true, w.dst, w.data.data(), w.n, tw, now, done) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
                 return false;
             }
@@ -520,6 +525,7 @@ bool dma::run_transfer(channel& ch) {
             bytes_ += w.n;
             ++bursts_;
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
+            ch.spare_buffers.push_back(std::move(w.data));
             writes.pop_front();
         } else {
             const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
@@ -527,17 +533,22 @@ bool dma::run_transfer(channel& ch) {
                 std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
             const std::uint64_t dst =
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
-            pending w{dst & 0xFFFFFFFFu, n, std::vector<unsigned char>(n), sc_time(), p, r, o};
-            if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, w.ready) != tlm::TLM_OK_RESPONSE) {
+            pending w{dst & 0xFFFFFFFFu, n, {}, sc_time(), p, r, o};
+            if (!ch.spare_buffers.empty()) {
+                w.data = std::move(ch.spare_buffers.back());
+                ch.spare_buffers.pop_back();
+            }
+            w.data.assign(n, 0);  // zeros where a target leaves bytes unread, as a fresh buffer
+            if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, now, w.ready) != tlm::TLM_OK_RESPONSE) {
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
                 return false;
             }
-            const sc_time now = sc_core::sc_time_stamp();
-            next_read = now + std::max(burst_latency, side_cycles(src, n));
+            const sc_time issued = sc_core::sc_time_stamp();
+            next_read = issued + std::max(burst_latency, side_cycles(src, n));
             if (bandwidth_ != 0) {
                 const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);
-                w.ready = std::max(w.ready, now + datapath);
-                next_read = std::max(next_read, now + datapath);
+                w.ready = std::max(w.ready, issued + datapath);
+                next_read = std::max(next_read, issued + datapath);
             }
             writes.push_back(std::move(w));
             // Next burst: rest of the row, else next row, else next plane.

@@ -9,6 +9,23 @@
 
 namespace npu::memory {
 
+namespace {
+// s[i] = (s[i] & keep) | set for i < n, sixteen bytes at a time (the
+// compiler's 16-byte vector type: SSE2 on x86-64): every DMA push and
+// completion marks its whole destination's shadow, every heap block its own.
+void mask_bytes(unsigned char* s, std::uint64_t n, unsigned char keep, unsigned char set) {
+    using bytes16 = unsigned char __attribute__((vector_size(16)));
+    std::uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        bytes16 v;
+        std::memcpy(&v, s + i, 16);
+        v = (v & keep) | set;
+        std::memcpy(s + i, &v, 16);
+    }
+    for (; i < n; ++i) s[i] = static_cast<unsigned char>((s[i] & keep) | set);
+}
+}  // namespace
+
 memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::string& section)
     : base::component(nm, cfg, section), socket("socket") {
     size_ = cfg.size(section + ".size");
@@ -146,18 +163,22 @@ void memory::edit_shadow(std::uint64_t offset, std::uint64_t len, F f) {
         const std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
         unsigned char* shadow = nullptr;
         page(offset, false, &shadow);  // an untouched sparse page is never-written already
-        for (std::uint64_t i = 0; shadow && i < chunk; ++i) shadow[i] = f(shadow[i]);
+        if (shadow) f(shadow, chunk);
         offset += chunk;
         len -= chunk;
     }
 }
 
 void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
-    edit_shadow(offset, len, [](unsigned char s) { return static_cast<unsigned char>(s & base::shadow_in_flight); });
+    edit_shadow(offset, len,
+                [](unsigned char* s, std::uint64_t n) { mask_bytes(s, n, base::shadow_in_flight, 0); });
 }
 
 void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
-    edit_shadow(offset, len, [](unsigned char s) { return s == base::shadow_written ? base::shadow_zeroed : s; });
+    edit_shadow(offset, len, [](unsigned char* s, std::uint64_t n) {
+        for (std::uint64_t i = 0; i < n; ++i)
+            if (s[i] == base::shadow_written) s[i] = base::shadow_zeroed;
+    });
 }
 
 void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
@@ -261,14 +282,24 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
     const auto arrive_cycle = static_cast<std::uint64_t>(std::llround(arrive / clock_period()));
     std::uint64_t end = arrive_cycle;
+    // The words up to the first that finds its bank busy go out exactly at
+    // their issue cycles: booked as one run (most bursts are uncontended).
+    const std::uint64_t words = last - first + 1;
+    // Consecutive words are in consecutive banks (bank_width is the calendar's l1.bank_width).
+    const std::uint64_t free_run = calendar_->banks.reserve_free_run(
+        words, words_per_cycle, arrive_cycle, calendar_->bank_of(first * bank_width_), calendar_->bank_mask);
+    if (free_run == words) return cycles((words - 1) / words_per_cycle + 1) + extra_latency;
+    if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.
     // Word w - first goes out on lane (w - first) % words_per_cycle in cycle
     // (w - first) / words_per_cycle after arrival, counted without a division
     // per word; the lanes' buffer is kept between bursts (no allocation per burst).
-    lane_free_.assign(std::min<std::uint64_t>(words_per_cycle, last - first + 1), arrive_cycle);
-    std::uint64_t lane_index = 0, step = 0;
-    for (std::uint64_t w = first; w <= last; ++w) {
+    // A lane's free cycle after the run's words (served at their issue
+    // cycles) is never later than its next word's issue cycle: arrival will do.
+    lane_free_.assign(std::min<std::uint64_t>(words_per_cycle, words), arrive_cycle);
+    std::uint64_t lane_index = free_run % words_per_cycle, step = free_run / words_per_cycle;
+    for (std::uint64_t w = first + free_run; w <= last; ++w) {
         std::uint64_t& lane = lane_free_[lane_index];
         const std::uint64_t issue = std::max(arrive_cycle + step, lane);
         if (++lane_index == words_per_cycle) lane_index = 0, ++step;
@@ -313,20 +344,9 @@ void memory::mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on) {
         unsigned char* shadow = nullptr;
         // A sparse page gets its shadow now: the mark must survive until the write.
         page(offset, true, &shadow);
-        // Eight bytes at a time: every DMA push and completion marks its whole destination.
-        if (shadow) {
-            constexpr std::uint64_t in_flight_bits = 0x0202020202020202ull;
-            std::uint64_t i = 0;
-            for (; i + 8 <= chunk; i += 8) {
-                std::uint64_t w;
-                std::memcpy(&w, shadow + i, 8);
-                w = on ? w | in_flight_bits : w & ~in_flight_bits;
-                std::memcpy(shadow + i, &w, 8);
-            }
-            for (; i < chunk; ++i)
-                shadow[i] =
-                    on ? static_cast<unsigned char>(shadow[i] | 2u) : static_cast<unsigned char>(shadow[i] & ~2u);
-        }
+        if (shadow)
+            mask_bytes(shadow, chunk, on ? 0xFF : static_cast<unsigned char>(~base::shadow_in_flight),
+                       on ? base::shadow_in_flight : 0);
         offset += chunk;
         len -= chunk;
     }

@@ -55,7 +55,7 @@ private:
     // of a DMA destination (bit 1; a write of the byte clears it).
     unsigned char shadow_at(std::uint64_t offset) const;
     void mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on);
-    // Applies `f` to the existing shadow bytes of [offset, offset+len).
+    // Calls f(shadow, n) on each run of existing shadow bytes of [offset, offset+len).
     template <class F>
     void edit_shadow(std::uint64_t offset, std::uint64_t len, F f);
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
