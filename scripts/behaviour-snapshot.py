@@ -119,8 +119,10 @@ def record(args):
     snap = {}
     paths = [(work, "<work>"), (build, "<build>"), (ROOT, "<root>")]
 
-    elfs = sorted(set(glob.glob(os.path.join(build, "firmware", "**", "*.elf"), recursive=True) +
-                      glob.glob(os.path.join(build, "bench", "**", "*.elf"), recursive=True)))
+    # bench_<wl>_qemu*.elf are linked for QEMU's virt machine, not for npusim.
+    elfs = sorted(e for e in set(glob.glob(os.path.join(build, "firmware", "**", "*.elf"), recursive=True) +
+                                 glob.glob(os.path.join(build, "bench", "**", "*.elf"), recursive=True))
+                  if not re.match(r"bench_\w+_qemu(_\d+)?\.elf$", os.path.basename(e)))
     for elf in elfs:
         name = "elf:" + os.path.relpath(elf, build)
         st = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".json")
