@@ -10,6 +10,12 @@
 // RUN: not npuc %t/outside.mlir 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // RUN: not npuc %t/generic.mlir 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: npuc %t/valid.mlir --emit=imported | FileCheck %s --check-prefix=VALID
+// MLIR's lexer skips a NUL byte like a space and ends a comment at `\r`:
+// the check must too (fuzz_mlir found both; `~` stands for the byte here).
+// RUN: tr '~' '\000' < %t/nul.mlir.in > %t/nul.mlir
+// RUN: not npuc %t/nul.mlir 2>&1 | FileCheck %s --check-prefix=NUL
+// RUN: tr '~' '\r' < %t/cr.mlir.in > %t/cr.mlir
+// RUN: not npuc %t/cr.mlir 2>&1 | FileCheck %s --check-prefix=CR
 
 // MALFORMED: malformed.mlir:3:93: error: 'permutation' must be a list of 64-bit integers like [1, 0] here
 // MALFORMED-NOT: error:
@@ -19,6 +25,10 @@
 // BROADCAST: broadcast.mlir:3:90: error: 'dimensions' must be a list of 64-bit integers
 // OUTSIDE: outside.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: 100000000000, 0>
 // GENERIC: generic.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: -1, 0>
+// NUL: nul.mlir:3:96: error: 'permutation' must be a list of 64-bit integers
+// NUL-NOT: error:
+// CR: cr.mlir:4:16: error: 'permutation' must be a list of 64-bit integers
+// CR-NOT: error:
 // The check leaves comments, strings and attribute dictionaries alone.
 // VALID: linalg.transpose ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>) permutation = [1, 0]
 
@@ -74,5 +84,18 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {note = "permuta
   %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>)
          permutation = [ 1 , // a comment inside the list
                          0 ]
+  return %t : tensor<8x4xf32>
+}
+//--- nul.mlir.in
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>) permutation~~~ = [=1, 0]
+  return %t : tensor<8x4xf32>
+}
+//--- cr.mlir.in
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %e0 = tensor.empty() : tensor<8x4xf32>
+  %t = linalg.transpose ins(%x : tensor<4x8xf32>) outs(%e0 : tensor<8x4xf32>)
+    // a comment~ permutation = [=1, 0]
   return %t : tensor<8x4xf32>
 }

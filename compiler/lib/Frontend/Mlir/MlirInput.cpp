@@ -45,14 +45,15 @@ public:
   bool atEnd() const { return pos >= text.size(); }
   char peek() const { return atEnd() ? '\0' : text[pos]; }
 
-  // Whitespace and `//` comments.
+  // Whitespace and `//` comments as MLIR's lexer skips them: a NUL byte
+  // inside the buffer is whitespace to it, and a comment also ends at `\r`.
   void skipTrivia() {
     while (!atEnd()) {
       char c = text[pos];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\0') {
         ++pos;
       } else if (c == '/' && pos + 1 < text.size() && text[pos + 1] == '/') {
-        while (!atEnd() && text[pos] != '\n')
+        while (!atEnd() && text[pos] != '\n' && text[pos] != '\r')
           ++pos;
       } else {
         return;
