@@ -10,6 +10,7 @@
 // RUN: not npuc %t/outside.mlir 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // RUN: not npuc %t/generic.mlir 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: npuc %t/valid.mlir --emit=imported | FileCheck %s --check-prefix=VALID
+// RUN: not npuc %t/repeat.mlir 2>&1 | FileCheck %s --check-prefix=REPEAT
 // MLIR's lexer skips a NUL byte like a space and ends a comment at `\r`:
 // the check must too (fuzz_mlir found both; `~` stands for the byte here).
 // RUN: tr '~' '\000' < %t/nul.mlir.in > %t/nul.mlir
@@ -25,6 +26,7 @@
 // BROADCAST: broadcast.mlir:3:90: error: 'dimensions' must be a list of 64-bit integers
 // OUTSIDE: outside.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: 100000000000, 0>
 // GENERIC: generic.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: -1, 0>
+// REPEAT: repeat.mlir:3:8: error: 'dimensions' must not repeat an entry, not array<i64: 1, 1>
 // NUL: nul.mlir:3:96: error: 'permutation' must be a list of 64-bit integers
 // NUL-NOT: error:
 // CR: cr.mlir:4:16: error: 'permutation' must be a list of 64-bit integers
@@ -85,6 +87,12 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> attributes {note = "permuta
          permutation = [ 1 , // a comment inside the list
                          0 ]
   return %t : tensor<8x4xf32>
+}
+//--- repeat.mlir
+func.func @f(%x: tensor<f32>) -> tensor<4x8xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %b = linalg.broadcast ins(%x : tensor<f32>) outs(%e0 : tensor<4x8xf32>) dimensions = [1, 1]
+  return %b : tensor<4x8xf32>
 }
 //--- nul.mlir.in
 func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {

@@ -29,7 +29,9 @@ LogicalResult checkParserHazards(llvm::SourceMgr &sourceMgr,
 // linalg.transpose's verifier checks only that `permutation` has no
 // repeated value, then reads the input's dimension at each entry, so [5, 0]
 // or [-1, 0] reads past the shape (garbage dimensions, or a SEGV for a large
-// value). Any form: custom, generic, properties.
+// value). linalg.broadcast's verifier likewise reads past the input's shape
+// when `dimensions` repeats an entry ([1, 1]). Any form: custom, generic,
+// properties.
 LogicalResult checkVerifierHazards(Operation *root);
 
 // checkParserHazards, MLIR's parser without its verifier,

@@ -20,6 +20,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cctype>
@@ -218,16 +219,48 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
   return success(ok);
 }
 
+// The op's inherent dense i64 array `name`, null if it is missing or of
+// another kind (the verifier reports that). Read through the generic
+// interface: the op is not verified yet, so its accessors may not assume the
+// attribute is there or well-typed.
+static DenseI64ArrayAttr getUnverifiedI64Array(Operation *op,
+                                               llvm::StringRef name) {
+  std::optional<Attribute> attr = op->getInherentAttr(name);
+  return attr ? dyn_cast_or_null<DenseI64ArrayAttr>(*attr)
+              : DenseI64ArrayAttr();
+}
+
+// linalg.broadcast's verifier checks the count and the range of
+// `dimensions`, then maps every init dimension not listed to the next input
+// dimension: a repeated entry leaves more of them than the input has, and
+// it reads past the input's shape.
+static bool checkBroadcastDimensions(Operation *op) {
+  DenseI64ArrayAttr dimensions = getUnverifiedI64Array(op, "dimensions");
+  if (!dimensions)
+    return true;
+  llvm::SmallDenseSet<int64_t, 8> seen;
+  for (int64_t d : dimensions.asArrayRef()) {
+    if (seen.insert(d).second)
+      continue;
+    op->emitError() << "'dimensions' must not repeat an entry, not "
+                    << dimensions
+                    << " (checked before MLIR 19's verifier, which reads out "
+                       "of bounds on a repeated entry)";
+    return false;
+  }
+  return true;
+}
+
 LogicalResult mlir::npu::checkVerifierHazards(Operation *root) {
   bool ok = true;
   root->walk([&](Operation *op) {
+    if (op->getName().getStringRef() == "linalg.broadcast") {
+      ok &= checkBroadcastDimensions(op);
+      return;
+    }
     if (op->getName().getStringRef() != "linalg.transpose")
       return;
-    // Read through the generic interface: the op is not verified yet, so
-    // its accessors may not assume the attribute is there or well-typed.
-    std::optional<Attribute> attr = op->getInherentAttr("permutation");
-    auto permutation =
-        attr ? dyn_cast_or_null<DenseI64ArrayAttr>(*attr) : DenseI64ArrayAttr();
+    DenseI64ArrayAttr permutation = getUnverifiedI64Array(op, "permutation");
     if (!permutation)
       return; // the verifier reports it
     ArrayRef<int64_t> values = permutation.asArrayRef();
