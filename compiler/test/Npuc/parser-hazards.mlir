@@ -11,6 +11,9 @@
 // RUN: not npuc %t/generic.mlir 2>&1 | FileCheck %s --check-prefix=GENERIC
 // RUN: npuc %t/valid.mlir --emit=imported | FileCheck %s --check-prefix=VALID
 // RUN: not npuc %t/repeat.mlir 2>&1 | FileCheck %s --check-prefix=REPEAT
+// RUN: not npuc %t/short-map.mlir 2>&1 | FileCheck %s --check-prefix=SHORTMAP
+// RUN: not npuc %t/short-reduce.mlir 2>&1 | FileCheck %s --check-prefix=SHORTREDUCE
+// RUN: npuc %t/short-valid.mlir --emit=imported | FileCheck %s --check-prefix=SHORTVALID
 // MLIR's lexer skips a NUL byte like a space and ends a comment at `\r`:
 // the check must too (fuzz_mlir found both; `~` stands for the byte here).
 // RUN: tr '~' '\000' < %t/nul.mlir.in > %t/nul.mlir
@@ -27,6 +30,11 @@
 // OUTSIDE: outside.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: 100000000000, 0>
 // GENERIC: generic.mlir:3:8: error: 'permutation' must be a permutation of 0..1, not array<i64: -1, 0>
 // REPEAT: repeat.mlir:3:8: error: 'dimensions' must not repeat an entry, not array<i64: 1, 1>
+// SHORTMAP: short-map.mlir:3:47: error: 'linalg.map' with its payload op in braces needs each operand type spelled as a tensor or memref type here
+// SHORTMAP-NOT: error:
+// SHORTREDUCE: short-reduce.mlir:3:73: error: 'linalg.reduce' with its payload op in braces needs each operand type
+// SHORTVALID: linalg.map { arith.addf {fastmath = #arith.fastmath<fast>} } ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// SHORTVALID: linalg.reduce { arith.addf } ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
 // NUL: nul.mlir:3:96: error: 'permutation' must be a list of 64-bit integers
 // NUL-NOT: error:
 // CR: cr.mlir:4:16: error: 'permutation' must be a list of 64-bit integers
@@ -93,6 +101,26 @@ func.func @f(%x: tensor<f32>) -> tensor<4x8xf32> {
   %e0 = tensor.empty() : tensor<4x8xf32>
   %b = linalg.broadcast ins(%x : tensor<f32>) outs(%e0 : tensor<4x8xf32>) dimensions = [1, 1]
   return %b : tensor<4x8xf32>
+}
+//--- short-map.mlir
+func.func @f(%s: f32, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.map { arith.addf } ins(%s, %x : f32, tensor<4xf32>) outs(%e : tensor<4xf32>)
+  return %r : tensor<4xf32>
+}
+//--- short-reduce.mlir
+func.func @f(%x: tensor<4x8xf32>, %s: f32) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<4x8xf32>) outs(%s : f32) dimensions = [1]
+  return %e : tensor<4xf32>
+}
+//--- short-valid.mlir
+func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.map { arith.addf {fastmath = #arith.fastmath<fast>} } // a comment }
+         ins(%x, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
+  %s = linalg.reduce { arith.addf } ins(%z : tensor<4x8xf32>) outs(%e : tensor<4xf32>) dimensions = [1]
+  return %r, %s : tensor<4xf32>, tensor<4xf32>
 }
 //--- nul.mlir.in
 func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {

@@ -144,9 +144,110 @@ public:
     }
   }
 
+  // A balanced `{...}` starting at pos (on the `{`), strings and comments
+  // included; false if it does not close.
+  bool skipBraces() {
+    int depth = 0;
+    while (true) {
+      skipTrivia();
+      if (atEnd())
+        return false;
+      char c = peek();
+      if (c == '"') {
+        skipString();
+        continue;
+      }
+      ++pos;
+      if (c == '{')
+        ++depth;
+      else if (c == '}' && --depth == 0)
+        return true;
+    }
+  }
+
+  // The bare word `word` at pos, not followed by more of an identifier.
+  bool consumeWord(llvm::StringRef word) {
+    if (!text.substr(pos).starts_with(word))
+      return false;
+    size_t end = pos + word.size();
+    if (end < text.size() && isIdentChar(text[end]))
+      return false;
+    pos = end;
+    return true;
+  }
+
+  // One type of a `:`-list, up to a `,` or `)` outside brackets (`->` is
+  // not a bracket); its start, or nullopt where the list does not close.
+  std::optional<size_t> skipType() {
+    skipTrivia();
+    size_t start = pos;
+    int depth = 0;
+    while (!atEnd()) {
+      char c = peek();
+      if (c == '"') {
+        skipString();
+        continue;
+      }
+      if (depth == 0 && (c == ',' || c == ')'))
+        return start;
+      if (c == '-' && pos + 1 < text.size() && text[pos + 1] == '>') {
+        pos += 2;
+        continue;
+      }
+      if (c == '<' || c == '(' || c == '[' || c == '{')
+        ++depth;
+      else if (c == '>' || c == ')' || c == ']' || c == '}')
+        --depth;
+      ++pos;
+    }
+    return std::nullopt;
+  }
+
 private:
   llvm::StringRef text;
 };
+
+// linalg.map's and linalg.reduce's short form, `linalg.map { arith.addf }
+// ins(...) outs(...)`: MLIR 19's parser builds the payload block from each
+// operand's element type through an unchecked cast to ShapedType, and
+// crashes on any other type (`f32`, `i32`, ...). At `s` after the op name:
+// the offsets of the operand types that are not spelled as a tensor, memref
+// or vector type; anything not laid out like that form is left to the parser.
+llvm::SmallVector<size_t> findUnshapedShortFormOperands(Scanner &s,
+                                                        llvm::StringRef text) {
+  llvm::SmallVector<size_t> unshaped;
+  s.skipTrivia();
+  if (s.peek() != '{' || !s.skipBraces())
+    return unshaped;
+  for (llvm::StringRef keyword : {"ins", "outs"}) {
+    s.skipTrivia();
+    if (!s.consumeWord(keyword))
+      continue; // `ins` is optional; without `outs` the parser reports it
+    s.skipTrivia();
+    if (s.peek() != '(')
+      return unshaped;
+    while (!s.atEnd() && s.peek() != ':' && s.peek() != ')')
+      ++s.pos;
+    if (s.peek() != ':')
+      return unshaped;
+    ++s.pos;
+    while (true) {
+      std::optional<size_t> start = s.skipType();
+      if (!start)
+        return unshaped;
+      llvm::StringRef type = text.substr(*start);
+      if (!type.starts_with("tensor<") && !type.starts_with("memref<") &&
+          !type.starts_with("vector<"))
+        unshaped.push_back(*start);
+      if (s.peek() == ')') {
+        ++s.pos;
+        break;
+      }
+      ++s.pos; // `,`
+    }
+  }
+  return unshaped;
+}
 
 } // namespace
 
@@ -189,6 +290,22 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
     llvm::StringRef word = text.slice(start, s.pos);
     char before = previous;
     previous = text[s.pos - 1];
+    if (word == "linalg.map" || word == "linalg.reduce") {
+      for (size_t at : findUnshapedShortFormOperands(s, text)) {
+        auto [line, column] = sourceMgr.getLineAndColumn(
+            llvm::SMLoc::getFromPointer(text.data() + at), bufferId);
+        emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                      line, column))
+            << "'" << word
+            << "' with its payload op in braces needs each operand type "
+               "spelled as a tensor or memref type here (MLIR 19's parser of "
+               "this form crashes on any other type, so npuc rejects it "
+               "before parsing)";
+        ok = false;
+      }
+      previous = text[s.pos - 1];
+      continue;
+    }
     if ((word != "permutation" && word != "dimensions") || before == '{' ||
         before == ',' || before == '<')
       continue;
