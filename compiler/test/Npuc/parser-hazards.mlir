@@ -119,7 +119,7 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4x8xf32>) -> (tens
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.map { arith.addf {fastmath = #arith.fastmath<fast>} } // a comment }
          ins(%x, %y : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
-  %s = linalg.reduce { arith.addf } ins(%z : tensor<4x8xf32>) outs(%e : tensor<4xf32>) dimensions = [1]
+  %s = linalg.reduce { arith.addf } ins(%z : tensor <4x8xf32>) outs(%e : tensor<4xf32>) dimensions = [1]
   return %r, %s : tensor<4xf32>, tensor<4xf32>
 }
 //--- nul.mlir.in

@@ -235,9 +235,15 @@ llvm::SmallVector<size_t> findUnshapedShortFormOperands(Scanner &s,
       std::optional<size_t> start = s.skipType();
       if (!start)
         return unshaped;
-      llvm::StringRef type = text.substr(*start);
-      if (!type.starts_with("tensor<") && !type.starts_with("memref<") &&
-          !type.starts_with("vector<"))
+      Scanner type(text);
+      type.pos = *start;
+      bool shaped = type.consumeWord("tensor") || type.consumeWord("memref") ||
+                    type.consumeWord("vector");
+      if (shaped) {
+        type.skipTrivia();
+        shaped = type.peek() == '<';
+      }
+      if (!shaped)
         unshaped.push_back(*start);
       if (s.peek() == ')') {
         ++s.pos;
