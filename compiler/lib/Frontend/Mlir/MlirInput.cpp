@@ -264,6 +264,12 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
   llvm::StringRef text = buffer->getBuffer();
   Scanner s(text);
   bool ok = true;
+  auto errorAt = [&](size_t offset) {
+    auto [line, column] = sourceMgr.getLineAndColumn(
+        llvm::SMLoc::getFromPointer(text.data() + offset), bufferId);
+    return emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                         line, column));
+  };
   // The last character of the previous token: `{` and `,` (and `<`) start
   // an attribute entry, which MLIR's generic attribute parser reads safely;
   // anywhere else a `permutation =` / `dimensions =` is read by the op's
@@ -298,10 +304,7 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
     previous = text[s.pos - 1];
     if (word == "linalg.map" || word == "linalg.reduce") {
       for (size_t at : findUnshapedShortFormOperands(s, text)) {
-        auto [line, column] = sourceMgr.getLineAndColumn(
-            llvm::SMLoc::getFromPointer(text.data() + at), bufferId);
-        emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
-                                      line, column))
+        errorAt(at)
             << "'" << word
             << "' with its payload op in braces needs each operand type "
                "spelled as a tensor or memref type here (MLIR 19's parser of "
@@ -327,10 +330,7 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
     }
     // Report at the list (where the parser's own error would point), then
     // resume after it: one error per malformed list.
-    auto [line, column] = sourceMgr.getLineAndColumn(
-        llvm::SMLoc::getFromPointer(text.data() + listStart), bufferId);
-    emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
-                                  line, column))
+    errorAt(listStart)
         << "'" << word
         << "' must be a list of 64-bit integers like [1, 0] here (MLIR 19's "
            "parser of this op crashes on anything else, so npuc rejects it "
