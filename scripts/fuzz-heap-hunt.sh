@@ -23,14 +23,17 @@ debug_malloc=/lib/x86_64-linux-gnu/libc_malloc_debug.so.0
 [ -r "$debug_malloc" ] || { echo "fuzz-heap-hunt: $debug_malloc missing (glibc >= 2.34)" >&2; exit 2; }
 echo "fuzz-heap-hunt: fuzz_mlir for ${SECS}s, log $work/fuzz.log"
 status=0
+# No SEGV/abort handlers: a SEGV inside malloc (a corrupt free list) holds
+# the arena lock, and the handlers allocate, so the process would hang.
 # malloc check 3: a guard byte after each block, checked on free, and abort
 # with a message; perturb fills allocated and freed blocks, so a read of
 # freed memory sees garbage instead of stale data.
 NPU_FUZZ_RECORD="$work/record" LD_PRELOAD="$debug_malloc" MALLOC_CHECK_=3 \
   GLIBC_TUNABLES=glibc.malloc.check=3:glibc.malloc.perturb=165 \
-  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:handle_segv=0:handle_abort=0 \
   "$bin" "$work/corpus" fuzz/corpus/mlir -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -artifact_prefix="$work/" -print_final_stats=1 >"$work/fuzz.log" 2>&1 || status=$?
+  -max_len=65536 -artifact_prefix="$work/" -print_final_stats=1 -handle_segv=0 -handle_bus=0 \
+  -handle_abrt=0 >"$work/fuzz.log" 2>&1 || status=$?
 if [ "$status" = 0 ]; then
   grep -E "stat::number_of_executed_units|stat::new_units_added" "$work/fuzz.log" | tr '\n' ' '
   echo
