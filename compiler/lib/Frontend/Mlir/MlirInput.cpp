@@ -21,6 +21,8 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cctype>
@@ -255,6 +257,188 @@ llvm::SmallVector<size_t> findUnshapedShortFormOperands(Scanner &s,
   return unshaped;
 }
 
+// A use of an SSA name that is defined only later, inside a region that does
+// not enclose the use (`%m` used in one scf.execute_region, defined in the
+// next). MLIR 19's parser resolves the use's placeholder to that definition;
+// if the file then has a syntax error before the defining region's op is
+// complete, it frees that region's block with the definition while the use
+// still sits on its use list, and unlinking the use later writes into freed
+// memory (the rare heap corruption fuzz_mlir found, docs/robustness.md). Such
+// a use is never valid IR, so it is rejected whether or not an error
+// follows. Scopes are `{...}`; uses and definitions are told apart by the
+// tokens around them (`%a =`, `%a, %b =`, `%a:2 =`, `%a: T` in the argument
+// list of `^bb` or `@f`); only pairs within one function body count
+// (a name is per function).
+struct ForwardRef {
+  size_t use;
+  size_t definition;
+};
+
+llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
+  struct Token {
+    size_t offset;
+    unsigned scope;
+    bool defines;
+  };
+  // Scope 0 is the file; each `{` opens a child of the current scope.
+  llvm::SmallVector<unsigned> parent{0};
+  llvm::SmallVector<bool> inFunction{false};
+  llvm::SmallVector<unsigned> open{0};
+  llvm::StringMap<llvm::SmallVector<Token>> tokens;
+  Scanner s(text);
+  // A `func.func`/`llvm.func` word arms the next `{` at its depth (its
+  // attribute dictionary or its body) to start a function scope; 0: none.
+  size_t functionDepth = 0;
+  // The argument list of `^bb(` or `@f(`: the paren depth it started at,
+  // -1 outside one.
+  int argumentList = -1;
+  int parens = 0;
+  char previous = '\0';
+  while (true) {
+    s.skipTrivia();
+    if (s.atEnd())
+      break;
+    char c = s.peek();
+    if (c == '"') {
+      s.skipString();
+      previous = '"';
+      continue;
+    }
+    if (c == '{') {
+      ++s.pos;
+      unsigned scope = parent.size();
+      parent.push_back(open.back());
+      inFunction.push_back(inFunction[open.back()] ||
+                           functionDepth == open.size());
+      open.push_back(scope);
+      previous = c;
+      continue;
+    }
+    if (c == '}') {
+      ++s.pos;
+      if (open.size() > 1)
+        open.pop_back();
+      s.skipTrivia();
+      if (functionDepth == open.size() && s.peek() != '{')
+        functionDepth = 0;
+      previous = c;
+      continue;
+    }
+    if (c == '(') {
+      if ((previous == '^' || previous == '@') && argumentList < 0)
+        argumentList = parens;
+      ++parens;
+      ++s.pos;
+      previous = c;
+      continue;
+    }
+    if (c == ')') {
+      --parens;
+      if (argumentList == parens)
+        argumentList = -1;
+      ++s.pos;
+      previous = c;
+      continue;
+    }
+    if (c == '^' || c == '@' || isIdentChar(c)) {
+      size_t start = s.pos;
+      ++s.pos;
+      while (!s.atEnd() && (isIdentChar(s.peek()) || s.peek() == '-'))
+        ++s.pos;
+      llvm::StringRef word = text.slice(start, s.pos);
+      if (word.ends_with(".func"))
+        functionDepth = open.size();
+      previous = c == '^' || c == '@' ? c : 'a';
+      continue;
+    }
+    if (c != '%') {
+      ++s.pos;
+      previous = c;
+      continue;
+    }
+    size_t start = s.pos;
+    ++s.pos;
+    while (!s.atEnd() && (isIdentChar(s.peek()) || s.peek() == '-'))
+      ++s.pos;
+    llvm::StringRef name = text.slice(start, s.pos);
+    // Look ahead for `=` after this name and any further `%b` / `%b:N`.
+    Scanner ahead = s;
+    bool defines = false;
+    while (true) {
+      ahead.skipTrivia();
+      if (ahead.peek() == ':') {
+        ++ahead.pos;
+        ahead.skipTrivia();
+        if (!std::isdigit(static_cast<unsigned char>(ahead.peek()))) {
+          defines = argumentList >= 0; // `%a: T` of `^bb(` / `@f(`
+          break;
+        }
+        while (std::isdigit(static_cast<unsigned char>(ahead.peek())))
+          ++ahead.pos;
+        ahead.skipTrivia();
+      }
+      if (ahead.peek() == '=') {
+        defines = true;
+        break;
+      }
+      if (ahead.peek() != ',')
+        break;
+      ++ahead.pos;
+      ahead.skipTrivia();
+      if (ahead.peek() != '%')
+        break;
+      ++ahead.pos;
+      while (!ahead.atEnd() &&
+             (isIdentChar(ahead.peek()) || ahead.peek() == '-'))
+        ++ahead.pos;
+    }
+    tokens[name].push_back({start, open.back(), defines});
+    previous = 'a';
+  }
+
+  auto encloses = [&](unsigned outer, unsigned scope) {
+    while (true) {
+      if (scope == outer)
+        return true;
+      if (scope == 0)
+        return false;
+      scope = parent[scope];
+    }
+  };
+  llvm::SmallVector<ForwardRef> refs;
+  for (auto &entry : tokens) {
+    llvm::ArrayRef<Token> list = entry.second;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Token &use = list[i];
+      if (use.defines)
+        continue;
+      bool visible = false;
+      for (size_t j = i; j-- > 0 && !visible;)
+        visible = list[j].defines && encloses(list[j].scope, use.scope);
+      if (visible)
+        continue;
+      const Token *later = nullptr;
+      for (size_t j = i + 1; j < list.size() && !later; ++j)
+        if (list[j].defines)
+          later = &list[j];
+      if (!later || encloses(later->scope, use.scope))
+        continue;
+      // Both in one function: their innermost common scope is inside it.
+      unsigned common = later->scope;
+      while (!encloses(common, use.scope))
+        common = parent[common];
+      if (!inFunction[common])
+        continue;
+      refs.push_back({use.offset, later->offset});
+      break; // one report per name
+    }
+  }
+  llvm::sort(refs, [](const ForwardRef &a, const ForwardRef &b) {
+    return a.use < b.use;
+  });
+  return refs;
+}
+
 } // namespace
 
 LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
@@ -338,6 +522,25 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
     ok = false;
     if (s.pos == listStart)
       ++s.pos;
+  }
+  for (const ForwardRef &ref : findCrossRegionForwardRefs(text)) {
+    unsigned definitionLine =
+        sourceMgr
+            .getLineAndColumn(
+                llvm::SMLoc::getFromPointer(text.data() + ref.definition),
+                bufferId)
+            .first;
+    size_t end = ref.use + 1;
+    while (end < text.size() && (isIdentChar(text[end]) || text[end] == '-'))
+      ++end;
+    errorAt(ref.use)
+        << "'" << text.slice(ref.use, end)
+        << "' is used here but defined only later (line " << definitionLine
+        << ") inside a region that does not enclose this use: not valid IR, "
+           "and MLIR 19's parser can free that definition while this use "
+           "still refers to it (a heap corruption), so npuc rejects it "
+           "before parsing";
+    ok = false;
   }
   return success(ok);
 }
