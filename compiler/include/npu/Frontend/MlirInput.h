@@ -21,6 +21,11 @@ namespace mlir::npu {
 // `array<i64: 1>`, a value outside int64, a missing `]`) is a null attribute
 // the parser then dereferences. The check accepts exactly a bracketed list of
 // int64 literals at those places; every other text is left to the parser.
+// Also rejected: linalg.map/reduce's short form (`{ payload-op }`) with an
+// operand type other than a tensor/memref/vector (an unchecked ShapedType
+// cast in that parser), and a use of an SSA name defined only later in a
+// region that does not enclose it (after a syntax error there, the parser
+// frees the definition while the use still refers to it: a heap corruption).
 LogicalResult checkParserHazards(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context);
 
