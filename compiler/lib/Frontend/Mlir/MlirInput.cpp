@@ -146,6 +146,20 @@ public:
     }
   }
 
+  // Moves past trivia and string literals (setting `previous` to `"` after
+  // one) to the next other token; false at the end of the text.
+  bool skipToToken(char &previous) {
+    while (true) {
+      skipTrivia();
+      if (atEnd())
+        return false;
+      if (peek() != '"')
+        return true;
+      skipString();
+      previous = '"';
+    }
+  }
+
   // A balanced `{...}` starting at pos (on the `{`), strings and comments
   // included; false if it does not close.
   bool skipBraces() {
@@ -294,16 +308,8 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
   int argumentList = -1;
   int parens = 0;
   char previous = '\0';
-  while (true) {
-    s.skipTrivia();
-    if (s.atEnd())
-      break;
+  while (s.skipToToken(previous)) {
     char c = s.peek();
-    if (c == '"') {
-      s.skipString();
-      previous = '"';
-      continue;
-    }
     if (c == '{') {
       ++s.pos;
       unsigned scope = parent.size();
@@ -459,16 +465,8 @@ LogicalResult mlir::npu::checkParserHazards(llvm::SourceMgr &sourceMgr,
   // anywhere else a `permutation =` / `dimensions =` is read by the op's
   // custom parser.
   char previous = '\0';
-  while (!s.atEnd()) {
-    s.skipTrivia();
-    if (s.atEnd())
-      break;
+  while (s.skipToToken(previous)) {
     char c = s.peek();
-    if (c == '"') {
-      s.skipString();
-      previous = '"';
-      continue;
-    }
     if (!isIdentChar(c)) {
       // A sigil (`%`, `@`, `#`, `!`, `^`) makes what follows a different
       // token kind: skip it with its name.
