@@ -18,6 +18,7 @@
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    npu::fuzz::record_input(data, size);
     npu::fuzz::npuc_context c;
     llvm::SourceMgr source_mgr;
     source_mgr.AddNewSourceBuffer(

@@ -16,6 +16,7 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    npu::fuzz::record_input(data, size);
     // The importer reads a path (named *.onnx, as npuc requires).
     const std::string path = npu::fuzz::write_temp("onnx", data, size, ".onnx");
     npu::fuzz::npuc_context c;

@@ -30,7 +30,43 @@
 #include "npu/Pipeline/Pipeline.h"
 #include "npu/Transforms/Passes.h"
 
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace npu::fuzz {
+
+// With NPU_FUZZ_RECORD=DIR, every input is written to DIR/in-<pid>-<n> (n
+// counts this process's inputs) before it runs, and the file of input n-64
+// is removed. glibc's heap checks abort the process in a way libFuzzer cannot
+// save the input from (its crash handler allocates), and the input that
+// corrupted the heap may be an earlier one than the input that aborts: the
+// last 64 are left to replay in order (docs/robustness.md). Plain system
+// calls and a stack buffer: no heap allocation on a possibly corrupt heap.
+inline void record_input(const std::uint8_t* data, std::size_t size) {
+    constexpr unsigned long long ring = 64;
+    static const char* const dir = std::getenv("NPU_FUZZ_RECORD");
+    static unsigned long long n = 0;
+    if (!dir) return;
+    char path[4096];
+    const long pid = static_cast<long>(::getpid());
+    if (n >= ring) {
+        std::snprintf(path, sizeof path, "%s/in-%ld-%010llu", dir, pid, n - ring);
+        ::unlink(path);
+    }
+    std::snprintf(path, sizeof path, "%s/in-%ld-%010llu", dir, pid, n++);
+    const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    for (std::size_t done = 0; done < size;) {
+        const ssize_t w = ::write(fd, data + done, size - done);
+        if (w <= 0) break;
+        done += static_cast<std::size_t>(w);
+    }
+    ::close(fd);
+}
 
 inline const mlir::DialectRegistry& npuc_registry() {
     static const mlir::DialectRegistry registry = [] {

@@ -21,6 +21,11 @@ namespace mlir::npu {
 // `array<i64: 1>`, a value outside int64, a missing `]`) is a null attribute
 // the parser then dereferences. The check accepts exactly a bracketed list of
 // int64 literals at those places; every other text is left to the parser.
+// Also rejected: linalg.map/reduce's short form (`{ payload-op }`) with an
+// operand type other than a tensor/memref/vector (an unchecked ShapedType
+// cast in that parser), and a use of an SSA name defined only later in a
+// region that does not enclose it (after a syntax error there, the parser
+// frees the definition while the use still refers to it: a heap corruption).
 LogicalResult checkParserHazards(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context);
 
@@ -29,7 +34,9 @@ LogicalResult checkParserHazards(llvm::SourceMgr &sourceMgr,
 // linalg.transpose's verifier checks only that `permutation` has no
 // repeated value, then reads the input's dimension at each entry, so [5, 0]
 // or [-1, 0] reads past the shape (garbage dimensions, or a SEGV for a large
-// value). Any form: custom, generic, properties.
+// value). linalg.broadcast's verifier likewise reads past the input's shape
+// when `dimensions` repeats an entry ([1, 1]). Any form: custom, generic,
+// properties.
 LogicalResult checkVerifierHazards(Operation *root);
 
 // checkParserHazards, MLIR's parser without its verifier,
