@@ -45,6 +45,9 @@
 // CROSS-NOT: error:
 // FWDVALID: scf.forall (%{{.*}}) in (4)
 // FWDVALID: return %{{.*}} : f32
+// FWDVALID: func.func @reuse
+// FWDVALID: linalg.reduce
+// FWDVALID: scf.execute_region
 // NUL: nul.mlir:3:96: error: 'permutation' must be a list of 64-bit integers
 // NUL-NOT: error:
 // CR: cr.mlir:4:16: error: 'permutation' must be a list of 64-bit integers
@@ -178,6 +181,29 @@ func.func @k(%x: f32) -> f32 {
 ^bb2:
   %y = arith.addf %x, %x : f32
   cf.br ^bb1
+}
+// A name reused in later sibling regions: linalg.reduce's region arguments
+// and scf.forall's index (forms the lexical check does not take for
+// definitions) before another region's op result and block arguments.
+func.func @reuse(%x: tensor<6x16xf32>, %t: tensor<4xf32>) -> (tensor<16xf32>, f32) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %col = linalg.reduce ins(%x : tensor<6x16xf32>) outs(%z : tensor<16xf32>) dimensions = [0]
+    (%a: f32, %acc: f32) {
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  %u = scf.forall (%i) in (4) shared_outs(%o = %t) -> (tensor<4xf32>) {
+    scf.forall.in_parallel {
+    }
+  }
+  %v = scf.execute_region -> f32 {
+    %a = arith.constant 1.0 : f32
+    %i = arith.addf %a, %a : f32
+    scf.yield %i : f32
+  }
+  return %col, %v : tensor<16xf32>, f32
 }
 //--- nul.mlir.in
 func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {

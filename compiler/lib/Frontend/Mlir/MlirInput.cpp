@@ -281,8 +281,15 @@ llvm::SmallVector<size_t> findUnshapedShortFormOperands(Scanner &s,
 // a use is never valid IR, so it is rejected whether or not an error
 // follows. Scopes are `{...}`; uses and definitions are told apart by the
 // tokens around them (`%a =`, `%a, %b =`, `%a:2 =`, `%a: T` in the argument
-// list of `^bb` or `@f`); only pairs within one function body count
-// (a name is per function).
+// list of `^bb` or `@f`, or of a region after `)` / `]`, as linalg.map's and
+// linalg.reduce's `(%in: f32, %acc: f32) {`); only pairs within one function
+// body count (a name is per function). Only a later op result (`%a = ...`,
+// the form the corruption was found with) is reported: a valid file may
+// reuse a name in a sibling region through argument forms this lexical
+// check does not know (scf.forall's indices, ...), and such a name must not
+// be mistaken for a use; for the same reason a use whose scope encloses the
+// later definition's (an op's own header) is not reported either: only a
+// use and a definition in disjoint regions, the form found.
 struct ForwardRef {
   size_t use;
   size_t definition;
@@ -293,6 +300,7 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
     size_t offset;
     unsigned scope;
     bool defines;
+    bool result; // defined as an op result (`%a = ...`)
   };
   // Scope 0 is the file; each `{` opens a child of the current scope.
   llvm::SmallVector<unsigned> parent{0};
@@ -303,8 +311,8 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
   // A `func.func`/`llvm.func` word arms the next `{` at its depth (its
   // attribute dictionary or its body) to start a function scope; 0: none.
   size_t functionDepth = 0;
-  // The argument list of `^bb(` or `@f(`: the paren depth it started at,
-  // -1 outside one.
+  // The argument list of `^bb(`, `@f(` or a region's `) (` / `] (`: the
+  // paren depth it started at, -1 outside one.
   int argumentList = -1;
   int parens = 0;
   char previous = '\0';
@@ -331,7 +339,9 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
       continue;
     }
     if (c == '(') {
-      if ((previous == '^' || previous == '@') && argumentList < 0)
+      if ((previous == '^' || previous == '@' || previous == ')' ||
+           previous == ']') &&
+          argumentList < 0)
         argumentList = parens;
       ++parens;
       ++s.pos;
@@ -369,7 +379,7 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
     llvm::StringRef name = text.slice(start, s.pos);
     // Look ahead for `=` after this name and any further `%b` / `%b:N`.
     Scanner ahead = s;
-    bool defines = false;
+    bool defines = false, result = false;
     while (true) {
       ahead.skipTrivia();
       if (ahead.peek() == ':') {
@@ -384,7 +394,7 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
         ahead.skipTrivia();
       }
       if (ahead.peek() == '=') {
-        defines = true;
+        defines = result = true;
         break;
       }
       if (ahead.peek() != ',')
@@ -398,7 +408,7 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
              (isIdentChar(ahead.peek()) || ahead.peek() == '-'))
         ++ahead.pos;
     }
-    tokens[name].push_back({start, open.back(), defines});
+    tokens[name].push_back({start, open.back(), defines, result});
     previous = 'a';
   }
 
@@ -427,7 +437,8 @@ llvm::SmallVector<ForwardRef> findCrossRegionForwardRefs(llvm::StringRef text) {
       for (size_t j = i + 1; j < list.size() && !later; ++j)
         if (list[j].defines)
           later = &list[j];
-      if (!later || encloses(later->scope, use.scope))
+      if (!later || !later->result || encloses(later->scope, use.scope) ||
+          encloses(use.scope, later->scope))
         continue;
       // Both in one function: their innermost common scope is inside it.
       unsigned common = later->scope;
