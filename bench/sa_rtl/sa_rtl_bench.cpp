@@ -40,7 +40,8 @@ int sc_main(int, char**) {
     accel::sa_geometry geo{cfg.count("sa.rows"), cfg.count("sa.cols"), cfg.cycles("sa.setup_latency"),
                            cfg.size("sa.l1_bandwidth")};
     const sc_core::sc_time period(1.0 / double(cfg.frequency_hz("soc.cluster_clock")), sc_core::SC_SEC);
-    const accel::sa_engine_env env{bus, geo, period, ctx.services()};
+    // The SA port books L1 banks as in the SoC (the memory set the calendar up).
+    const accel::sa_engine_env env{bus, geo, period, ctx.services(), &ctx.context().shared<base::l1_bank_calendar>()};
     accel::sa_tlm_engine tlm(env);
     rtl::sa_rtl_engine rtl_engine(env, rtl::sa_rtl_options{});
 

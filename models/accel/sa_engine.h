@@ -9,12 +9,14 @@
 
 #include "base/bus_initiator.h"
 #include "base/sim_services.h"
+#include "base/slot_calendar.h"
 
 #include <systemc>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace npu::accel {
 
@@ -69,6 +71,10 @@ struct sa_engine_env {
     sa_geometry geometry;
     sc_core::sc_time period;           // one cycle of soc.cluster_clock
     base::sim_services& services;  // a stop request ends a job early; an engine may stop the run
+    // The SoC's L1 bank calendar, shared with the cores and the DMA
+    // (base/slot_calendar.h); null: the port books no banks (a bench of the
+    // engine alone).
+    base::l1_bank_calendar* l1_banks;
 };
 using sa_engine_maker = std::function<std::unique_ptr<sa_engine>(const sa_engine_env&)>;
 
@@ -108,11 +114,45 @@ sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g);
 // "generic" (NPU_SA_KERNELS=generic|avx2 forces one; bench/sa_mac prints it).
 const char* sa_tlm_kernels();
 
+// The SA's L1 port in the SoC's bank calendar (base/slot_calendar.h): a
+// weight tile's row bursts (C read, B, A, C written: the bytes of
+// sa_tile_bytes, in that order) stream from the tile's start at
+// port_bandwidth / l1.bank_width words per cycle (64 B: 16 words, one per
+// bank), each row at its byte offset in the stream; every word books its
+// bank's cycle, so cores and DMA channels that want those bank-cycles wait
+// for the SA. A word that finds its bank-cycle taken by another initiator
+// waits for the next free one and holds up the rest of the tile's stream
+// (`wait`). A bank-cycle the SA booked itself (rows of the stream sharing a
+// cycle and a bank) costs nothing and is not booked twice: the closed form,
+// which the SA's cycles alone keep, charges the port no conflicts of its own.
+class sa_port_booking {
+public:
+    sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth);
+    // False: no calendar to book in (the port books nothing this job).
+    bool begin_job();
+    void begin_tile(std::uint64_t cycle);
+    // The row burst [addr, addr + len) of the tile's stream.
+    void row(std::uint64_t addr, std::uint64_t len);
+    // Cycles the tile's stream waited for other initiators' bank-cycles.
+    std::uint64_t wait() const { return wait_; }
+
+private:
+    base::l1_bank_calendar* banks_;
+    std::uint64_t port_bandwidth_, words_per_cycle_ = 1;
+    std::uint64_t tile_cycle_ = 0, bytes_ = 0, wait_ = 0;
+    // Per bank: one past the last cycle this job booked it (0: none); a
+    // job books each bank in time order.
+    std::vector<std::uint64_t> own_next_;
+};
+
 // The loosely-timed engine (sa.model=tlm): evaluates the whole job at once,
-// each tile's accesses issued at the tile's time, timed by the closed form.
+// each tile's accesses issued at the tile's time, timed by the closed form
+// plus the waits of its L1 port for banks other initiators booked
+// (sa_port_booking).
 class sa_tlm_engine : public sa_engine {
 public:
-    explicit sa_tlm_engine(const sa_engine_env& env) : env_(env) {}
+    explicit sa_tlm_engine(const sa_engine_env& env)
+        : env_(env), port_(env.l1_banks, env.geometry.port_bandwidth) {}
     sa_run execute(const sa_job& j, const sc_core::sc_time& t0) override;
 
 private:
@@ -128,6 +168,7 @@ private:
     bool read_rows(std::uint64_t first, std::uint64_t stride, std::uint64_t rows, unsigned len, void* dst,
                    std::size_t pitch, int operand, unsigned row0, const sc_core::sc_time& when, sa_run& run);
     sa_engine_env env_;
+    sa_port_booking port_;
     // The DMI windows this job's last read and write went through (valid
     // during one execute(): nothing else runs meanwhile to invalidate them).
     base::dmi_window read_window_, write_window_;

@@ -335,6 +335,58 @@ sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g) {
     return r;
 }
 
+// --- L1 port ------------------------------------------------------------------------
+
+sa_port_booking::sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth)
+    : banks_(banks), port_bandwidth_(std::max<std::uint64_t>(1, port_bandwidth)) {}
+
+bool sa_port_booking::begin_job() {
+    own_next_.clear();
+    if (!banks_ || banks_->banks.empty()) return false;
+    words_per_cycle_ = std::max<std::uint64_t>(1, port_bandwidth_ >> banks_->shift);
+    own_next_.assign(std::size_t(banks_->bank_mask) + 1, 0);
+    return true;
+}
+
+void sa_port_booking::begin_tile(std::uint64_t cycle) {
+    tile_cycle_ = cycle;
+    bytes_ = wait_ = 0;
+}
+
+void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
+    base::l1_bank_calendar& cal = *banks_;
+    const std::uint64_t at = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
+    bytes_ += len;
+    // Outside L1 the access faults (the engine reports it); nothing to book.
+    if (len == 0 || addr < cal.base || addr - cal.base >= cal.size ||
+        len > cal.size - (addr - cal.base))
+        return;
+    const std::uint64_t offset = addr - cal.base;
+    const std::uint64_t first = offset >> cal.shift, words = ((offset + len - 1) >> cal.shift) - first + 1;
+    const unsigned mask = cal.bank_mask, bank0 = static_cast<unsigned>(first) & mask;
+    const std::uint64_t per_cycle = words_per_cycle_;
+    // Words consecutive in banks, `per_cycle` a cycle: most rows find their
+    // bank-cycles free and are booked as one run.
+    const std::uint64_t run = cal.banks.reserve_free_run(words, per_cycle, at, bank0, mask);
+    for (std::uint64_t i = run > mask + 1u ? run - mask - 1u : 0; i < run; ++i)
+        own_next_[(bank0 + i) & mask] = at + i / per_cycle + 1;
+    // The rest word by word. The stream books each bank in time order, so a
+    // bank-cycle at or before the bank's last booking of this job is the
+    // SA's own: the closed form does not charge the port's own conflicts,
+    // and the word is not booked twice. A bank-cycle another initiator holds
+    // delays this word and every later one of the stream.
+    std::uint64_t waited = 0;
+    for (std::uint64_t i = run; i < words; ++i) {
+        const unsigned bank = static_cast<unsigned>(bank0 + i) & mask;
+        const std::uint64_t issue = at + i / per_cycle + waited;
+        if (own_next_[bank] > issue) continue;
+        const std::uint64_t served = cal.banks.reserve(bank, issue);
+        waited += served - issue;
+        own_next_[bank] = served + 1;
+    }
+    wait_ += waited;
+}
+
 // --- engine --------------------------------------------------------------------------
 
 bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned len, bool write,
@@ -406,6 +458,18 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     const auto cycles = [this](std::uint64_t n) { return env_.period * static_cast<double>(n); };
     sc_core::sc_time t = t0 + cycles(geo.setup_cycles);
 
+    // The port books its banks (sa_port_booking), so the data accesses must
+    // not book them again in the memory (txn_ext::bank_booking::booked).
+    const bool booking = port_.begin_job();
+    struct unbook {
+        base::bus_initiator& bus;
+        bool on;
+        ~unbook() {
+            if (on) bus.set_banks_booked(false);
+        }
+    } unbook_at_end{env_.bus, booking};
+    if (booking) env_.bus.set_banks_booked(true);
+
     // fp32 cells use IEEE round-to-nearest-even whatever mode the host FPU
     // was left in (the cores' FPU sets modes per instruction).
     const int saved_round = std::fegetround();
@@ -442,7 +506,17 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             const std::uint64_t k_t = std::min<std::uint64_t>(R, j.k - k0);
             const bool first_k = k0 == 0, last_k = k0 + R >= j.k;
             const std::uint64_t compute = sa_tile_compute_cycles(geo, j.m, n0 == 0 && first_k, n0 + C >= j.n && last_k);
-            const std::uint64_t mem = ceil_div(sa_tile_bytes(j, k_t, n_t, first_k, last_k), geo.port_bandwidth);
+            std::uint64_t mem = ceil_div(sa_tile_bytes(j, k_t, n_t, first_k, last_k), geo.port_bandwidth);
+            if (booking) {
+                // The tile's row bursts through the port, in sa_tile_bytes' order.
+                port_.begin_tile(static_cast<std::uint64_t>(std::llround(t / env_.period)));
+                for (std::uint64_t i = 0; first_k && j.accumulate && i < j.m; ++i)
+                    port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
+                for (std::uint64_t r = 0; r < k_t; ++r) port_.row(j.b + (k0 + r) * j.ldb + n0 * e, n_t * e);
+                for (std::uint64_t i = 0; i < j.m; ++i) port_.row(j.a + i * j.lda + k0 * e, k_t * e);
+                for (std::uint64_t i = 0; last_k && i < j.m; ++i) port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
+                mem += port_.wait();
+            }
             const std::uint64_t tile = std::max(compute, mem);
 
             // Reads at the start of the tile: C (accumulate), weights, A slice.

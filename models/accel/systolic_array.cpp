@@ -38,7 +38,11 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     geo_.setup_cycles = cfg.cycles("sa.setup_latency");
     geo_.port_bandwidth = cfg.size("sa.l1_bandwidth");
     geo_.weight_buffers = cfg.count("sa.weight_buffers");
-    engine_ = make_engine(sa_engine_env{bus, geo_, clock_period(), services()});
+    // The port shares the L1's banks with the cores and the DMA (the memory
+    // sets the calendar up; a second init is a no-op).
+    auto& l1_banks = context().shared<base::l1_bank_calendar>();
+    l1_banks.init(cfg);
+    engine_ = make_engine(sa_engine_env{bus, geo_, clock_period(), services(), &l1_banks});
 
     // Job registers: plain storage, mirrored here and latched at START.
     const std::pair<std::uint32_t, const char*> job_regs[] = {

@@ -195,23 +195,50 @@ struct l1_bank_calendar {
 // long (rounded to whole cycles): a request books the first free slot at or
 // after its issue cycle. Same exactness and error bound as the L1 banks,
 // and as cheap (one load, compare and store per request).
+// A DMA burst between L2 and L1 takes the path's whole width (l2.bandwidth
+// bytes per cycle) for its beats: it books every issue slot of those cycles
+// (reserve_burst), so cores' requests and DMA bursts wait for each other.
+// The DMA's L2 <-> L3 transfers do not use the cluster's path.
 struct l2_path_calendar {
     slot_calendar slots;
     unsigned outstanding = 0;
     std::uint64_t base = 0, size = 0;  // the L2's bus window
+    std::uint64_t width = 0;           // bytes per cycle (l2.bandwidth)
+    std::uint64_t round_trip = 0;      // cycles: l2.latency + the interconnect's hop
     void init(const cfg::config& c) {
         if (!slots.empty()) return;
         base = c.address("l2.base");
         size = c.size("l2.size");
         outstanding = static_cast<unsigned>(c.count("cluster.l2_outstanding"));
+        width = std::max<std::uint64_t>(1, c.size("l2.bandwidth"));
+        round_trip = c.cycles("l2.latency") + c.cycles("interconnect.hop_latency");
         const std::uint64_t period_ps = 1000000000000ull / c.frequency_hz("soc.cluster_clock");
         slots.init(1, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
+    }
+    // Cycles between two requests' issue slots when each is held `hold` cycles.
+    std::uint64_t slot_cycles(std::uint64_t hold) const {
+        return std::max<std::uint64_t>(1, (hold + outstanding / 2) / outstanding);
     }
     // Books a request issued at `cycle` whose round trip is `hold` cycles;
     // returns the cycle it goes out.
     std::uint64_t reserve(std::uint64_t cycle, std::uint64_t hold) {
-        const std::uint64_t slot = std::max<std::uint64_t>(1, (hold + outstanding / 2) / outstanding);
+        const std::uint64_t slot = slot_cycles(hold);
         return std::max(cycle, slots.reserve(0, cycle / slot) * slot);
+    }
+    // Books a burst of `bytes` issued at `cycle`: ceil(bytes / width) cycles
+    // of beats, i.e. that many cycles / slot_cycles(round_trip) issue slots
+    // (256 B on gap9: 32 cycles, 16 slots), each the first free one after the
+    // previous. Returns the cycle after its last slot: when its last beat
+    // has crossed the path.
+    std::uint64_t reserve_burst(std::uint64_t cycle, std::uint64_t bytes) {
+        const std::uint64_t slot = slot_cycles(round_trip);
+        const std::uint64_t beats = (bytes + width - 1) / width;
+        const std::uint64_t n = std::max<std::uint64_t>(1, (beats + slot - 1) / slot);
+        const std::uint64_t first = cycle / slot;
+        const std::uint64_t run = slots.reserve_free_run(n, 1, first, 0, 0);
+        std::uint64_t next = first + run;
+        for (std::uint64_t i = run; i < n; ++i) next = slots.reserve(0, next) + 1;
+        return std::max(cycle + beats, next * slot);
     }
 };
 

@@ -21,6 +21,11 @@
 //   - the channel's L1 side moves dma.l1_width bytes per cycle (its beat
 //     width in the banked L1, whose banks it books like every initiator);
 //     its other side moves what the memory's port allows;
+//   - between L2 and L1 the L2 side also crosses the cluster's shared path
+//     to L2, which the cores' L2 accesses use too: a burst books the path's
+//     issue slots for its beats (l2.bandwidth bytes per cycle) and completes
+//     no earlier than its last beat crossed it plus the L2 round trip
+//     (base/slot_calendar.h, l2_path_calendar). L2 <-> L3 stays off it;
 //   - with dma.bandwidth = B != 0, a read takes at least ceil(n / B) cycles
 //     (the engine's own datapath limit, whatever the memories allow);
 //   - the transfer ends when its last write completes.
@@ -93,7 +98,9 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
       hop_(cycles(cfg.cycles("interconnect.hop_latency"))),
       allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
       stop_on_error_(cfg.choice("dma.on_error") == "stop"),
-      l1_banks_(context().shared<base::l1_bank_calendar>()) {
+      l1_banks_(context().shared<base::l1_bank_calendar>()),
+      l2_path_(context().shared<base::l2_path_calendar>()) {
+    l2_path_.init(cfg);
     l1_ = map_.region_index("l1");
     l3_ = map_.region_index("l3");
     for (std::size_t i = 0; i < map_.regions().size(); ++i)
@@ -476,6 +483,11 @@ bool dma::run_transfer(channel& ch) {
     // it, at the cycles it will use them (base/slot_calendar.h): a core that
     // books one of those bank-cycles later waits for the DMA, as the DMA
     // waits for the cycles cores booked before. The data moves at `t`.
+    // The L2 side of a transfer with L1 on its other side crosses the
+    // cluster's shared path to L2, booked the same way (its issue slots for
+    // the burst's beats, base/slot_calendar.h): cores' L2 requests and DMA
+    // bursts then wait for each other. The burst completes no earlier than
+    // its last beat crossed the path plus the round trip's latency.
     auto issue = [&](bool is_write, std::uint64_t addr, unsigned char* data, unsigned n, const sc_time& t,
                      const sc_time& now, sc_time& done) {
         const bool l1 = route_is_l1(addr);
@@ -485,12 +497,17 @@ bool dma::run_transfer(channel& ch) {
         const bool booked =
             l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
         if (booked) done = now + delay;
+        sc_time path_done = sc_core::SC_ZERO_TIME;
+        if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
+            const auto cycle = static_cast<std::uint64_t>(std::llround(t / clock_period()));
+            path_done = cycles(l2_path_.reserve_burst(cycle, n) + l2_path_.round_trip - 1);
+        }
         if (t > now) sc_core::wait(t - now);
         bus.set_banks_booked(booked);
         delay = sc_core::SC_ZERO_TIME;
         const auto st = is_write ? bus.write(addr, data, n, delay) : bus.read(addr, data, n, delay);
         bus.set_banks_booked(false);
-        if (!booked) done = sc_core::sc_time_stamp() + delay;
+        if (!booked) done = std::max(sc_core::sc_time_stamp() + delay, path_done);
         return st;
     };
 
@@ -564,6 +581,10 @@ bool dma::run_transfer(channel& ch) {
     }
     wait_until(last_done);
     return true;
+}
+
+bool dma::route_is_l2_path(std::uint64_t addr, unsigned n) const {
+    return addr >= l2_path_.base && addr - l2_path_.base + n <= l2_path_.size;
 }
 
 bool dma::route_is_l1(std::uint64_t addr) const {

@@ -76,6 +76,8 @@ private:
     void capture_pusher_chain(base::call_chain& out) const;
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
     bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region
+    // [addr, addr + n) inside L2, reached over the cluster's path to L2
+    bool route_is_l2_path(std::uint64_t addr, unsigned n) const;
 
     descriptor regs_;                          // the descriptor registers as programmed
     cfg::memory_map map_;
@@ -92,6 +94,7 @@ private:
     std::vector<int> memories_;                // region indices of memories (route stats)
 
     base::l1_bank_calendar& l1_banks_;         // the SoC's L1 banks (dma_streams)
+    base::l2_path_calendar& l2_path_;          // the cluster's shared path to L2
     base::initiator_id engine_id_;             // reports about refused pushes
     std::vector<std::unique_ptr<channel>> chans_;
     std::uint32_t busy_mask_ = 0, error_mask_ = 0;

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 
 using namespace npu;
@@ -818,6 +819,84 @@ TEST(SaErrors, NeverWrittenOperandIsAMemcheckFindingOfTheSa) {
         EXPECT_EQ(m.address, l1_base + 0x18000);
         EXPECT_TRUE(m.has_pc);
         EXPECT_EQ(m.pc, 0x1C000123u);
+    });
+}
+
+// --- the L1 port in the SoC's bank calendar (TLM engine; docs/sa.md) ----------------
+
+base::l1_bank_calendar& l1_banks() { return E->ctx.context().shared<base::l1_bank_calendar>(); }
+std::uint64_t cycle_of(const sc_time& t) { return static_cast<std::uint64_t>(std::llround(t / sc_time(1, SC_NS))); }
+
+// Places the operands, starts `j` and waits for it; returns its CYCLES and
+// sets `t0` to START's arrival. C is checked against the reference.
+std::uint64_t run_timed(const job& j, unsigned seed, sc_time& t0, const std::function<void()>& before_start = {}) {
+    const mats x = random_operands(j, seed);
+    put(j.a, x.a.data(), x.a.size());
+    put(j.b, x.b.data(), x.b.size());
+    put(j.c, x.c.data(), x.c.size());
+    if (before_start) before_start();
+    EXPECT_EQ(program(j), tlm::TLM_OK_RESPONSE);
+    t0 = now() - sc_time(double(reg_latency), SC_NS);
+    EXPECT_EQ(reg_read(NPU_SA_WAIT), NPU_SA_STATUS_DONE);
+    std::vector<unsigned char> got(x.c.size());
+    get(j.c, got.data(), got.size());
+    EXPECT_EQ(got, reference(j, x)) << "C differs from the reference";
+    return reg_read(NPU_SA_CYCLES);
+}
+
+TEST(SaPort, TheJobBooksEveryWordItMovesInTheL1Banks) {
+    if (test_config().choice("sa.model") != "tlm") GTEST_SKIP() << "the TLM engine's port model";
+    E->h.run_job([] {
+        // fp32 64x16x16, every row 64 B aligned: one row per cycle on all 16
+        // banks; 16 rows of B, 64 of A, 64 of C: 144 cycles of the port.
+        const job j = make(64, 16, 16, true);
+        sc_time t0;
+        EXPECT_EQ(run_timed(j, 51, t0), expected_cycles(j)) << "alone, the closed form";
+        const std::uint64_t first = cycle_of(t0) + setup;
+        std::uint64_t booked = 0;
+        for (std::uint64_t c = first; c < first + 144; ++c)
+            for (unsigned b = 0; b < 16; ++b) booked += l1_banks().banks.reserve(b, c) != c;
+        EXPECT_EQ(booked, 144u * 16u) << "bank-cycles of the job's stream another initiator could still take";
+    });
+}
+
+TEST(SaPort, BankCyclesBookedBeforeStartDelayTheStream) {
+    if (test_config().choice("sa.model") != "tlm") GTEST_SKIP() << "the TLM engine's port model";
+    E->h.run_job([] {
+        // Every bank held from before START until `hold` cycles into the
+        // job's first tile (as a DMA that booked them first): the stream
+        // starts that much later. Memory-bound fp32 (144 port cycles, 110
+        // compute) takes all of it; compute-bound int8 (84 port cycles, 110
+        // compute) hides up to 26 cycles of it.
+        sc_time t0;
+        const job f = make(64, 16, 16, true);
+        const std::uint64_t alone = run_timed(f, 52, t0);
+        ASSERT_EQ(alone, expected_cycles(f));
+        std::uint64_t from = 0;
+        const std::uint64_t block = 300;
+        const std::uint64_t slowed = run_timed(f, 53, t0, [&] {
+            from = cycle_of(now());
+            for (std::uint64_t c = from; c < from + block; ++c)
+                for (unsigned b = 0; b < 16; ++b) l1_banks().banks.reserve(b, c);
+        });
+        const std::uint64_t first_tile = cycle_of(t0) + setup;
+        ASSERT_GT(from + block, first_tile + 20);
+        EXPECT_EQ(slowed, alone + (from + block - first_tile));
+
+        // START arrives as many cycles after the booking as above.
+        const std::uint64_t start_after_booking = first_tile - from;
+        const job i8 = make(64, 16, 16, false);
+        ASSERT_EQ(run_timed(i8, 54, t0), expected_cycles(i8));
+        for (const std::uint64_t wait : {20u, 40u}) {
+            const std::uint64_t got = run_timed(i8, 55, t0, [&] {
+                from = cycle_of(now());
+                for (std::uint64_t c = from; c < from + start_after_booking + wait; ++c)
+                    for (unsigned b = 0; b < 16; ++b) l1_banks().banks.reserve(b, c);
+            });
+            ASSERT_EQ(cycle_of(t0) + setup, from + start_after_booking) << "START moved";
+            // max(compute 110, port 84 + wait)
+            EXPECT_EQ(got, expected_cycles(i8) + (84 + wait > 110 ? 84 + wait - 110 : 0)) << "wait " << wait;
+        }
     });
 }
 

@@ -101,6 +101,45 @@ TEST(SlotCalendar, WideRingWhenTheWindowDwarfsTheCappedRing) {
     EXPECT_GT(compare_calendar(16, std::uint64_t{1} << 24, 5000, std::uint64_t{1} << 36, 1000000, 3), 1000u);
 }
 
+// The cluster's path to L2 at the gap9 defaults: 4 requests outstanding,
+// a 7-cycle round trip (2-cycle issue slots), 8 B per cycle.
+npu::base::l2_path_calendar gap9_l2_path() {
+    npu::base::l2_path_calendar p;
+    p.outstanding = 4;
+    p.width = 8;
+    p.round_trip = 7;
+    p.slots.init(1, 4096);
+    return p;
+}
+
+TEST(L2PathCalendar, ABurstTakesEverySlotOfItsBeats) {
+    auto p = gap9_l2_path();
+    // 256 B: 32 cycles of beats, 16 slots of 2 cycles.
+    EXPECT_EQ(p.reserve_burst(100, 256), 132u);
+    // A second burst issued while the first crosses queues behind it.
+    EXPECT_EQ(p.reserve_burst(104, 256), 164u);
+    // A core request issued during the bursts goes out after them.
+    EXPECT_EQ(p.reserve(110, 7), 164u);
+    // An odd issue cycle: the burst still takes its 32 cycles of beats.
+    EXPECT_EQ(p.reserve_burst(1001, 256), 1033u);
+    // A short burst takes a whole slot.
+    EXPECT_EQ(p.reserve_burst(2000, 8), 2002u);
+}
+
+TEST(L2PathCalendar, CoreRequestsDelayABurstBySlotsTheyHold) {
+    auto p = gap9_l2_path();
+    // Core requests booked ahead (as decoupled cores do) in the slots at
+    // cycles 200, 204 and 240: a burst issued at 200 takes the free slots
+    // in order, two slots (4 cycles) later than alone; the one at 240 is
+    // past its end.
+    EXPECT_EQ(p.reserve(200, 7), 200u);
+    EXPECT_EQ(p.reserve(204, 7), 204u);
+    EXPECT_EQ(p.reserve(240, 7), 240u);
+    EXPECT_EQ(p.reserve_burst(200, 256), 236u);
+    // Every slot from 200 to 236 is taken: a request issued at 206 waits.
+    EXPECT_EQ(p.reserve(206, 7), 236u);
+}
+
 }  // namespace
 
 // npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
