@@ -247,6 +247,7 @@ void soc::load(const elf_image& image) {
     if (auto tohost = image.symbol_address("tohost"))
         for (auto& c : cores_) c->set_tohost(*tohost);
     heap_blocks_.clear();
+    pending_heap_blocks_.clear();
     call_sites_.clear();
     auto& services = context().services;
     chain_capture_ = std::make_unique<call_chain_capture>(image);
@@ -265,25 +266,25 @@ void soc::load(const elf_image& image) {
             s += ", in region " + regions[static_cast<std::size_t>(c.region)].name;
         return s;
     };
-    services.runtime_caller = [this](int hart) -> std::string {
-        frame_info site;
-        std::string api;
-        if (!runtime_call_site(hart, site, api)) return "";
-        return fmt::format("{}, called from {}{}", api, site.function,
-                           site.file.empty() ? "" : fmt::format(" ({}:{})", site.file, site.line));
+    services.runtime_caller = [this](int hart) -> base::deferred_text {
+        runtime_stack stack;
+        if (!capture_runtime_stack(hart, stack)) return nullptr;
+        // Owns what it symbolises: the stack, and the image it belongs to
+        // (call_sites_ is emptied by the next load()).
+        return [this, stack, img = image_]() -> std::string {
+            const call_site c = runtime_call_site(stack, *img);
+            if (!c.found) return "";
+            return fmt::format("{}, called from {}{}", c.api, c.site.function,
+                               c.site.file.empty() ? "" : fmt::format(" ({}:{})", c.site.file, c.site.line));
+        };
     };
     services.heap_block = [this](std::uint64_t a, std::uint64_t n, int hart) {
-        frame_info site;
-        std::string api;
-        if (!n || !runtime_call_site(hart, site, api)) return;
-        const auto lo = static_cast<std::uint32_t>(a), hi = static_cast<std::uint32_t>(a + n);
-        // A block reuses the memory of freed ones (the allocators do not say when they free).
-        heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
-                                          [&](const heap_block& b) { return b.lo < hi && lo < b.hi; }),
-                           heap_blocks_.end());
-        heap_blocks_.push_back({lo, hi, api,
-                                site.file.empty() ? site.function
-                                                  : fmt::format("{}:{}", site.file, site.line)});
+        pending_heap_block b;
+        if (!n || !capture_runtime_stack(hart, b.stack)) return;
+        b.lo = static_cast<std::uint32_t>(a);
+        b.hi = static_cast<std::uint32_t>(a + n);
+        pending_heap_blocks_.push_back(b);
+        if (pending_heap_blocks_.size() >= max_pending_heap_blocks) add_pending_heap_blocks();
     };
     context().services.symbolize = [this, &image](std::uint64_t a) {
         if (std::string h = heap_block_at(static_cast<std::uint32_t>(a)); !h.empty()) return h;
@@ -294,26 +295,47 @@ void soc::load(const elf_image& image) {
     };
 }
 
-bool soc::runtime_call_site(int hart, frame_info& site, std::string& api) {
+bool soc::capture_runtime_stack(int hart, runtime_stack& out) {
     if (!image_ || hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return false;
     // The hart is inside a bus access: its registers and pc (the access's)
     // are current.
     const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
-    std::vector<std::uint32_t> pcs(16);
-    pcs.resize(chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, pcs.data(),
-                                       static_cast<unsigned>(pcs.size())));
-    auto [it, inserted] = call_sites_.try_emplace(std::move(pcs));
-    if (inserted) it->second = std::make_unique<call_site>();
-    call_site& c = *it->second;
-    if (inserted)
-        c.found = user_call_site(call_chain_frames(*image_, it->first.data(), static_cast<unsigned>(it->first.size())),
-                                 c.site, c.api);
-    site = c.site;
-    api = c.api;
-    return c.found;
+    out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
+                                         runtime_stack::max_frames);
+    return true;
 }
 
-std::string soc::heap_block_at(std::uint32_t a) const {
+soc::call_site soc::runtime_call_site(const runtime_stack& s, const elf_image& image) {
+    const auto symbolise = [&](const std::vector<std::uint32_t>& pcs) {
+        call_site c;
+        c.found = user_call_site(call_chain_frames(image, pcs.data(), static_cast<unsigned>(pcs.size())), c.site, c.api);
+        return c;
+    };
+    std::vector<std::uint32_t> pcs(s.pc, s.pc + s.frames);
+    // A stack of an image loaded before this one: not cached with this one's.
+    if (&image != image_) return symbolise(pcs);
+    auto [it, inserted] = call_sites_.try_emplace(std::move(pcs));
+    if (inserted) it->second = std::make_unique<call_site>(symbolise(it->first));
+    return *it->second;
+}
+
+void soc::add_pending_heap_blocks() {
+    for (const pending_heap_block& p : pending_heap_blocks_) {
+        const call_site c = runtime_call_site(p.stack, *image_);
+        if (!c.found) continue;
+        // A block reuses the memory of freed ones (the allocators do not say when they free).
+        heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
+                                          [&](const heap_block& b) { return b.lo < p.hi && p.lo < b.hi; }),
+                           heap_blocks_.end());
+        heap_blocks_.push_back({p.lo, p.hi, c.api,
+                                c.site.file.empty() ? c.site.function
+                                                    : fmt::format("{}:{}", c.site.file, c.site.line)});
+    }
+    pending_heap_blocks_.clear();
+}
+
+std::string soc::heap_block_at(std::uint32_t a) {
+    add_pending_heap_blocks();
     for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b)
         if (a >= b->lo && a < b->hi)
             return fmt::format("{} block{}, {} B, allocated at {}", b->allocator,

@@ -138,18 +138,39 @@ private:
         std::string site;       // "main (main.c:42)"
     };
     std::vector<heap_block> heap_blocks_;
-    // Where hart `hart` (inside a bus access now) called into the runtime,
-    // as user_call_site; false if nowhere. Its stack is unwound with
-    // chain_capture_ and each distinct call chain symbolised once: the
-    // runtime is called from a few sites many times (every SA job's START,
-    // every heap block), and symbolising reads the ELF's DWARF.
-    bool runtime_call_site(int hart, frame_info& site, std::string& api);
+    // A hart's call stack at a call into the runtime, unwound with
+    // chain_capture_ while it is live and symbolised only when a report
+    // needs it: symbolising a new call chain reads the ELF's DWARF, and
+    // most runs never report one.
+    struct runtime_stack {
+        static constexpr unsigned max_frames = 16;
+        std::uint32_t pc[max_frames] = {};
+        unsigned frames = 0;
+    };
+    // False (out untouched) when no image is loaded or `hart` is no core.
+    bool capture_runtime_stack(int hart, runtime_stack& out);
+    // Where the stack called into the runtime, as user_call_site, with
+    // `image`'s debug information. Each distinct call chain of the loaded
+    // image is symbolised once: the runtime is called from a few sites many
+    // times (every SA job's START, every heap block).
     struct call_site;  // soc.cpp
+    call_site runtime_call_site(const runtime_stack& s, const elf_image& image);
     std::map<std::vector<std::uint32_t>, std::unique_ptr<call_site>> call_sites_;  // by the chain's pcs
+    // Heap blocks reported but not symbolised yet, oldest first. They become
+    // heap_blocks_ (in order: a block found at no call site leaves the
+    // blocks it overlaps, as it always did) before an address is
+    // symbolised, or when this many are waiting (bounded memory).
+    struct pending_heap_block {
+        std::uint32_t lo, hi;  // [lo, hi)
+        runtime_stack stack;
+    };
+    static constexpr std::size_t max_pending_heap_blocks = 4096;
+    std::vector<pending_heap_block> pending_heap_blocks_;
+    void add_pending_heap_blocks();
     // The DMA's pushes capture their pusher's call stack through it (unwind
     // rules cached per PC); one per loaded image.
     std::unique_ptr<call_chain_capture> chain_capture_;
-    std::string heap_block_at(std::uint32_t a) const;
+    std::string heap_block_at(std::uint32_t a);
     void install_stack_guards(const elf_image& image);
 
     void start_run();

@@ -112,7 +112,7 @@ std::string systolic_array::describe_job(const sa_job& j) const {
     s += fmt::format("  B         : 0x{:08x}, ldb {} B\n", j.b, j.ldb);
     s += fmt::format("  C         : 0x{:08x}, ldc {} B\n", j.c, j.ldc);
     s += fmt::format("  started by: {}\n", starter_);
-    if (!starter_site_.empty()) s += fmt::format("  caller    : {}\n", starter_site_);
+    if (const std::string site = starter_site(); !site.empty()) s += fmt::format("  caller    : {}\n", site);
     return s;
 }
 
@@ -154,11 +154,13 @@ void systolic_array::start(std::uint32_t) {
     // reads or writes (the array writes C over the whole job on silicon).
     if (services().memcheck() != base::memcheck_mode::off) {
         const bool has_pc = who && who->hart >= 0;
-        const base::buffer_use mine =
-            use_of(j, fmt::format("new systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
-                                  "started by {}{}",
-                                  j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by,
-                                  has_pc ? fmt::format(" at pc 0x{:08x}", current_pc()) : ""));
+        const std::uint64_t pc = current_pc();
+        const base::buffer_use mine = use_of(j, [&] {
+            return fmt::format("new systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
+                               "started by {}{}",
+                               j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by,
+                               has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
+        });
         if (services().buffer_write_conflict(mine, t0)) {
             // A transfer that ended before the starter's (decoupled) local
             // time may not have cleared its busy bit yet: catch up, look again.
@@ -176,7 +178,7 @@ void systolic_array::start(std::uint32_t) {
     starter_has_pc_ = who && who->hart >= 0;
     // The user's call into the runtime, unwound now while the starter's
     // stack is live (the job's memcheck reports come later).
-    starter_site_.clear();
+    starter_site_ = nullptr;
     if (starter_has_pc_ && services().memcheck() != base::memcheck_mode::off && services().runtime_caller)
         starter_site_ = services().runtime_caller(who->hart);
     // Memcheck and bus-error reports name the PC that wrote START.
@@ -238,7 +240,7 @@ bool systolic_array::release_ended_results(std::uint64_t addr) {
     // Waiting for the job (WAIT, or sleeping on its done event) brings the
     // reader's SystemC time to the job's end, so this compares true times.
     if (!results_pending_ || sc_core::sc_time_stamp() < job_end_) return false;
-    if (addr != UINT64_MAX && running_job_at(addr).empty()) return false;
+    if (addr != UINT64_MAX && running_job_row(addr) < 0) return false;
     release_results();
     return true;
 }
@@ -249,10 +251,11 @@ void systolic_array::release_results() {
     mark_results(pending_results_, false);
 }
 
-base::buffer_use systolic_array::use_of(const sa_job& j, std::string what) {
+base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text describe) {
     base::buffer_use u;
-    u.what = std::move(what);
+    u.describe = std::move(describe);
     const std::uint64_t in = j.in_bytes();
+    u.spans.reserve(std::size_t(j.m) * 2 + j.k);
     for (std::uint64_t i = 0; i < j.m; ++i) u.spans.push_back({j.a + i * j.lda, j.a + i * j.lda + j.k * in, false, "A"});
     for (std::uint64_t i = 0; i < j.k; ++i) u.spans.push_back({j.b + i * j.ldb, j.b + i * j.ldb + j.n * in, false, "B"});
     for (std::uint64_t i = 0; i < j.m; ++i)
@@ -262,30 +265,39 @@ base::buffer_use systolic_array::use_of(const sa_job& j, std::string what) {
 
 void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const {
     if (!results_pending_ || at >= job_end_) return;
-    const sa_job& j = pending_results_;
-    out.push_back(use_of(j, fmt::format("systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
-                                        "started by {}{}{}, ends at cycle {}",
-                                        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, starter_,
-                                        starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
-                                        starter_site_.empty() ? "" : " (" + starter_site_ + ")",
-                                        static_cast<std::uint64_t>(job_end_ / clock_period()))));
+    out.push_back(use_of(pending_results_, [this] {
+        const sa_job& j = pending_results_;
+        const std::string site = starter_site();
+        return fmt::format("systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
+                           "started by {}{}{}, ends at cycle {}",
+                           j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, starter_,
+                           starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
+                           site.empty() ? "" : " (" + site + ")",
+                           static_cast<std::uint64_t>(job_end_ / clock_period()));
+    }));
 }
 
-std::string systolic_array::running_job_at(std::uint64_t addr) const {
-    if (!results_pending_) return {};
+int systolic_array::running_job_row(std::uint64_t addr) const {
+    if (!results_pending_) return -1;
     const sa_job& j = pending_results_;
     for (std::uint64_t i = 0; i < j.m; ++i) {
         const std::uint64_t a = std::uint64_t{j.c} + i * j.ldc;
-        if (addr >= a && addr < a + std::uint64_t{j.n} * sa_job::out_bytes)
-            return fmt::format(
-                "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}{}, ends at "
-                "cycle {}",
-                j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, i, starter_,
-                starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
-                starter_site_.empty() ? "" : " (" + starter_site_ + ")",
-                static_cast<std::uint64_t>(job_end_ / clock_period()));
+        if (addr >= a && addr < a + std::uint64_t{j.n} * sa_job::out_bytes) return static_cast<int>(i);
     }
-    return {};
+    return -1;
+}
+
+std::string systolic_array::running_job_at(std::uint64_t addr) const {
+    const int row = running_job_row(addr);
+    if (row < 0) return {};
+    const sa_job& j = pending_results_;
+    const std::string site = starter_site();
+    return fmt::format(
+        "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}{}, ends at "
+        "cycle {}",
+        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, row, starter_,
+        starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "", site.empty() ? "" : " (" + site + ")",
+        static_cast<std::uint64_t>(job_end_ / clock_period()));
 }
 
 void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {
@@ -317,7 +329,7 @@ void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {
     NPU_LOG(log(), warn, "job aborted: {} of operand {} row {} at 0x{:08x} faulted", write ? "write" : "read",
             operand_name(operand), row, bad);
     // Still inside the starter's START access: its stack is live.
-    if (starter_site_.empty() && starter_has_pc_ && services().runtime_caller)
+    if (!starter_site_ && starter_has_pc_ && services().runtime_caller)
         if (const base::initiator_id* who = current_initiator()) starter_site_ = services().runtime_caller(who->hart);
     base::bus_error_info& info = fault_;
     info = base::bus_error_info{};

@@ -73,8 +73,10 @@ private:
     // Records the failed access of `j`: error registers, the report.
     void fault(const sa_job& j, const sa_failed_access& f);
     std::string describe_job(const sa_job& j) const;
-    // The rows job `j` reads and writes, as memcheck's buffer use `what`.
-    static base::buffer_use use_of(const sa_job& j, std::string what);
+    // The row of the running job's C that holds `addr`, -1 if none.
+    int running_job_row(std::uint64_t addr) const;
+    // The rows job `j` reads and writes, as memcheck's buffer use `describe`.
+    static base::buffer_use use_of(const sa_job& j, base::deferred_text describe);
     // Memcheck: C of a running job counts as "in flight" from START until
     // the job ends, so a read of it before then is a finding (the engine
     // computes the whole job at START).
@@ -99,8 +101,10 @@ private:
     std::string starter_;
     std::uint64_t starter_pc_ = 0;
     bool starter_has_pc_ = false;
-    // "npu_sa_matmul_i8, called from main (main.c:42)" (memcheck on), or "".
-    std::string starter_site_;
+    // "npu_sa_matmul_i8, called from main (main.c:42)" (memcheck on), or
+    // "": captured at START, symbolised only if a report names it.
+    base::deferred_text starter_site_;
+    std::string starter_site() const { return starter_site_ ? starter_site_() : std::string(); }
 
     std::uint64_t jobs_ = 0, macs_ = 0, macs_f32_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
 };

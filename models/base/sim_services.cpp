@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace npu::base {
 
@@ -74,11 +75,108 @@ std::string sim_services::pushed_from(const buffer_use& u) const {
     return c.empty() ? c : " (" + c + ")";
 }
 
+namespace {
+
+// How write span `w` overlaps the spans of another buffer user: the bytes
+// of `w` it overlaps [first, end), and the overlapped spans' hull
+// [o_first, o_end), operand (of the lowest) and whether one is written.
+struct span_overlap {
+    std::uint64_t first = 0, end = 0, o_first = UINT64_MAX, o_end = 0;
+    const char* operand = "";
+    bool o_write = false;
+};
+
+// The first write span of `mine` that overlaps a span of `other`, in the
+// order of `mine`, with every span of `other` it overlaps (the rows of one
+// operand, usually) in `o`; null if none. Among overlapped spans starting
+// at the same address, the operand is the first one's in `other` sorted
+// by start (std::sort, as this check has always named it).
+const buffer_span* first_overlap(const buffer_use& mine, const buffer_use& other, std::uint64_t w_lo,
+                                 std::uint64_t w_hi, span_overlap& o) {
+    // Directly when few pairs can overlap (the spans of `other` inside the
+    // writes' bounds): no sorted copy.
+    std::size_t near = 0, writes = 0, nonempty = 0;
+    for (const auto& sp : other.spans)
+        if (sp.first < sp.end) ++nonempty, near += sp.first < w_hi && w_lo < sp.end;
+    if (near == 0) return nullptr;
+    for (const auto& w : mine.spans) writes += w.write && w.first < w.end;
+    if (writes * near <= 4096) {
+        bool ask_sort = false;
+        for (const auto& w : mine.spans) {
+            if (!w.write || w.first >= w.end) continue;
+            span_overlap r;
+            r.first = w.end;
+            r.end = w.first;
+            bool any = false, tie = false;
+            for (const auto& sp : other.spans) {
+                if (sp.first >= sp.end || sp.end <= w.first || w.end <= sp.first) continue;
+                if (sp.first < r.o_first)
+                    r.operand = sp.operand, tie = false;
+                else if (sp.first == r.o_first && std::strcmp(sp.operand, r.operand) != 0)
+                    tie = true;
+                r.first = std::min(r.first, std::max(w.first, sp.first));
+                r.end = std::max(r.end, std::min(w.end, sp.end));
+                r.o_first = std::min(r.o_first, sp.first);
+                r.o_end = std::max(r.o_end, sp.end);
+                r.o_write |= sp.write;
+                any = true;
+            }
+            if (!any) continue;
+            // Up to 16 spans std::sort is an insertion sort, which keeps
+            // equal starts in order (the first one found here); beyond,
+            // which one it puts first is its own business: ask it.
+            if (!tie || nonempty <= 16) {
+                o = r;
+                return &w;
+            }
+            ask_sort = true;
+            break;
+        }
+        if (!ask_sort) return nullptr;
+    }
+    // Sorted by start, with the running maximum of the ends: a write span
+    // is checked with one binary search (a 3-D transfer has thousands of
+    // rows).
+    std::vector<buffer_span> spans;
+    spans.reserve(nonempty);
+    for (const auto& sp : other.spans)
+        if (sp.first < sp.end) spans.push_back(sp);
+    std::sort(spans.begin(), spans.end(), [](const buffer_span& a, const buffer_span& b) { return a.first < b.first; });
+    std::vector<std::uint64_t> max_end(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) max_end[i] = std::max(spans[i].end, i ? max_end[i - 1] : 0);
+    for (const auto& w : mine.spans) {
+        if (!w.write || w.first >= w.end) continue;
+        std::size_t n = static_cast<std::size_t>(
+            std::lower_bound(spans.begin(), spans.end(), w.end,
+                             [](const buffer_span& s, std::uint64_t e) { return s.first < e; }) -
+            spans.begin());
+        if (n == 0 || max_end[n - 1] <= w.first) continue;
+        span_overlap r;
+        r.first = w.end;
+        r.end = w.first;
+        for (std::size_t i = 0; i < n; ++i) {
+            const buffer_span& sp = spans[i];
+            if (sp.end <= w.first) continue;
+            if (sp.first < r.o_first) r.operand = sp.operand;
+            r.first = std::min(r.first, std::max(w.first, sp.first));
+            r.end = std::max(r.end, std::min(w.end, sp.end));
+            r.o_first = std::min(r.o_first, sp.first);
+            r.o_end = std::max(r.o_end, sp.end);
+            r.o_write |= sp.write;
+        }
+        o = r;
+        return &w;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_use& mine,
                                                                  const sc_core::sc_time& at) const {
     if (memcheck_ == memcheck_mode::off || !buffers_in_use) return std::nullopt;
     // The bounds of the write spans: a use outside them (another memory,
-    // another buffer: most of them) cannot conflict, and is not sorted.
+    // another buffer: most of them) cannot conflict.
     std::uint64_t w_lo = UINT64_MAX, w_hi = 0;
     for (const auto& w : mine.spans)
         if (w.write && w.first < w.end) w_lo = std::min(w_lo, w.first), w_hi = std::max(w_hi, w.end);
@@ -88,56 +186,26 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
         for (const auto& sp : other.spans)
             if (sp.first < sp.end) o_lo = std::min(o_lo, sp.first), o_hi = std::max(o_hi, sp.end);
         if (o_hi <= w_lo || w_hi <= o_lo) continue;
-        // Sorted by start, with the running maximum of the ends: a write
-        // span is checked with one binary search (a 3-D transfer has
-        // thousands of rows).
-        std::vector<buffer_span> spans;
-        spans.reserve(other.spans.size());
-        for (const auto& sp : other.spans)
-            if (sp.first < sp.end) spans.push_back(sp);
-        std::sort(spans.begin(), spans.end(),
-                  [](const buffer_span& a, const buffer_span& b) { return a.first < b.first; });
-        std::vector<std::uint64_t> max_end(spans.size());
-        for (std::size_t i = 0; i < spans.size(); ++i)
-            max_end[i] = std::max(spans[i].end, i ? max_end[i - 1] : 0);
-        for (const auto& w : mine.spans) {
-            if (!w.write || w.first >= w.end) continue;
-            std::size_t n = static_cast<std::size_t>(
-                std::lower_bound(spans.begin(), spans.end(), w.end,
-                                 [](const buffer_span& s, std::uint64_t e) { return s.first < e; }) -
-                spans.begin());
-            if (n == 0 || max_end[n - 1] <= w.first) continue;
-            // Every span of `other` this write overlaps (the rows of one
-            // operand, usually): one finding covering them all.
-            std::uint64_t first = w.end, end = w.first, o_first = UINT64_MAX, o_end = 0;
-            const char* operand = "";
-            bool o_write = false;
-            for (std::size_t i = 0; i < n; ++i) {
-                const buffer_span& o = spans[i];
-                if (o.end <= w.first) continue;
-                if (o.first < o_first) operand = o.operand;
-                first = std::min(first, std::max(w.first, o.first));
-                end = std::max(end, std::min(w.end, o.end));
-                o_first = std::min(o_first, o.first);
-                o_end = std::max(o_end, o.end);
-                o_write |= o.write;
-            }
-            memcheck_info m;
-            m.in_use = true;
-            m.is_write = true;
-            m.address = m.access = first;
-            m.size = m.unwritten = static_cast<unsigned>(end - first);
-            char range[64];
-            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(w.first),
-                          static_cast<unsigned long long>(w.end));
-            m.context = std::string("  writer    : ") + mine.what + pushed_from(mine) + "\n" + "              its " +
-                        w.operand + " " + range + " (write)\n";
-            std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o_first),
-                          static_cast<unsigned long long>(o_end));
-            m.context += std::string("  in use by : ") + other.what + pushed_from(other) + "\n" +
-                         "              its " + operand + " " + range + (o_write ? " (write)" : " (read)") + "\n";
-            return m;
-        }
+        span_overlap o;
+        const buffer_span* w = first_overlap(mine, other, w_lo, w_hi, o);
+        if (!w) continue;
+        // One finding covering every span of `other` the write overlaps.
+        memcheck_info m;
+        m.in_use = true;
+        m.is_write = true;
+        m.address = m.access = o.first;
+        m.size = m.unwritten = static_cast<unsigned>(o.end - o.first);
+        const auto text = [](const buffer_use& u) { return u.describe ? u.describe() : std::string(); };
+        char range[64];
+        std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(w->first),
+                      static_cast<unsigned long long>(w->end));
+        m.context = std::string("  writer    : ") + text(mine) + pushed_from(mine) + "\n" + "              its " +
+                    w->operand + " " + range + " (write)\n";
+        std::snprintf(range, sizeof range, "[0x%08llx, 0x%08llx)", static_cast<unsigned long long>(o.o_first),
+                      static_cast<unsigned long long>(o.o_end));
+        m.context += std::string("  in use by : ") + text(other) + pushed_from(other) + "\n" +
+                     "              its " + o.operand + " " + range + (o.o_write ? " (write)" : " (read)") + "\n";
+        return m;
     }
     return std::nullopt;
 }

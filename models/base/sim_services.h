@@ -92,6 +92,9 @@ struct call_chain {
     int region = -1;  // the trace-marker region the hart was in (soc_periph), -1: none
 };
 
+// Report text formatted only if a report uses it (null: none).
+using deferred_text = std::function<std::string()>;
+
 // Buffers in use (memcheck): the byte ranges an in-flight DMA transfer or a
 // running systolic-array job reads and writes, one span per row.
 struct buffer_span {
@@ -100,7 +103,11 @@ struct buffer_span {
     const char* operand = "";          // "src", "dst", "A", "B", "C"
 };
 struct buffer_use {
-    std::string what;                  // "DMA transfer id 1 (2-D) ..., pushed by hart 8 ... at pc 0x..."
+    // "DMA transfer id 1 (2-D) ..., pushed by hart 8 ... at pc 0x...",
+    // formatted only for a finding (a check looks at every push and START,
+    // and finds nothing nearly always). It may refer to its owner's state:
+    // a buffer_use is looked at in the call that made it.
+    deferred_text describe;
     std::vector<buffer_span> spans;
     // Who programmed it, described in a finding as " (npurt_copy, called
     // from main (main.c:26))" after `what`; null: nothing to add.
@@ -182,10 +189,13 @@ public:
     // startup code has just zeroed becomes "zeroed, not loaded".
     std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
     std::function<void()> startup_zeroed;
-    // Where hart `hart`, inside a bus access now, called into the runtime:
-    // "npu_sa_matmul_i8, called from main (main.c:42)", or "" (the platform
-    // unwinds the hart's stack with the ELF's call-frame information).
-    std::function<std::string(int hart)> runtime_caller;
+    // Where hart `hart`, inside a bus access now, called into the runtime.
+    // The platform unwinds the hart's stack now (with the ELF's call-frame
+    // information) and returns a function that symbolises it only when a
+    // report asks: "npu_sa_matmul_i8, called from main (main.c:42)", or "".
+    // Symbolising a new call chain reads the ELF's DWARF, and most runs
+    // never report one. Null when the stack cannot be unwound.
+    std::function<deferred_text(int hart)> runtime_caller;
     // Hart `hart`, inside a bus access now: its call stack, captured into
     // `out` without symbolising anything (cheap enough for every DMA push).
     std::function<void(int hart, call_chain& out)> capture_call_chain;

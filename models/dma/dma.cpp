@@ -193,11 +193,22 @@ void dma::mark_destination(channel& ch, bool in_flight) {
     if (services().memcheck() == base::memcheck_mode::off) return;
     const descriptor& d = ch.desc;
     if (d.len == 0) return;
-    for (std::uint64_t p = 0; p < d.count_3d; ++p)
-        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
-            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-            ch.bus->memcheck_in_flight(a & 0xFFFFFFFFu, d.len, in_flight);
-        }
+    // Rows that follow one another (a tile copied whole) are marked in one
+    // call. The router clips a call at its window's end: rows past it are
+    // then marked one by one, as they always were.
+    const std::uint64_t rows = std::uint64_t{d.count_2d} * d.count_3d;
+    const auto row_address = [&d](std::uint64_t i) {
+        const std::uint64_t p = i / d.count_2d, r = i % d.count_2d;
+        return (std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d) & 0xFFFFFFFFu;
+    };
+    for (std::uint64_t i = 0; i < rows;) {
+        const std::uint64_t a = row_address(i);
+        std::uint64_t n = 1;
+        while (i + n < rows && (n + 1) * d.len <= UINT32_MAX && row_address(i + n) == a + n * d.len) ++n;
+        const unsigned marked = ch.bus->memcheck_in_flight(a, static_cast<unsigned>(n * d.len), in_flight);
+        // Rows wholly or partly marked are done.
+        i += n == 1 ? 1 : std::max<std::uint64_t>(1, (std::uint64_t{marked} + d.len - 1) / d.len);
+    }
 }
 
 std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
@@ -219,9 +230,9 @@ std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
     return {};
 }
 
-base::buffer_use dma::use_of(const descriptor& d, std::string what) {
+base::buffer_use dma::use_of(const descriptor& d, base::deferred_text describe) {
     base::buffer_use u;
-    u.what = std::move(what);
+    u.describe = std::move(describe);
     u.spans.reserve(2 * std::size_t(d.count_2d) * d.count_3d);
     for (std::uint64_t p = 0; p < d.count_3d; ++p)
         for (std::uint64_t r = 0; r < d.count_2d; ++r) {
@@ -237,9 +248,11 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
     for (const auto& cp : chans_) {
         const channel& ch = *cp;
         if (!(busy_mask_ >> ch.index & 1u)) continue;
-        out.push_back(use_of(ch.desc, fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index,
-                                                  ch.desc.dims, describe(ch.desc), programmer_text(ch),
-                                                  ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "")));
+        out.push_back(use_of(ch.desc, [this, &ch] {
+            return fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index, ch.desc.dims,
+                               describe(ch.desc), programmer_text(ch),
+                               ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "");
+        }));
         out.back().pushed_from = &ch.chain;
     }
 }
@@ -260,11 +273,13 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
     auto& svc = services();
     if (svc.memcheck() == base::memcheck_mode::off) return;
     const bool has_pc = by && by->hart >= 0;
-    base::buffer_use mine = use_of(
-        d, fmt::format("new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
-                       by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
-                          : std::string("unknown initiator"),
-                       has_pc ? fmt::format(" at pc 0x{:08x}", pc) : ""));
+    base::buffer_use mine = use_of(d, [&] {
+        return fmt::format(
+            "new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
+            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
+               : std::string("unknown initiator"),
+            has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
+    });
     mine.pushed_from = &chain;
     if (!svc.buffer_write_conflict(mine, access_time())) return;
     // A transfer that ended before the pusher's (decoupled) local time may

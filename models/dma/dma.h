@@ -66,8 +66,8 @@ private:
     void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;
-    // The rows transfer `d` reads and writes, as memcheck's buffer use `what`.
-    static base::buffer_use use_of(const descriptor& d, std::string what);
+    // The rows transfer `d` reads and writes, as memcheck's buffer use `describe`.
+    static base::buffer_use use_of(const descriptor& d, base::deferred_text describe);
     // Memcheck: the transfer about to be pushed writes into a buffer that an
     // in-flight transfer or the running SA job uses: a finding naming both.
     void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
