@@ -80,23 +80,31 @@ public:
     // is already booked and returns how many it booked; each of those found
     // its cycle free, so the ring holds what reserve() would have left.
     // Books none (returns 0) if the run leaves cycle0's lap or would need a
-    // rebase: then the caller books one by one.
+    // rebase: then the caller books one by one. resource_mask + 1 is a
+    // power of two, first_resource <= resource_mask.
     std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
                                    unsigned first_resource, unsigned resource_mask) {
         const std::uint64_t lap = cycle0 >> lap_shift_;
         const std::uint64_t tag = lap - base_lap_ + 1;
         if (n == 0 || tag > max_tag || ((cycle0 + (n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
         const Slot t = static_cast<Slot>(tag);
-        Slot* const ring = ring_.data();
-        const std::uint64_t size = size_;
-        std::uint64_t index = cycle0 & mask_, lane = 0;
+        // Booking i's slot, walked with no multiplication per booking (every
+        // DMA burst books one per L1 word): a row of the ring further per
+        // booking, back to the first row after the last resource, a slot
+        // further per cycle. The run stays in its lap: no index wraps.
+        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(size_);
+        const std::ptrdiff_t back = row * static_cast<std::ptrdiff_t>(resource_mask);
+        Slot* slot = ring_.data() + std::size_t(first_resource) * size_ + (cycle0 & mask_);
         unsigned resource = first_resource;
+        std::uint64_t lane = 0;
         for (std::uint64_t i = 0; i < n; ++i) {
-            Slot& slot = ring[std::size_t(resource) * size + index];
-            if (slot == t) return i;
-            slot = t;
-            resource = (resource + 1) & resource_mask;
-            if (++lane == per_cycle) lane = 0, ++index;
+            if (*slot == t) return i;
+            *slot = t;
+            if (resource == resource_mask)
+                resource = 0, slot -= back;
+            else
+                ++resource, slot += row;
+            if (++lane == per_cycle) lane = 0, ++slot;
         }
         return n;
     }
