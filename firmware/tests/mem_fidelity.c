@@ -13,6 +13,16 @@
  *     each is timed alone and together. Cycles per load are the team's (its
  *     slowest worker's), the DMA's bytes per cycle from its push to the end
  *     of its wait. Sharing banks must slow both; other banks neither.
+ *  4. The systolic array and the DMA in the same banks, and in other banks:
+ *     worker 1 runs an fp32 SA job whose operand rows (32 B, 64 B apart) lie
+ *     in banks 0..7, while worker 0 moves section 3's 16 KiB into banks 0..7
+ *     or 8..15; each timed alone and together (the SA job by its CYCLES
+ *     register). Sharing banks must slow the DMA and not speed the SA up;
+ *     other banks must slow neither.
+ *  5. The DMA on the cluster's path to L2: worker 0 moves 8 KiB L2 -> L1
+ *     while workers 1..7 load from L2, each timed alone and together. The
+ *     DMA's L2 side and the workers' loads share the path: the DMA must be
+ *     slower and the workers not faster.
  * Figures with two decimals are printed as integers x 100. */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +45,20 @@ static uint8_t l2_buf[DMA_BYTES] = {1};       /* L2, written before every read b
 static NPU_NOINIT uint8_t l2_back[DMA_BYTES];   /* L2 destination */
 NPU_L3_DATA static uint8_t l3_buf[DMA_BYTES];   /* L3 */
 static NPU_L1_NOINIT __attribute__((aligned(64))) uint8_t l1_buf[DMA_BYTES];
+
+/* Section 4's SA job: C[SA_M x 8] = A[SA_M x 8] * B[8 x 8], fp32, every row
+ * 32 B at the start of a 64-byte line: banks 0..7 only. */
+#define SA_M 256u
+#define SA_LD 64u /* bytes between rows */
+static NPU_L1_BSS __attribute__((aligned(64))) float sa_a[SA_M][SA_LD / 4];
+static NPU_L1_BSS __attribute__((aligned(64))) float sa_b[8][SA_LD / 4];
+static NPU_L1_BSS __attribute__((aligned(64))) float sa_c[SA_M][SA_LD / 4];
+static NPU_L1_BSS uint32_t sa_cycles;
+/* In L1: the worker that starts the job touches no L2 data (its L2 loads
+ * would share the path to L2 with the DMA's reads). */
+static NPU_L1_DATA npu_sa_job_t sa_job = {sa_a, sa_b, sa_c, SA_M, 8, 8, SA_LD, SA_LD, SA_LD,
+                                                NPU_SA_CTRL_DTYPE_FP32};
+#define PATH_BYTES 8192u /* section 5's DMA */
 
 static inline uint64_t mcycle(void) {
     uint32_t lo, hi, hi2;
@@ -114,6 +138,39 @@ static void mix_job(void *arg) {
     }
 }
 
+/* arg: bit 0 run the DMA (worker 0, as mix_job), bit 1 the SA job (worker
+ * 1), bit 2 the DMA writes banks 8..15 instead of 0..7. */
+static void sa_mix_job(void *arg) {
+    const unsigned id = npu_core_id(), what = (unsigned)(uintptr_t)arg;
+    if (id == 0 && (what & 1)) {
+        mix_job((void *)(uintptr_t)(1 | (what & 4)));
+    } else if (id == 1 && (what & 2)) {
+        sa_cycles = 0;
+        if (npu_sa_run(&sa_job) == 0) sa_cycles = npu_sa_last_cycles();
+    }
+}
+
+/* arg: bit 0 run the DMA (worker 0: PATH_BYTES L2 -> L1), bit 1 the loads
+ * from L2 (workers 1..7). */
+static void path_job(void *arg) {
+    const unsigned id = npu_core_id(), what = (unsigned)(uintptr_t)arg;
+    if (id == 0) {
+        if (what & 1) {
+            const uint64_t t0 = npu_cycles();
+            const int dma = npu_dma_copy_1d(l1_buf, l2_buf, PATH_BYTES);
+            dma_cycles = 0;
+            if (dma < 0 || npu_dma_wait(dma)) return;
+            dma_cycles = (uint32_t)(npu_cycles() - t0);
+        }
+        return;
+    }
+    if (what & 2) {
+        const uint64_t t0 = mcycle();
+        load_loop(&l2_words[id * 16]);
+        worker_cycles[id] = mcycle() - t0;
+    }
+}
+
 static void print_x100(const char *what, uint32_t v, const char *unit) {
     printf("%s %lu.%02lu %s\n", what, (unsigned long)(v / 100), (unsigned long)(v % 100), unit);
 }
@@ -185,7 +242,74 @@ int main(void) {
         else
             both_slowed = dma_mixed > dma_alone && loads_mixed > loads_alone;
     }
-    if (bad || !checked) return 1;
+
+    /* 4. The SA and the DMA in the same banks, then in other banks. */
+    for (unsigned i = 0; i < SA_M; ++i)
+        for (unsigned k = 0; k < 8; ++k) sa_a[i][k] = (float)((i + k) % 7);
+    for (unsigned k = 0; k < 8; ++k)
+        for (unsigned n = 0; n < 8; ++n) sa_b[k][n] = (float)((k * 3 + n) % 5);
+    int sa_same_slowed = 0, sa_other_neither = 0;
+    for (unsigned other = 0; other <= 4; other += 4) {
+        npu_cluster_run(0, sa_mix_job, (void *)(uintptr_t)(1 | other));
+        const uint32_t dma_alone = dma_cycles;
+        npu_cluster_run(0, sa_mix_job, (void *)(uintptr_t)(2 | other));
+        const uint32_t sa_alone = sa_cycles;
+        npu_cluster_run(0, sa_mix_job, (void *)(uintptr_t)(3 | other));
+        const uint32_t dma_mixed = dma_cycles, sa_mixed = sa_cycles;
+        if (!dma_alone || !dma_mixed || !sa_alone || !sa_mixed) {
+            printf("sa mix: dma transfer or sa job failed\n");
+            return 1;
+        }
+        const uint32_t bytes = MIX_ROW * MIX_ROWS;
+        const uint32_t bw_alone = (uint32_t)((uint64_t)bytes * 100 / dma_alone);
+        const uint32_t bw_mixed = (uint32_t)((uint64_t)bytes * 100 / dma_mixed);
+        printf("sa mix: %s banks: dma %lu.%02lu B/cycle alone, %lu.%02lu with the sa job; "
+               "sa job %lu cycles alone, %lu with the dma\n",
+               other ? "other" : "same", (unsigned long)(bw_alone / 100), (unsigned long)(bw_alone % 100),
+               (unsigned long)(bw_mixed / 100), (unsigned long)(bw_mixed % 100), (unsigned long)sa_alone,
+               (unsigned long)sa_mixed);
+        /* Same banks: the DMA at least 5 % slower; other banks: within 1 %
+         * (the timing loops differ by a cycle or so), the SA as alone. */
+        if (other)
+            sa_other_neither = (uint64_t)dma_mixed * 100 <= (uint64_t)dma_alone * 101 && sa_mixed == sa_alone;
+        else
+            sa_same_slowed = (uint64_t)dma_mixed * 100 >= (uint64_t)dma_alone * 105 && sa_mixed >= sa_alone;
+    }
+    /* The SA computed C = A * B: every element checked. */
+    uint32_t sa_checked = 0, sa_bad = 0;
+    for (unsigned i = 0; i < SA_M; ++i)
+        for (unsigned n = 0; n < 8; ++n, ++sa_checked) {
+            float want = 0.0f;
+            for (unsigned k = 0; k < 8; ++k) want += sa_a[i][k] * sa_b[k][n];
+            sa_bad += sa_c[i][n] != want;
+        }
+    printf("sa mix: compared %lu elements, %lu mismatches\n", (unsigned long)sa_checked, (unsigned long)sa_bad);
+
+    /* 5. The DMA and the workers' loads on the path to L2. */
+    npu_cluster_run(0, path_job, (void *)1);
+    const uint32_t path_dma_alone = dma_cycles;
+    npu_cluster_run(0, path_job, (void *)2);
+    const uint32_t path_loads_alone = per_load_x100(1, NB_WORKERS);
+    npu_cluster_run(0, path_job, (void *)3);
+    const uint32_t path_dma_mixed = dma_cycles, path_loads_mixed = per_load_x100(1, NB_WORKERS);
+    if (!path_dma_alone || !path_dma_mixed) {
+        printf("l2 path: dma transfer refused or failed\n");
+        return 1;
+    }
+    {
+        const uint32_t bw_alone = (uint32_t)((uint64_t)PATH_BYTES * 100 / path_dma_alone);
+        const uint32_t bw_mixed = (uint32_t)((uint64_t)PATH_BYTES * 100 / path_dma_mixed);
+        printf("l2 path: dma l2->l1 %lu.%02lu B/cycle alone, %lu.%02lu with 7 workers loading from l2; "
+               "worker cycles per load %lu.%02lu alone, %lu.%02lu with the dma\n",
+               (unsigned long)(bw_alone / 100), (unsigned long)(bw_alone % 100), (unsigned long)(bw_mixed / 100),
+               (unsigned long)(bw_mixed % 100), (unsigned long)(path_loads_alone / 100),
+               (unsigned long)(path_loads_alone % 100), (unsigned long)(path_loads_mixed / 100),
+               (unsigned long)(path_loads_mixed % 100));
+    }
+    /* The workers take most of the path's slots: the DMA at least 2x slower. */
+    const int path_shared = path_dma_mixed >= 2 * path_dma_alone && path_loads_mixed >= path_loads_alone;
+
+    if (bad || !checked || sa_bad || !sa_checked) return 1;
     if (!both_slowed) {
         printf("mix: a dma into the workers' banks does not slow both\n");
         return 2;
@@ -195,5 +319,19 @@ int main(void) {
         return 3;
     }
     printf("mix: a dma into the workers' banks slows both, into other banks neither\n");
+    if (!sa_same_slowed) {
+        printf("sa mix: an sa job in the dma's banks does not slow the dma\n");
+        return 4;
+    }
+    if (!sa_other_neither) {
+        printf("sa mix: an sa job in other banks slows the dma or the sa\n");
+        return 5;
+    }
+    printf("sa mix: an sa job in the dma's banks slows the dma, in other banks neither\n");
+    if (!path_shared) {
+        printf("l2 path: workers loading from l2 do not slow a dma from l2\n");
+        return 6;
+    }
+    printf("l2 path: the dma from l2 and the workers' l2 loads share the path\n");
     return 0;
 }

@@ -364,25 +364,47 @@ void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
     const std::uint64_t offset = addr - cal.base;
     const std::uint64_t first = offset >> cal.shift, words = ((offset + len - 1) >> cal.shift) - first + 1;
     const unsigned mask = cal.bank_mask, bank0 = static_cast<unsigned>(first) & mask;
-    const std::uint64_t per_cycle = words_per_cycle_;
-    // Words consecutive in banks, `per_cycle` a cycle: most rows find their
-    // bank-cycles free and are booked as one run.
-    const std::uint64_t run = cal.banks.reserve_free_run(words, per_cycle, at, bank0, mask);
-    for (std::uint64_t i = run > mask + 1u ? run - mask - 1u : 0; i < run; ++i)
-        own_next_[(bank0 + i) & mask] = at + i / per_cycle + 1;
-    // The rest word by word. The stream books each bank in time order, so a
-    // bank-cycle at or before the bank's last booking of this job is the
-    // SA's own: the closed form does not charge the port's own conflicts,
-    // and the word is not booked twice. A bank-cycle another initiator holds
-    // delays this word and every later one of the stream.
-    std::uint64_t waited = 0;
-    for (std::uint64_t i = run; i < words; ++i) {
-        const unsigned bank = static_cast<unsigned>(bank0 + i) & mask;
-        const std::uint64_t issue = at + i / per_cycle + waited;
-        if (own_next_[bank] > issue) continue;
-        const std::uint64_t served = cal.banks.reserve(bank, issue);
-        waited += served - issue;
-        own_next_[bank] = served + 1;
+    const std::uint64_t per_cycle = words_per_cycle_, banks = std::uint64_t{mask} + 1;
+    // Word by word in the stream's order: (cycle, lane) the word's slot of
+    // the port, `bank` its bank. Runs of words whose bank-cycles are free
+    // are booked at once (slot_ring::reserve_free_run); a word whose
+    // bank-cycle is taken is looked at alone. The stream books each bank in
+    // time order, so a bank-cycle at or before the bank's last booking of
+    // this job is the SA's own: the closed form does not charge the port's
+    // own conflicts, and the word is not booked twice. A bank-cycle another
+    // initiator holds delays this word and every later one of the stream.
+    std::uint64_t cycle = at, lane = 0, left = words, waited = 0;
+    unsigned bank = bank0;
+    // One word on (counted: this runs for every row of every job).
+    const auto next_word = [&] {
+        if (++lane == per_cycle) lane = 0, ++cycle;
+        bank = (bank + 1) & mask;
+    };
+    while (left) {
+        const std::uint64_t run = cal.banks.reserve_free_run(left, per_cycle, cycle, bank, mask, lane);
+        if (run) {
+            // Each bank's last booking of the run is among its last `banks` words.
+            if (run > banks) {
+                const std::uint64_t skip = lane + (run - banks);
+                cycle += skip / per_cycle;
+                lane = skip % per_cycle;
+                bank = static_cast<unsigned>((bank + run - banks) & mask);
+            }
+            for (std::uint64_t i = run > banks ? run - banks : 0; i < run; ++i) {
+                own_next_[bank] = cycle + 1;
+                next_word();
+            }
+            left -= run;
+            if (!left) break;
+        }
+        if (own_next_[bank] <= cycle) {
+            const std::uint64_t served = cal.banks.reserve(bank, cycle);
+            waited += served - cycle;
+            cycle = served;
+            own_next_[bank] = served + 1;
+        }
+        next_word();
+        --left;
     }
     wait_ += waited;
 }

@@ -54,15 +54,19 @@ public:
     static constexpr std::uint64_t kept_laps = std::uint64_t{1} << (8 * sizeof(Slot) - 1);
 
     void init(unsigned resources, std::uint64_t size) {
-        size_ = size;
         mask_ = size - 1;
         lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
-        ring_.assign(std::size_t(resources) * size, 0);
+        // Rows a cache line more than a power of two apart: the slots of
+        // one cycle in every bank (what a 16-word SA row or several cores
+        // book together) then fall in different sets of the host's L1 data
+        // cache instead of all in one, where 16 of them evicted each other.
+        stride_ = size + 64 / sizeof(Slot);
+        ring_.assign(std::size_t(resources) * stride_, 0);
     }
     bool empty() const { return ring_.empty(); }
 
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
-        Slot* const row = ring_.data() + std::size_t(resource) * size_;
+        Slot* const row = ring_.data() + std::size_t(resource) * stride_;
         for (;; ++cycle) {
             std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
             if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
@@ -76,23 +80,23 @@ public:
 
     // Books, in order, bookings i = 0, 1, ... of a run of n: booking i is
     // resource (first_resource + i) & resource_mask (interleaved resources,
-    // e.g. banks) at cycle0 + i / per_cycle. Stops at the first whose cycle
-    // is already booked and returns how many it booked; each of those found
-    // its cycle free, so the ring holds what reserve() would have left.
-    // Books none (returns 0) if the run leaves cycle0's lap or would need a
-    // rebase: then the caller books one by one.
+    // e.g. banks) at cycle0 + (first_lane + i) / per_cycle. Stops at the
+    // first whose cycle is already booked and returns how many it booked;
+    // each of those found its cycle free, so the ring holds what reserve()
+    // would have left. Books none (returns 0) if the run leaves cycle0's lap
+    // or would need a rebase: then the caller books one by one.
     std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
-                                   unsigned first_resource, unsigned resource_mask) {
+                                   unsigned first_resource, unsigned resource_mask, std::uint64_t first_lane = 0) {
         const std::uint64_t lap = cycle0 >> lap_shift_;
         const std::uint64_t tag = lap - base_lap_ + 1;
-        if (n == 0 || tag > max_tag || ((cycle0 + (n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        if (n == 0 || tag > max_tag || ((cycle0 + (first_lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
         const Slot t = static_cast<Slot>(tag);
         Slot* const ring = ring_.data();
-        const std::uint64_t size = size_;
-        std::uint64_t index = cycle0 & mask_, lane = 0;
+        const std::uint64_t stride = stride_;
+        std::uint64_t index = cycle0 & mask_, lane = first_lane;
         unsigned resource = first_resource;
         for (std::uint64_t i = 0; i < n; ++i) {
-            Slot& slot = ring[std::size_t(resource) * size + index];
+            Slot& slot = ring[std::size_t(resource) * stride + index];
             if (slot == t) return i;
             slot = t;
             resource = (resource + 1) & resource_mask;
@@ -114,7 +118,7 @@ private:
     }
 
     std::vector<Slot> ring_;
-    std::uint64_t size_ = 0, mask_ = 0, base_lap_ = 0;
+    std::uint64_t stride_ = 0, mask_ = 0, base_lap_ = 0;
     unsigned lap_shift_ = 0;
 };
 
@@ -149,10 +153,10 @@ public:
 
     // slot_ring::reserve_free_run.
     std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
-                                   unsigned first_resource, unsigned resource_mask) {
+                                   unsigned first_resource, unsigned resource_mask, std::uint64_t first_lane = 0) {
         return __builtin_expect(wide_, 0)
-                   ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask)
-                   : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask);
+                   ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
+                   : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
     }
 
 private:
