@@ -41,6 +41,14 @@
 
 namespace npu::base {
 
+// Where booking i of a run over interleaved resources is (slot_ring::
+// reserve_free_run): resource (resource + i) & resource_mask at cycle
+// cycle + (lane + i) / per_cycle.
+struct run_cursor {
+    std::uint64_t cycle = 0, lane = 0;
+    unsigned resource = 0;
+};
+
 // The ring of a slot_calendar with slots of type Slot. A slot holds the ring
 // lap of its booking (cycle / ring size) counted from base_lap_, plus one
 // (0: never booked): the same cycle matches as when the slot held the cycle
@@ -114,6 +122,38 @@ public:
         return n;
     }
 
+    // reserve_run_past_own for one ring (slot_calendar's comment).
+    std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
+                                       unsigned resource_mask, std::uint64_t* own_next) {
+        const std::uint64_t lap = at.cycle >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (n == 0 || tag > max_tag || ((at.cycle + (at.lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        const Slot t = static_cast<Slot>(tag);
+        // Walked as in reserve_free_run; the cycle is kept too (the owner's marks).
+        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
+        const std::ptrdiff_t back = row * static_cast<std::ptrdiff_t>(resource_mask);
+        Slot* slot = ring_.data() + std::size_t(at.resource) * stride_ + (at.cycle & mask_);
+        unsigned resource = at.resource;
+        std::uint64_t lane = at.lane, cycle = at.cycle, i = 0;
+        for (; i < n; ++i) {
+            if (*slot != t) {
+                *slot = t;
+                own_next[resource] = cycle + 1;
+            } else if (own_next[resource] <= cycle) {
+                break;
+            }
+            if (resource == resource_mask)
+                resource = 0, slot -= back;
+            else
+                ++resource, slot += row;
+            if (++lane == per_cycle) lane = 0, ++slot, ++cycle;
+        }
+        at.cycle = cycle;
+        at.lane = lane;
+        at.resource = resource;
+        return i;
+    }
+
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
@@ -166,6 +206,23 @@ public:
         return __builtin_expect(wide_, 0)
                    ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
                    : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
+    }
+
+    // A run like reserve_free_run's, from `at`, for an initiator that
+    // streams through the resources in time order and may meet its own
+    // bookings again (the SA's port: rows of a tile's stream share cycles
+    // and banks). own_next[r] is one past the cycle of its latest booking of
+    // resource r (0: none), kept up to date here. A booking whose slot is
+    // taken at a cycle before own_next[r] is taken by the initiator itself:
+    // passed over, neither booked twice nor waited for. Stops at the first
+    // booking whose slot someone else holds. Moves `at` past the bookings it
+    // booked or passed over and returns how many; like reserve_free_run it
+    // does none (returns 0) if the run leaves its first cycle's lap or would
+    // need a rebase.
+    std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
+                                       unsigned resource_mask, std::uint64_t* own_next) {
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
+                                          : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
     }
 
 private:
