@@ -75,14 +75,18 @@ public:
 
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
         Slot* const row = ring_.data() + std::size_t(resource) * stride_;
-        for (;; ++cycle) {
-            std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
-            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
-            Slot& slot = row[cycle & mask_];
-            if (slot != tag) {
-                slot = static_cast<Slot>(tag);
-                return cycle;
-            }
+        // Every cycle of a lap has the same tag: one compare per taken cycle
+        // (a core or DMA word behind an SA tile's stream walks many).
+        for (std::uint64_t lap = cycle >> lap_shift_;; ++lap) {
+            std::uint64_t tag = lap - base_lap_ + 1;
+            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(lap);
+            const Slot t = static_cast<Slot>(tag);
+            for (std::uint64_t i = cycle & mask_; i <= mask_; ++i)
+                if (row[i] != t) {
+                    row[i] = t;
+                    return (lap << lap_shift_) | i;
+                }
+            cycle = (lap + 1) << lap_shift_;
         }
     }
 
