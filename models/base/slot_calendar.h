@@ -133,29 +133,37 @@ public:
         const std::uint64_t tag = lap - base_lap_ + 1;
         if (n == 0 || tag > max_tag || ((at.cycle + (at.lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
         const Slot t = static_cast<Slot>(tag);
-        // Walked as in reserve_free_run; the cycle is kept too (the owner's marks).
+        // Walked as in reserve_free_run, in segments of one cycle's lanes up
+        // to the last resource: no lane or wrap check per booking (the SA
+        // books a 16-word row per call, all in one cycle).
         const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
-        const std::ptrdiff_t back = row * static_cast<std::ptrdiff_t>(resource_mask);
+        const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
         Slot* slot = ring_.data() + std::size_t(at.resource) * stride_ + (at.cycle & mask_);
-        unsigned resource = at.resource;
-        std::uint64_t lane = at.lane, cycle = at.cycle, i = 0;
-        for (; i < n; ++i) {
-            if (*slot != t) {
-                *slot = t;
-                own_next[resource] = cycle + 1;
-            } else if (own_next[resource] <= cycle) {
-                break;
+        std::uint64_t resource = at.resource, lane = at.lane, cycle = at.cycle, i = 0;
+        while (i < n) {
+            const std::uint64_t seg = std::min({n - i, per_cycle - lane, resources - resource});
+            std::uint64_t* own = own_next + resource;
+            for (std::uint64_t k = 0; k < seg; ++k, slot += row, ++own) {
+                if (*slot != t) {
+                    *slot = t;
+                    *own = cycle + 1;
+                } else if (*own <= cycle) {
+                    at.cycle = cycle;
+                    at.lane = lane + k;
+                    at.resource = static_cast<unsigned>(resource + k);
+                    return i + k;
+                }
             }
-            if (resource == resource_mask)
-                resource = 0, slot -= back;
-            else
-                ++resource, slot += row;
-            if (++lane == per_cycle) lane = 0, ++slot, ++cycle;
+            i += seg;
+            resource += seg;
+            lane += seg;
+            if (resource == resources) resource = 0, slot -= row * static_cast<std::ptrdiff_t>(resources);
+            if (lane == per_cycle) lane = 0, ++slot, ++cycle;
         }
         at.cycle = cycle;
         at.lane = lane;
-        at.resource = resource;
-        return i;
+        at.resource = static_cast<unsigned>(resource);
+        return n;
     }
 
 private:
