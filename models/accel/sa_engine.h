@@ -140,8 +140,8 @@ private:
     base::l1_bank_calendar* banks_;
     std::uint64_t port_bandwidth_, words_per_cycle_ = 1;
     std::uint64_t tile_cycle_ = 0, bytes_ = 0, wait_ = 0;
-    // Per bank: one past the last cycle this job booked it (0: none); a
-    // job books each bank in time order.
+    // Per bank: one past the last cycle this job booked it (0: none), kept
+    // by slot_calendar::reserve_run_past_own; a job books each bank in time order.
     std::vector<std::uint64_t> own_next_;
 };
 

@@ -355,7 +355,7 @@ void sa_port_booking::begin_tile(std::uint64_t cycle) {
 
 void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
     base::l1_bank_calendar& cal = *banks_;
-    const std::uint64_t at = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
+    const std::uint64_t start = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
     bytes_ += len;
     // Outside L1 the access faults (the engine reports it); nothing to book.
     if (len == 0 || addr < cal.base || addr - cal.base >= cal.size ||
@@ -363,47 +363,29 @@ void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
         return;
     const std::uint64_t offset = addr - cal.base;
     const std::uint64_t first = offset >> cal.shift, words = ((offset + len - 1) >> cal.shift) - first + 1;
-    const unsigned mask = cal.bank_mask, bank0 = static_cast<unsigned>(first) & mask;
-    const std::uint64_t per_cycle = words_per_cycle_, banks = std::uint64_t{mask} + 1;
-    // Word by word in the stream's order: (cycle, lane) the word's slot of
-    // the port, `bank` its bank. Runs of words whose bank-cycles are free
-    // are booked at once (slot_ring::reserve_free_run); a word whose
-    // bank-cycle is taken is looked at alone. The stream books each bank in
-    // time order, so a bank-cycle at or before the bank's last booking of
-    // this job is the SA's own: the closed form does not charge the port's
-    // own conflicts, and the word is not booked twice. A bank-cycle another
-    // initiator holds delays this word and every later one of the stream.
-    std::uint64_t cycle = at, lane = 0, left = words, waited = 0;
-    unsigned bank = bank0;
-    // One word on (counted: this runs for every row of every job).
-    const auto next_word = [&] {
-        if (++lane == per_cycle) lane = 0, ++cycle;
-        bank = (bank + 1) & mask;
-    };
+    const unsigned mask = cal.bank_mask;
+    const std::uint64_t per_cycle = words_per_cycle_;
+    // The stream's words in order, each at its (cycle, lane) of the port in
+    // its bank. The stream books each bank in time order, so a taken
+    // bank-cycle before the bank's last booking of this job is the SA's
+    // own (the closed form does not charge the port its own conflicts):
+    // one run books the free ones and passes over those
+    // (slot_calendar::reserve_run_past_own). A bank-cycle another initiator
+    // holds delays its word and every later one of the stream; a word the
+    // run cannot take (its lap ends) is looked at alone.
+    base::run_cursor at{start, 0, static_cast<unsigned>(first) & mask};
+    std::uint64_t left = words, waited = 0;
     while (left) {
-        const std::uint64_t run = cal.banks.reserve_free_run(left, per_cycle, cycle, bank, mask, lane);
-        if (run) {
-            // Each bank's last booking of the run is among its last `banks` words.
-            if (run > banks) {
-                const std::uint64_t skip = lane + (run - banks);
-                cycle += skip / per_cycle;
-                lane = skip % per_cycle;
-                bank = static_cast<unsigned>((bank + run - banks) & mask);
-            }
-            for (std::uint64_t i = run > banks ? run - banks : 0; i < run; ++i) {
-                own_next_[bank] = cycle + 1;
-                next_word();
-            }
-            left -= run;
-            if (!left) break;
+        left -= cal.banks.reserve_run_past_own(left, per_cycle, at, mask, own_next_.data());
+        if (!left) break;
+        if (own_next_[at.resource] <= at.cycle) {
+            const std::uint64_t served = cal.banks.reserve(at.resource, at.cycle);
+            waited += served - at.cycle;
+            at.cycle = served;
+            own_next_[at.resource] = served + 1;
         }
-        if (own_next_[bank] <= cycle) {
-            const std::uint64_t served = cal.banks.reserve(bank, cycle);
-            waited += served - cycle;
-            cycle = served;
-            own_next_[bank] = served + 1;
-        }
-        next_word();
+        if (++at.lane == per_cycle) at.lane = 0, ++at.cycle;
+        at.resource = (at.resource + 1) & mask;
         --left;
     }
     wait_ += waited;

@@ -41,6 +41,14 @@
 
 namespace npu::base {
 
+// Where booking i of a run over interleaved resources is (slot_ring::
+// reserve_free_run): resource (resource + i) & resource_mask at cycle
+// cycle + (lane + i) / per_cycle.
+struct run_cursor {
+    std::uint64_t cycle = 0, lane = 0;
+    unsigned resource = 0;
+};
+
 // The ring of a slot_calendar with slots of type Slot. A slot holds the ring
 // lap of its booking (cycle / ring size) counted from base_lap_, plus one
 // (0: never booked): the same cycle matches as when the slot held the cycle
@@ -67,14 +75,18 @@ public:
 
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
         Slot* const row = ring_.data() + std::size_t(resource) * stride_;
-        for (;; ++cycle) {
-            std::uint64_t tag = (cycle >> lap_shift_) - base_lap_ + 1;
-            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(cycle >> lap_shift_);
-            Slot& slot = row[cycle & mask_];
-            if (slot != tag) {
-                slot = static_cast<Slot>(tag);
-                return cycle;
-            }
+        // Every cycle of a lap has the same tag: one compare per taken cycle
+        // (a core or DMA word behind an SA tile's stream walks many).
+        for (std::uint64_t lap = cycle >> lap_shift_;; ++lap) {
+            std::uint64_t tag = lap - base_lap_ + 1;
+            if (__builtin_expect(tag > max_tag, 0)) tag = rebase(lap);
+            const Slot t = static_cast<Slot>(tag);
+            for (std::uint64_t i = cycle & mask_; i <= mask_; ++i)
+                if (row[i] != t) {
+                    row[i] = t;
+                    return (lap << lap_shift_) | i;
+                }
+            cycle = (lap + 1) << lap_shift_;
         }
     }
 
@@ -111,6 +123,46 @@ public:
                 ++resource, slot += row;
             if (++lane == per_cycle) lane = 0, ++slot;
         }
+        return n;
+    }
+
+    // reserve_run_past_own for one ring (slot_calendar's comment).
+    std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
+                                       unsigned resource_mask, std::uint64_t* own_next) {
+        const std::uint64_t lap = at.cycle >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (n == 0 || tag > max_tag || ((at.cycle + (at.lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        const Slot t = static_cast<Slot>(tag);
+        // Walked as in reserve_free_run, in segments of one cycle's lanes up
+        // to the last resource: no lane or wrap check per booking (the SA
+        // books a 16-word row per call, all in one cycle).
+        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
+        const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
+        Slot* slot = ring_.data() + std::size_t(at.resource) * stride_ + (at.cycle & mask_);
+        std::uint64_t resource = at.resource, lane = at.lane, cycle = at.cycle, i = 0;
+        while (i < n) {
+            const std::uint64_t seg = std::min({n - i, per_cycle - lane, resources - resource});
+            std::uint64_t* own = own_next + resource;
+            for (std::uint64_t k = 0; k < seg; ++k, slot += row, ++own) {
+                if (*slot != t) {
+                    *slot = t;
+                    *own = cycle + 1;
+                } else if (*own <= cycle) {
+                    at.cycle = cycle;
+                    at.lane = lane + k;
+                    at.resource = static_cast<unsigned>(resource + k);
+                    return i + k;
+                }
+            }
+            i += seg;
+            resource += seg;
+            lane += seg;
+            if (resource == resources) resource = 0, slot -= row * static_cast<std::ptrdiff_t>(resources);
+            if (lane == per_cycle) lane = 0, ++slot, ++cycle;
+        }
+        at.cycle = cycle;
+        at.lane = lane;
+        at.resource = static_cast<unsigned>(resource);
         return n;
     }
 
@@ -166,6 +218,23 @@ public:
         return __builtin_expect(wide_, 0)
                    ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
                    : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
+    }
+
+    // A run like reserve_free_run's, from `at`, for an initiator that
+    // streams through the resources in time order and may meet its own
+    // bookings again (the SA's port: rows of a tile's stream share cycles
+    // and banks). own_next[r] is one past the cycle of its latest booking of
+    // resource r (0: none), kept up to date here. A booking whose slot is
+    // taken at a cycle before own_next[r] is taken by the initiator itself:
+    // passed over, neither booked twice nor waited for. Stops at the first
+    // booking whose slot someone else holds. Moves `at` past the bookings it
+    // booked or passed over and returns how many; like reserve_free_run it
+    // does none (returns 0) if the run leaves its first cycle's lap or would
+    // need a rebase.
+    std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
+                                       unsigned resource_mask, std::uint64_t* own_next) {
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
+                                          : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
     }
 
 private:

@@ -60,8 +60,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     if (sparse_) {
         pages_.resize((size_ + page_size - 1) / page_size);
     } else {
-        dense_.assign(size_, 0);
-        if (shadowed_) dense_shadow_.assign(size_, 0);
+        dense_.assign(size_);
+        if (shadowed_) dense_shadow_.assign(size_);
         services().register_host_range({dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
     }
 

@@ -12,7 +12,9 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <vector>
 
 namespace npu::memory {
@@ -89,8 +91,20 @@ private:
     std::vector<std::uint64_t> lane_free_;  // burst_time's per-lane next free cycle
 
     // Dense: one block. Sparse: pages allocated on first touch.
-    std::vector<unsigned char> dense_;
-    std::vector<unsigned char> dense_shadow_;
+    // Zeroed by calloc: a block that size comes as fresh zero pages of the
+    // OS instead of being written at start-up (the memset of L2 and its
+    // shadow was a few million host instructions per run).
+    struct zeroed_bytes {
+        std::unique_ptr<unsigned char, void (*)(void*)> bytes{nullptr, std::free};
+        void assign(std::size_t n) {
+            bytes.reset(static_cast<unsigned char*>(std::calloc(n ? n : 1, 1)));
+            if (!bytes) throw std::bad_alloc();
+        }
+        unsigned char* data() const { return bytes.get(); }
+        unsigned char operator[](std::size_t i) const { return bytes.get()[i]; }
+    };
+    zeroed_bytes dense_;
+    zeroed_bytes dense_shadow_;
     struct sparse_page {
         std::unique_ptr<unsigned char[]> data;
         std::unique_ptr<unsigned char[]> shadow;
