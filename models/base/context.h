@@ -48,9 +48,10 @@ public:
     // The quantum boundary the keepers of this context sync at: the same
     // formula as tlm::tlm_global_quantum::compute_local_quantum(), on this
     // context's quantum instead of the process-wide one.
-    sc_core::sc_time compute_local_quantum() const {
+    sc_core::sc_time compute_local_quantum() const { return compute_local_quantum(sc_core::sc_time_stamp()); }
+    // The same at SystemC time `now` (a caller that already holds it).
+    sc_core::sc_time compute_local_quantum(const sc_core::sc_time& now) const {
         if (quantum == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
         return quantum - (now % quantum);
     }
 
@@ -90,6 +91,19 @@ sim_context& find_context(const sc_core::sc_object& obj);
 class quantum_keeper : public tlm_utils::tlm_quantumkeeper {
 public:
     explicit quantum_keeper(const sim_context& ctx) : ctx_(&ctx) {}
+
+    // need_sync() and sync() for a caller that holds the SystemC time `now`
+    // (a core at every batch end): each sc_time_stamp() is a library call.
+    // After the wait, SystemC time is exactly now + the local time, so the
+    // reset needs none either; sync_from() returns that time.
+    bool need_sync_at(const sc_core::sc_time& now) const { return now + m_local_time >= m_next_sync_point; }
+    sc_core::sc_time sync_from(const sc_core::sc_time& now) {
+        const sc_core::sc_time resume = now + m_local_time;
+        sc_core::wait(m_local_time);
+        m_local_time = sc_core::SC_ZERO_TIME;
+        m_next_sync_point = resume + ctx_->compute_local_quantum(resume);
+        return resume;
+    }
 
 protected:
     sc_core::sc_time compute_local_quantum() override { return ctx_->compute_local_quantum(); }

@@ -690,10 +690,10 @@ void core::record_fault(std::uint32_t pc) {
     fault_serial_ = ++context().shared<fault_counter>().n;
 }
 
-std::uint64_t core::batch_budget() const {
+std::uint64_t core::batch_budget(const sc_core::sc_time& now) const {
     // Cycles to the end of the current quantum (sc_time is unsigned: a local
     // time already past the boundary gives the minimum batch).
-    const sc_core::sc_time to_boundary = context().compute_local_quantum();
+    const sc_core::sc_time to_boundary = context().compute_local_quantum(now);
     const sc_core::sc_time local = qk_.get_local_time();
     const std::uint64_t budget =
         to_boundary > local ? static_cast<std::uint64_t>((to_boundary - local) / clock_period()) : 0;
@@ -714,6 +714,11 @@ void core::thread() {
     }
     qk_.reset();
     if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
+    // SystemC time, carried from batch to batch instead of read (a library
+    // call) several times per batch: only a wait changes it — in a bus access
+    // of the batch, in the sync after it, or in a WFI — and each of those
+    // reads it anew or knows it.
+    sc_core::sc_time stamp = sc_core::sc_time_stamp();
     for (;;) {
         if (sim.stop_requested() || state_ == run_state::halted) {
             halt();
@@ -728,12 +733,11 @@ void core::thread() {
         // (l1_bank_calendar::dma_streams).
         const bool dma_in_flight = mem_->banks.dma_streams != 0;
         const std::uint64_t budget = contended_batches_ || dma_in_flight
-                                         ? std::min<std::uint64_t>(batch_budget(), contended_batch)
-                                         : batch_budget();
+                                         ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch)
+                                         : batch_budget(stamp);
         const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;
-        mem_->now_offset = static_cast<std::int64_t>(
-                               std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period())) -
+        mem_->now_offset = static_cast<std::int64_t>(std::llround((stamp + qk_.get_local_time()) / clock_period())) -
                            static_cast<std::int64_t>(h_.cycle);
         h_.cycle_limit = h_.cycle + budget;
         // The watchdog stops the hart at the first instruction boundary at or
@@ -816,11 +820,13 @@ void core::thread() {
             wake_pending_ = false;
             qk_.reset();
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
+            stamp = sc_core::sc_time_stamp();
             continue;
         }
-        if (qk_.need_sync() || contended_batches_ || dma_in_flight) {
+        stamp = sc_core::sc_time_stamp();  // a bus access of the batch may have waited
+        if (qk_.need_sync_at(stamp) || contended_batches_ || dma_in_flight) {
             update_stats();
-            qk_.sync();
+            stamp = qk_.sync_from(stamp);
             // Harts resuming at the same time take their turns in hart-id
             // order, one delta cycle each: who books the L1 banks first then
             // does not depend on the kernel's order of simultaneous wake-ups

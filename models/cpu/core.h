@@ -170,7 +170,8 @@ private:
     bool handle_exception();
     void halt();
     void update_stats();
-    std::uint64_t batch_budget() const;
+    // Cycles the next batch may run at SystemC time `now` (the current time).
+    std::uint64_t batch_budget(const sc_core::sc_time& now) const;
     // Nothing but this hart can still run at the current SystemC time.
     static bool alone_now(const base::sim_services& sim);
 
