@@ -41,6 +41,12 @@ public:
     sc_core::sc_time quantum;
     // The timeline's sink (npusim --trace); null: nothing is recorded.
     activity_sink* activity = nullptr;
+    // Harts of this SoC that are awake: running a batch, or waiting for
+    // SystemC time to reach their local time. A hart asleep (parked, in WFI,
+    // halted, blocked in a register access) has no timed wake-up of its own.
+    // A DMA channel runs ahead of SystemC time only while this is 0
+    // (dma.cpp, wait_unless_alone).
+    unsigned harts_awake = 0;
 
     // Takes the memcheck mode and the quantum from the platform config.
     void configure(const cfg::config& cfg);

@@ -114,7 +114,12 @@ void peripheral::wait_in_access(const sc_core::sc_event& e) {
         return;
     }
     access_ctx* const mine = ctx_;
+    // A hart blocked here is asleep (sim_context::harts_awake).
+    const bool hart = mine->who && mine->who->hart >= 0;
+    unsigned& awake = context().harts_awake;
+    awake -= hart;
     sc_core::wait(e);
+    awake += hart;
     ctx_ = mine;
 }
 

@@ -181,11 +181,19 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
     for (const auto& w : mine.spans)
         if (w.write && w.first < w.end) w_lo = std::min(w_lo, w.first), w_hi = std::max(w_hi, w.end);
     if (w_lo >= w_hi) return std::nullopt;
-    for (const buffer_use& other : buffers_in_use(at)) {
-        std::uint64_t o_lo = UINT64_MAX, o_hi = 0;
-        for (const auto& sp : other.spans)
-            if (sp.first < sp.end) o_lo = std::min(o_lo, sp.first), o_hi = std::max(o_hi, sp.end);
+    for (const buffer_use& listed : buffers_in_use(at)) {
+        std::uint64_t o_lo = listed.lo, o_hi = listed.hi;
+        if (!listed.make_spans)
+            for (const auto& sp : listed.spans)
+                if (sp.first < sp.end) o_lo = std::min(o_lo, sp.first), o_hi = std::max(o_hi, sp.end);
         if (o_hi <= w_lo || w_hi <= o_lo) continue;
+        buffer_use made;
+        if (listed.make_spans) {
+            made.describe = listed.describe;
+            made.pushed_from = listed.pushed_from;
+            listed.make_spans(made.spans);
+        }
+        const buffer_use& other = listed.make_spans ? made : listed;
         span_overlap o;
         const buffer_span* w = first_overlap(mine, other, w_lo, w_hi, o);
         if (!w) continue;

@@ -112,6 +112,12 @@ struct buffer_use {
     // Who programmed it, described in a finding as " (npurt_copy, called
     // from main (main.c:26))" after `what`; null: nothing to add.
     const call_chain* pushed_from = nullptr;
+    // Set instead of `spans` by a use with many spans (a 2-D transfer's rows)
+    // that knows their bounds: [lo, hi), the non-empty spans' extent. The
+    // spans are made only when those bounds meet a write (rarely): every
+    // push is checked against every transfer in flight.
+    std::function<void(std::vector<buffer_span>&)> make_spans;
+    std::uint64_t lo = UINT64_MAX, hi = 0;
 };
 
 // strict: error, and startup zeroing of .bss does not count as loading data
@@ -156,6 +162,12 @@ public:
     // SystemC time of the stop request (when requested while running).
     const sc_core::sc_time& stop_time() const { return stop_time_; }
     bool stopped_while_running() const { return stopped_running_; }
+    // A stop requested in an access of an initiator that runs ahead of
+    // SystemC time (a DMA channel between its waits) happened at that
+    // initiator's time.
+    void stop_time_at_least(const sc_core::sc_time& t) {
+        if (stopped_running_ && t > stop_time_) stop_time_ = t;
+    }
     void join_stop_group(std::shared_ptr<stop_group> g) {
         ++g->members;
         group_ = std::move(g);

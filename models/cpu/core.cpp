@@ -713,6 +713,13 @@ void core::thread() {
         sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
     }
     qk_.reset();
+    // Awake from here until it halts or sleeps (sim_context::harts_awake).
+    unsigned& awake = context().harts_awake;
+    ++awake;
+    struct asleep_on_exit {
+        unsigned& n;
+        ~asleep_on_exit() { --n; }
+    } on_exit{awake};
     if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
     // SystemC time, carried from batch to batch instead of read (a library
     // call) several times per batch: only a wait changes it — in a bus access
@@ -814,7 +821,9 @@ void core::thread() {
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "wfi", now_cycles());
             {
                 const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+                --awake;
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);
+                ++awake;
                 sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
             }
             wake_pending_ = false;

@@ -81,6 +81,31 @@ void wait_until(const sc_time& t) {
     if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
 }
 
+// Waits until `t` (the caller's time, ahead of SystemC's) unless the
+// caller is the only thing that would run before then: no hart awake (each
+// awake hart has a wake-up of its own within the quantum), nothing runnable
+// now and no event up to `t` (ties included: a process woken at `t` too would
+// have run in an order the kernel picks). A wait skipped that way would have
+// resumed the caller with nothing having happened in between: every process
+// sees the same bookings, data and times as with the wait. Harts awake are
+// the exception not because they would run in between (the event test covers
+// that) but because they resume at the same times as each other and as other
+// processes, and the kernel orders simultaneous wake-ups by the layout of its
+// event queue, which a skipped wait would have changed: the run would stay
+// deterministic but not identical to one with the waits. Beyond the quantum
+// boundary the caller waits, as a core does, so a bounded run
+// (--max-cycles) never sees work far past its end; after a stop request it
+// waits too, so the kernel stops where it did.
+void wait_unless_alone(const sc_time& t, const base::sim_context& ctx) {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (t <= now) return;
+    const sc_time ahead = t - now;
+    if (ctx.harts_awake == 0 && !ctx.services.stop_requested() && ahead < ctx.compute_local_quantum(now) &&
+        sc_core::sc_time_to_pending_activity() > ahead)
+        return;
+    sc_core::wait(ahead);
+}
+
 const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
 }  // namespace
 
@@ -248,12 +273,27 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
     for (const auto& cp : chans_) {
         const channel& ch = *cp;
         if (!(busy_mask_ >> ch.index & 1u)) continue;
-        out.push_back(use_of(ch.desc, [this, &ch] {
+        base::buffer_use u;
+        u.describe = [this, &ch] {
             return fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index, ch.desc.dims,
                                describe(ch.desc), programmer_text(ch),
                                ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "");
-        }));
-        out.back().pushed_from = &ch.chain;
+        };
+        u.pushed_from = &ch.chain;
+        // Its rows' bounds: the strides are unsigned, so the first row of
+        // the first plane starts lowest and the last row of the last plane
+        // ends highest (use_of's spans, in 64 bits as there).
+        const descriptor d = ch.desc;
+        if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
+            const auto last = [&](std::uint32_t base, std::uint32_t s2, std::uint32_t s3) {
+                return std::uint64_t{base} + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 +
+                       d.len;
+            };
+            u.lo = std::min<std::uint64_t>(d.src, d.dst);
+            u.hi = std::max(last(d.src, d.src_stride_2d, d.src_stride_3d), last(d.dst, d.dst_stride_2d, d.dst_stride_3d));
+        }
+        u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
+        out.push_back(std::move(u));
     }
 }
 
@@ -483,6 +523,15 @@ bool dma::run_transfer(channel& ch) {
     std::deque<sc_time> writing;     // completion times of the writes in flight
     const sc_time never = sc_core::sc_max_time();
     const sc_time burst_latency = cycles(burst_latency_);
+    // The channel's own time. The burst loop runs ahead of SystemC time
+    // while nothing else could run before it (advance_to): the same bursts,
+    // bookings and data at the same times as with a wait before every burst,
+    // without a SystemC context switch per burst.
+    sc_time lt = sc_core::sc_time_stamp();
+    auto advance_to = [&](const sc_time& t) {
+        if (t > lt) lt = t;
+        wait_unless_alone(lt, context());
+    };
     sc_time next_read = sc_core::sc_time_stamp() + cycles(startup_latency_);
     sc_time next_write = sc_core::SC_ZERO_TIME, last_done = sc_core::sc_time_stamp();
     // Cycles a burst of n bytes occupies the channel's side at `addr`: its L1
@@ -507,28 +556,34 @@ bool dma::run_transfer(channel& ch) {
                      const sc_time& now, sc_time& done) {
         const bool l1 = route_is_l1(addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
-        sc_time delay = t - now;
+        sc_time delay = t - sc_core::sc_time_stamp();
         // A burst running past the L1's end faults at `t`, not here.
         const bool booked =
             l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
-        if (booked) done = now + delay;
+        if (booked) done = sc_core::sc_time_stamp() + delay;
         sc_time path_done = sc_core::SC_ZERO_TIME;
         if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
             const auto cycle = static_cast<std::uint64_t>(std::llround(t / clock_period()));
             path_done = cycles(l2_path_.reserve_burst(cycle, n) + l2_path_.round_trip - 1);
         }
-        if (t > now) sc_core::wait(t - now);
+        if (t > now) advance_to(t);
         bus.set_banks_booked(booked);
-        delay = sc_core::SC_ZERO_TIME;
+        delay = lt - sc_core::sc_time_stamp();
+        const bool was_stopped = services().stop_requested();
         const auto st = is_write ? bus.write(addr, data, n, delay) : bus.read(addr, data, n, delay);
         bus.set_banks_booked(false);
+        // A memcheck finding that stops the run stops it at the burst's time.
+        if (!was_stopped && services().stop_requested()) services().stop_time_at_least(lt);
+        // A target that waited inside the access (a peripheral's sync) took
+        // SystemC time past the channel's.
+        if (sc_core::sc_time_stamp() > lt) lt = sc_core::sc_time_stamp();
         if (!booked) done = std::max(sc_core::sc_time_stamp() + delay, path_done);
         return st;
     };
 
     while (more || !writes.empty()) {
-        // SystemC time moves only in issue() and the wait below.
-        const sc_time now = sc_core::sc_time_stamp();
+        // The channel's time moves only in issue() and the wait below.
+        const sc_time now = lt;
         while (!writing.empty() && writing.front() <= now) writing.pop_front();
         // A free slot: now, or when the earliest write in flight completes.
         sc_time slot = now;
@@ -538,13 +593,14 @@ bool dma::run_transfer(channel& ch) {
         const sc_time tw = writes.empty() ? never : std::max({writes.front().ready, next_write, now});
         if (tr == never && tw == never) {
             // Every slot waits for a write in flight: no new read before one completes.
-            wait_until(*std::min_element(writing.begin(), writing.end()));
+            advance_to(*std::min_element(writing.begin(), writing.end()));
             continue;
         }
         if (tw <= tr) {
             pending& w = writes.front();
             sc_time done;
             if (issue(true, w.dst, w.data.data(), w.n, tw, now, done) != tlm::TLM_OK_RESPONSE) {
+                wait_until(lt);  // the fault, and the error interrupt, at the burst's time
                 fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
                 return false;
             }
@@ -552,7 +608,7 @@ bool dma::run_transfer(channel& ch) {
             last_done = std::max(last_done, done);
             // The L1 side sends the next burst once this one's words are all
             // served (bank conflicts hold the port), the hop excluded.
-            next_write = sc_core::sc_time_stamp() + side_cycles(w.dst, w.n);
+            next_write = lt + side_cycles(w.dst, w.n);
             if (route_is_l1(w.dst) && done - hop_ > next_write) next_write = done - hop_;
             bytes_ += w.n;
             ++bursts_;
@@ -572,10 +628,11 @@ bool dma::run_transfer(channel& ch) {
             }
             w.data.assign(n, 0);  // zeros where a target leaves bytes unread, as a fresh buffer
             if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, now, w.ready) != tlm::TLM_OK_RESPONSE) {
+                wait_until(lt);  // the fault, and the error interrupt, at the burst's time
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
                 return false;
             }
-            const sc_time issued = sc_core::sc_time_stamp();
+            const sc_time issued = lt;
             next_read = issued + std::max(burst_latency, side_cycles(src, n));
             if (bandwidth_ != 0) {
                 const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);
@@ -594,7 +651,7 @@ bool dma::run_transfer(channel& ch) {
             }
         }
     }
-    wait_until(last_done);
+    wait_until(std::max(last_done, lt));
     return true;
 }
 
