@@ -17,6 +17,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace npu::base {
 
@@ -130,11 +133,20 @@ constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed 
 
 // Index of the first of the n shadow bytes that is not exactly
 // `shadow_written` (never written, zeroed only, or in flight), n if none.
-// Eight bytes per compare: every DMA burst and SA row read is scanned, and a
-// byte loop was a tenth of a network simulation's host time.
+// 32 bytes per step, then eight per compare: every DMA burst and SA row read
+// is scanned, and a byte loop was a tenth of a network simulation's host
+// time. (SSE2 is in every x86-64; -O2 does not vectorise the early exit.)
 inline std::size_t first_not_written(const unsigned char* s, std::size_t n) {
     constexpr std::uint64_t all_written = 0x0101010101010101ull;
     std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i written = _mm_set1_epi8(static_cast<char>(shadow_written));
+    for (; i + 32 <= n; i += 32) {
+        const __m128i lo = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)), written);
+        const __m128i hi = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i + 16)), written);
+        if (_mm_movemask_epi8(_mm_and_si128(lo, hi)) != 0xFFFF) break;
+    }
+#endif
     for (; i + 8 <= n; i += 8) {
         std::uint64_t w;
         std::memcpy(&w, s + i, 8);

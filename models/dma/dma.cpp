@@ -96,14 +96,16 @@ void wait_until(const sc_time& t) {
 // boundary the caller waits, as a core does, so a bounded run
 // (--max-cycles) never sees work far past its end; after a stop request it
 // waits too, so the kernel stops where it did.
-void wait_unless_alone(const sc_time& t, const base::sim_context& ctx) {
+bool alone_until(const sc_time& t, const base::sim_context& ctx) {
     const sc_time now = sc_core::sc_time_stamp();
-    if (t <= now) return;
+    if (t <= now) return true;
     const sc_time ahead = t - now;
-    if (ctx.harts_awake == 0 && !ctx.services.stop_requested() && ahead < ctx.compute_local_quantum(now) &&
-        sc_core::sc_time_to_pending_activity() > ahead)
-        return;
-    sc_core::wait(ahead);
+    return ctx.harts_awake == 0 && !ctx.services.stop_requested() && ahead < ctx.compute_local_quantum(now) &&
+           sc_core::sc_time_to_pending_activity() > ahead;
+}
+
+void wait_unless_alone(const sc_time& t, const base::sim_context& ctx) {
+    if (!alone_until(t, ctx)) sc_core::wait(t - sc_core::sc_time_stamp());
 }
 
 const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
@@ -556,17 +558,26 @@ bool dma::run_transfer(channel& ch) {
                      const sc_time& now, sc_time& done) {
         const bool l1 = route_is_l1(addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
+        // Whether the channel waits for `t` (advance_to), decided before
+        // the bookings below, which schedule nothing. Only with a wait does
+        // another process run between the bookings and the data: then the
+        // banks are booked now, ahead of the data. Without one the write
+        // books them itself, at the same cycles, in one transaction.
+        const bool waits = t > now && !alone_until(t, context());
         sc_time delay = t - sc_core::sc_time_stamp();
         // A burst running past the L1's end faults at `t`, not here.
         const bool booked =
-            l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
+            waits && l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
         if (booked) done = sc_core::sc_time_stamp() + delay;
         sc_time path_done = sc_core::SC_ZERO_TIME;
         if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
             const auto cycle = static_cast<std::uint64_t>(std::llround(t / clock_period()));
             path_done = cycles(l2_path_.reserve_burst(cycle, n) + l2_path_.round_trip - 1);
         }
-        if (t > now) advance_to(t);
+        if (t > now) {
+            lt = t;
+            if (waits) sc_core::wait(lt - sc_core::sc_time_stamp());
+        }
         bus.set_banks_booked(booked);
         delay = lt - sc_core::sc_time_stamp();
         const bool was_stopped = services().stop_requested();

@@ -16,7 +16,7 @@ router::router(sc_core::sc_module_name nm, const cfg::config& cfg, const cfg::me
     target_socket.register_get_direct_mem_ptr(this, &router::get_direct_mem_ptr);
     target_socket.register_transport_dbg(this, &router::transport_dbg);
     initiator_socket.register_invalidate_direct_mem_ptr(this, &router::invalidate_direct_mem_ptr);
-    add_stat("forwarded", forwarded_, "transactions", "transactions routed to a target");
+    add_stat("forwarded", forwarded_, "transactions", "reads and writes routed to a target");
     add_stat("address_errors", address_errors_, "transactions", "transactions refused (unmapped or not visible)");
 }
 
@@ -84,7 +84,10 @@ void router::b_transport(int port, tlm::tlm_generic_payload& t, sc_core::sc_time
         t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
-    ++forwarded_;
+    // A DMA burst's bank booking ahead of its data (TLM_IGNORE_COMMAND,
+    // txn_ext::bank_booking::ahead) carries no data: not counted, so the
+    // count is the same whether the burst booked ahead or with its data.
+    forwarded_ += t.get_command() != tlm::TLM_IGNORE_COMMAND;
     delay += hop_;
     t.set_address(r.offset);
     initiator_socket[r.target]->b_transport(t, delay);

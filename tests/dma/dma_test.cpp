@@ -371,7 +371,7 @@ TEST(Dma, RunningAheadBetweenBurstsChangesNothing) {
     struct outcome {
         std::vector<std::pair<unsigned, sc_time>> done, errors;
         std::uint32_t error_mask = 0, error_addr = 0;
-        std::vector<unsigned char> l2;
+        std::vector<unsigned char> l2, l1;
         std::uint64_t busy = 0, bursts = 0;
     };
     auto scenario = [](unsigned awake) {
@@ -385,20 +385,25 @@ TEST(Dma, RunningAheadBetweenBurstsChangesNothing) {
             const std::uint64_t busy0 = E->stat("busy_cycles"), bursts0 = E->stat("bursts");
             E->fill(E->l3_base() + 0x4000, test::pattern(1024, 21));
             E->fill(E->l1_base() + 0x2000, test::pattern(3 * 32, 22));
+            E->fill(E->l2_base() + 0xC000, test::pattern(1024, 25));
             const sc_time t0 = now();
             // Two channels contending for the L3 port, a 2-D copy from L1,
-            // and a 2-D copy whose third row runs off the end of L2.
+            // a 2-D copy whose third row runs off the end of L2, and one into
+            // L1 (its bursts book the L1 banks) that reads the L1 rows the
+            // 2-D copies read.
             const std::uint32_t l2_end = E->l2_base() + static_cast<std::uint32_t>(E->l2->size());
             const std::uint32_t a = E->copy_1d(E->l2_base() + 0x8000, E->l3_base() + 0x4000, 512);
             const std::uint32_t b = E->copy_1d(E->l2_base() + 0x9000, E->l3_base() + 0x4200, 512);
             const std::uint32_t c = E->copy_2d(E->l2_base() + 0xA000, E->l1_base() + 0x2000, 32, 3, 32, 256);
             const std::uint32_t d = E->copy_2d(l2_end - 16 - 2 * 256, E->l1_base() + 0x2000, 32, 3, 32, 256);
-            for (std::uint32_t id : {a, b, c, d}) E->wr(NPU_DMA_WAIT, id);
+            const std::uint32_t e = E->copy_1d(E->l1_base() + 0x2040, E->l2_base() + 0xC000, 1024);
+            for (std::uint32_t id : {a, b, c, d, e}) E->wr(NPU_DMA_WAIT, id);
             for (auto [id, at] : E->done) o.done.emplace_back(id, at - t0);
             for (auto [id, at] : E->errors) o.errors.emplace_back(id, at - t0);
             o.error_mask = E->rd(NPU_DMA_ERROR);
             o.error_addr = E->rd(NPU_DMA_ERROR_ADDR);
             o.l2 = E->peek(E->l2_base() + 0x8000, 0x2100);
+            o.l1 = E->peek(E->l1_base() + 0x2000, 0x440);
             o.busy = E->stat("busy_cycles") - busy0;
             o.bursts = E->stat("bursts") - bursts0;
             harts = before;
@@ -406,7 +411,7 @@ TEST(Dma, RunningAheadBetweenBurstsChangesNothing) {
         return o;
     };
     const outcome waiting = scenario(1), ahead = scenario(0);
-    ASSERT_EQ(waiting.done.size(), 3u);
+    ASSERT_EQ(waiting.done.size(), 4u);
     ASSERT_EQ(waiting.errors.size(), 1u);
     EXPECT_EQ(ahead.done, waiting.done);
     EXPECT_EQ(ahead.errors, waiting.errors);
@@ -415,6 +420,7 @@ TEST(Dma, RunningAheadBetweenBurstsChangesNothing) {
     EXPECT_EQ(ahead.busy, waiting.busy);
     EXPECT_EQ(ahead.bursts, waiting.bursts);
     expect_bytes(ahead.l2, waiting.l2, "L2 after both runs");
+    expect_bytes(ahead.l1, waiting.l1, "L1 after both runs");
 }
 
 // Memcheck checks every push against the transfers in flight row by row: a

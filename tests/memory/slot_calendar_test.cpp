@@ -1,6 +1,7 @@
 // The bank calendar's compact ring (16- or 32-bit lap tags, rebased before
 // they overflow) books exactly the cycles a ring of plain 64-bit cycles
 // books, over runs long enough to rebase many times.
+#include "base/sim_services.h"
 #include "base/slot_calendar.h"
 
 #include <gtest/gtest.h>
@@ -141,6 +142,28 @@ TEST(L2PathCalendar, CoreRequestsDelayABurstBySlotsTheyHold) {
 }
 
 }  // namespace
+
+// Memcheck's scan of a read's shadow bytes (32, then 8 bytes per compare)
+// finds the same first not-written byte as a byte loop: every length up to
+// 100, every position of the first bad byte, every kind of bad byte, at
+// every alignment of the start.
+TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
+    std::vector<unsigned char> shadow(128 + 16);
+    std::size_t checked = 0;
+    for (std::size_t align = 0; align < 16; ++align)
+        for (std::size_t n = 0; n <= 100; ++n)
+            for (std::size_t bad = 0; bad <= n; ++bad)
+                for (unsigned char kind : {0, 2, 3, 4}) {
+                    std::fill(shadow.begin(), shadow.end(), npu::base::shadow_written);
+                    if (bad < n) shadow[align + bad] = kind;
+                    // Bytes past the end never count.
+                    shadow[align + n] = 0;
+                    ASSERT_EQ(npu::base::first_not_written(shadow.data() + align, n), bad)
+                        << "n " << n << ", bad byte at " << bad << " (" << int(kind) << "), start + " << align;
+                    ++checked;
+                }
+    EXPECT_GT(checked, 100000u);
+}
 
 // npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
 // it leaves libsystemc's sc_main reference unresolved with some linkers).
