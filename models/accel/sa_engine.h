@@ -133,6 +133,9 @@ public:
     void begin_tile(std::uint64_t cycle);
     // The row burst [addr, addr + len) of the tile's stream.
     void row(std::uint64_t addr, std::uint64_t len);
+    // `count` row bursts of `len` bytes from `first`, `stride` apart: as
+    // row() on each in order.
+    void rows(std::uint64_t first, std::uint64_t stride, std::uint64_t count, std::uint64_t len);
     // Cycles the tile's stream waited for other initiators' bank-cycles.
     std::uint64_t wait() const { return wait_; }
 

@@ -391,6 +391,34 @@ void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
     wait_ += waited;
 }
 
+void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint64_t count, std::uint64_t len) {
+    // The common case in one step: every row exactly one cycle of the port
+    // over every bank (len = port width = banks x bank width, aligned), the
+    // rows on the same banks (stride a multiple of the banks' span), all in
+    // L1. Row r then starts at cycle start + r (row() starts each row at
+    // tile + wait + bytes / port width, on lane 0) and books every bank in
+    // it: if none of those bank-cycles is booked yet, the rows one by one
+    // would book exactly them, wait for nothing and leave own_next_ at the
+    // block's end. If one is booked, the rows go one by one (nothing was
+    // booked here).
+    const base::l1_bank_calendar& cal = *banks_;
+    const std::uint64_t banks = std::uint64_t{cal.bank_mask} + 1, bank_width = std::uint64_t{1} << cal.shift;
+    const std::uint64_t span = banks * bank_width;
+    std::uint64_t extent = 0;
+    if (count > 1 && words_per_cycle_ == banks && len == port_bandwidth_ && len == span && stride % span == 0 &&
+        first >= cal.base && first - cal.base < cal.size && (first - cal.base) % bank_width == 0 &&
+        !__builtin_mul_overflow(count - 1, stride, &extent) && extent <= cal.size - (first - cal.base) &&
+        len <= cal.size - (first - cal.base) - extent) {
+        const std::uint64_t start = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
+        if (banks_->banks.reserve_block_if_free(start, count)) {
+            std::fill(own_next_.begin(), own_next_.end(), start + count);
+            bytes_ += count * len;
+            return;
+        }
+    }
+    for (std::uint64_t r = 0; r < count; ++r) row(first + r * stride, len);
+}
+
 // --- engine --------------------------------------------------------------------------
 
 bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned len, bool write,
@@ -516,8 +544,8 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
                 port_.begin_tile(static_cast<std::uint64_t>(std::llround(t / env_.period)));
                 for (std::uint64_t i = 0; first_k && j.accumulate && i < j.m; ++i)
                     port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
-                for (std::uint64_t r = 0; r < k_t; ++r) port_.row(j.b + (k0 + r) * j.ldb + n0 * e, n_t * e);
-                for (std::uint64_t i = 0; i < j.m; ++i) port_.row(j.a + i * j.lda + k0 * e, k_t * e);
+                port_.rows(j.b + k0 * j.ldb + n0 * e, j.ldb, k_t, n_t * e);
+                port_.rows(j.a + k0 * e, j.lda, j.m, k_t * e);
                 for (std::uint64_t i = 0; last_k && i < j.m; ++i) port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
                 mem += port_.wait();
             }

@@ -36,6 +36,10 @@
 
 #include <algorithm>
 #include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdexcept>
 #include <vector>
 
@@ -109,19 +113,32 @@ public:
         // DMA burst books one per L1 word): a row of the ring further per
         // booking, back to the first row after the last resource, a slot
         // further per cycle. The run stays in its lap: no index wraps.
-        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
-        const std::ptrdiff_t back = row * static_cast<std::ptrdiff_t>(resource_mask);
         Slot* slot = ring_.data() + std::size_t(first_resource) * stride_ + (cycle0 & mask_);
-        unsigned resource = first_resource;
-        std::uint64_t lane = first_lane;
-        for (std::uint64_t i = 0; i < n; ++i) {
-            if (*slot == t) return i;
-            *slot = t;
-            if (resource == resource_mask)
-                resource = 0, slot -= back;
-            else
-                ++resource, slot += row;
-            if (++lane == per_cycle) lane = 0, ++slot;
+        if (resource_mask == 0 && per_cycle == 1) {
+            // One resource, one booking per cycle (the cluster's L2 path):
+            // adjacent slots.
+            for (std::uint64_t i = 0; i < n; ++i) {
+                if (slot[i] == t) return i;
+                slot[i] = t;
+            }
+            return n;
+        }
+        // In segments up to the last resource (then back to the first row):
+        // no resource check per booking.
+        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
+        const std::ptrdiff_t back = row * (static_cast<std::ptrdiff_t>(resource_mask) + 1);
+        std::uint64_t resource = first_resource, lane = first_lane, i = 0;
+        while (i < n) {
+            const std::uint64_t seg = std::min<std::uint64_t>(n - i, std::uint64_t{resource_mask} + 1 - resource);
+            for (const std::uint64_t end = i + seg; i < end; ++i) {
+                if (*slot == t) return i;
+                *slot = t;
+                slot += row;
+                if (++lane == per_cycle) lane = 0, ++slot;
+            }
+            if (i == n) break;
+            slot -= back;
+            resource = 0;
         }
         return n;
     }
@@ -164,6 +181,69 @@ public:
         at.lane = lane;
         at.resource = static_cast<unsigned>(resource);
         return n;
+    }
+
+    // Books cycles [cycle0, cycle0 + n) of every resource when none of
+    // those slots is booked yet and returns true; else books nothing and
+    // returns false, as it does if the block leaves cycle0's lap or would
+    // need a rebase. Each resource's cycles are adjacent in the ring: they
+    // are checked and filled 16 bytes a step (the build's -O2 does not
+    // vectorise loops of unknown length itself).
+    bool reserve_block_if_free(std::uint64_t cycle0, std::uint64_t n) {
+        const std::uint64_t lap = cycle0 >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (n == 0 || tag > max_tag || ((cycle0 + n - 1) >> lap_shift_) != lap) return false;
+        const Slot t = static_cast<Slot>(tag);
+        const std::size_t resources = ring_.size() / stride_;
+        Slot* const first = ring_.data() + (cycle0 & mask_);
+        // The check and the fill of the last (n % 8) slots of a row read the
+        // rest of their 16 bytes: still inside the ring, which ends at least
+        // 32 slots (init's padding) after a block that stays in its lap.
+        for (std::size_t r = 0; r < resources; ++r) {
+            const Slot* row = first + r * stride_;
+            std::uint64_t k = 0;
+            bool any = false;
+#if defined(__SSE2__)
+            if constexpr (sizeof(Slot) == 2) {
+                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                int taken = 0;
+                for (; k + 8 <= n; k += 8)
+                    taken |= _mm_movemask_epi8(
+                        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)), tv));
+                if (k < n) {
+                    taken |= _mm_movemask_epi8(
+                                 _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)), tv)) &
+                             ((1 << (2 * (n - k))) - 1);
+                    k = n;
+                }
+                any = taken != 0;
+            }
+#endif
+            for (; k < n; ++k) any |= row[k] == t;
+            if (any) return false;
+        }
+        for (std::size_t r = 0; r < resources; ++r) {
+            Slot* row = first + r * stride_;
+            std::uint64_t k = 0;
+#if defined(__SSE2__)
+            if constexpr (sizeof(Slot) == 2) {
+                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                for (; k + 8 <= n; k += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(row + k), tv);
+                if (k < n) {
+                    // The slots past the block keep their bookings.
+                    alignas(16) static constexpr std::uint16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+                    const __m128i in_block = _mm_cmplt_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)),
+                                                             _mm_set1_epi16(static_cast<short>(n - k)));
+                    __m128i* p = reinterpret_cast<__m128i*>(row + k);
+                    const __m128i old = _mm_loadu_si128(p);
+                    _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(in_block, tv), _mm_andnot_si128(in_block, old)));
+                    k = n;
+                }
+            }
+#endif
+            for (; k < n; ++k) row[k] = t;
+        }
+        return true;
     }
 
 private:
@@ -235,6 +315,12 @@ public:
                                        unsigned resource_mask, std::uint64_t* own_next) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
                                           : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
+    }
+
+    // slot_ring::reserve_block_if_free.
+    bool reserve_block_if_free(std::uint64_t cycle0, std::uint64_t n) {
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_block_if_free(cycle0, n)
+                                          : narrow_ring_.reserve_block_if_free(cycle0, n);
     }
 
 private:
@@ -317,9 +403,17 @@ struct l2_path_calendar {
         const std::uint64_t beats = (bytes + width - 1) / width;
         const std::uint64_t n = std::max<std::uint64_t>(1, (beats + slot - 1) / slot);
         const std::uint64_t first = cycle / slot;
-        const std::uint64_t run = slots.reserve_free_run(n, 1, first, 0, 0);
-        std::uint64_t next = first + run;
-        for (std::uint64_t i = run; i < n; ++i) next = slots.reserve(0, next) + 1;
+        std::uint64_t i = slots.reserve_free_run(n, 1, first, 0, 0);
+        std::uint64_t next = first + i;
+        // Each further slot the first free one after the previous: past a
+        // taken stretch (reserve), then the free ones that follow in a run.
+        while (i < n) {
+            next = slots.reserve(0, next) + 1;
+            if (++i == n) break;
+            const std::uint64_t run = slots.reserve_free_run(n - i, 1, next, 0, 0);
+            i += run;
+            next += run;
+        }
         return std::max(cycle + beats, next * slot);
     }
 };

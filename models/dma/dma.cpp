@@ -44,6 +44,7 @@
 
 #include "dma_regs.h"
 
+#include "base/reuse_fifo.h"
 #include "base/txn_ext.h"
 
 #include <fmt/format.h>
@@ -53,6 +54,16 @@
 namespace npu::dma {
 
 using sc_core::sc_time;
+
+
+// A burst read (or being read) and not yet written: its data and where it goes.
+struct dma_burst {
+    std::uint64_t dst = 0;
+    unsigned n = 0;
+    std::vector<unsigned char> data;
+    sc_time ready;
+    std::uint32_t p = 0, r = 0, o = 0;  // plane, row, byte of the row (fault reports)
+};
 
 struct dma::channel {
     unsigned index = 0;
@@ -71,9 +82,12 @@ struct dma::channel {
     base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
     bool l1_side = false;  // the transfer reads or writes L1 (l1_bank_calendar::dma_streams)
-    // Burst buffers whose data has been written, reused by the next bursts
-    // (no host allocation per burst).
-    std::vector<std::vector<unsigned char>> spare_buffers;
+    // The running transfer's bursts read and not yet written, and the
+    // completion times of its writes in flight (run_transfer). Kept with
+    // the channel so that their slots, and the bursts' buffers, are reused
+    // by every transfer: no host allocation per burst.
+    base::reuse_fifo<dma_burst> writes;
+    base::reuse_fifo<sc_time> writing;
 };
 
 namespace {
@@ -96,16 +110,39 @@ void wait_until(const sc_time& t) {
 // boundary the caller waits, as a core does, so a bounded run
 // (--max-cycles) never sees work far past its end; after a stop request it
 // waits too, so the kernel stops where it did.
-bool alone_until(const sc_time& t, const base::sim_context& ctx) {
-    const sc_time now = sc_core::sc_time_stamp();
+// What alone_until learnt at SystemC time `at`, in delta cycle `delta`:
+// nothing else is pending, and the quantum does not end, before `until`.
+struct pending_horizon {
+    sc_time at, until;
+    std::uint64_t delta = 0;
+    bool known = false;
+};
+
+// `now`: the current SystemC time (the caller read it). `horizon`: when
+// given, what the kernel and the quantum said is kept there and reused
+// while the caller has not yielded since (the same time and delta cycle):
+// only the caller's own code ran, so no event can have been added --
+// provided that code notifies none, i.e. its accesses reach memories only
+// (run_transfer's memory-only transfers; a peripheral's register access
+// may notify).
+bool alone_until(const sc_time& t, const sc_time& now, const base::sim_context& ctx,
+                 pending_horizon* horizon = nullptr) {
     if (t <= now) return true;
-    const sc_time ahead = t - now;
-    return ctx.harts_awake == 0 && !ctx.services.stop_requested() && ahead < ctx.compute_local_quantum(now) &&
-           sc_core::sc_time_to_pending_activity() > ahead;
+    if (ctx.harts_awake != 0 || ctx.services.stop_requested()) return false;
+    if (horizon && horizon->known && horizon->at == now && horizon->delta == sc_core::sc_delta_count())
+        return t < horizon->until;
+    // t - now below the time left in the quantum and below the time to the
+    // next pending activity: t before both ends (no overflow: each sum is
+    // at most sc_max_time()). A zero quantum leaves nothing (until = now).
+    const sc_time until =
+        std::min(now + ctx.compute_local_quantum(now), now + sc_core::sc_time_to_pending_activity());
+    if (horizon) *horizon = pending_horizon{now, until, sc_core::sc_delta_count(), true};
+    return t < until;
 }
 
-void wait_unless_alone(const sc_time& t, const base::sim_context& ctx) {
-    if (!alone_until(t, ctx)) sc_core::wait(t - sc_core::sc_time_stamp());
+void wait_unless_alone(const sc_time& t, const base::sim_context& ctx, pending_horizon* horizon = nullptr) {
+    const sc_time now = sc_core::sc_time_stamp();
+    if (!alone_until(t, now, ctx, horizon)) sc_core::wait(t - now);
 }
 
 const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
@@ -192,6 +229,18 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
 dma::~dma() = default;
 
 base::bus_initiator& dma::master(unsigned c) { return *chans_.at(c)->bus; }
+
+bool dma::side_in_one_memory(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) const {
+    if (d.len == 0 || d.count_2d == 0 || d.count_3d == 0) return false;
+    const std::uint64_t end =
+        base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + std::uint64_t{d.len};
+    if (end > 0x100000000ull) return false;
+    const auto first = map_.lookup(cfg::initiator_class::dma, base);
+    const auto last = map_.lookup(cfg::initiator_class::dma, end - 1);
+    return first.what == cfg::address_info::status::mapped && last.what == cfg::address_info::status::mapped &&
+           first.target == last.target && first.target->kind == cfg::region_kind::memory &&
+           last.offset - first.offset == end - 1 - base;
+}
 
 int dma::route_index(std::uint64_t addr) const {
     const auto info = map_.lookup(cfg::initiator_class::dma, addr);
@@ -514,15 +563,16 @@ bool dma::run_transfer(channel& ch) {
     // Burst generator: plane p, row r, byte offset o inside the row.
     std::uint32_t p = 0, r = 0, o = 0;
     bool more = d.len != 0;
-    struct pending {
-        std::uint64_t dst;
-        unsigned n;
-        std::vector<unsigned char> data;
-        sc_time ready;
-        std::uint32_t p, r, o;
+    base::reuse_fifo<dma_burst>& writes = ch.writes;  // read (or reading), not yet written
+    base::reuse_fifo<sc_time>& writing = ch.writing;  // completion times of the writes in flight
+    writes.clear();
+    writing.clear();
+    // The earliest completion among the writes in flight (not in time order).
+    auto earliest_writing = [&] {
+        sc_time m = writing.front();
+        for (std::size_t i = 1; i < writing.size(); ++i) m = std::min(m, writing[i]);
+        return m;
     };
-    std::deque<pending> writes;      // read (or reading), not yet written
-    std::deque<sc_time> writing;     // completion times of the writes in flight
     const sc_time never = sc_core::sc_max_time();
     const sc_time burst_latency = cycles(burst_latency_);
     // The channel's own time. The burst loop runs ahead of SystemC time
@@ -530,16 +580,32 @@ bool dma::run_transfer(channel& ch) {
     // bookings and data at the same times as with a wait before every burst,
     // without a SystemC context switch per burst.
     sc_time lt = sc_core::sc_time_stamp();
+    // A transfer whose bursts all reach memories (each side's rows in one
+    // memory's bus window) runs no code that could add an event: the
+    // kernel's next pending activity is asked once per stretch of running
+    // ahead, not per burst (alone_until).
+    pending_horizon horizon;
+    pending_horizon* const reuse = side_in_one_memory(d.src, d.src_stride_2d, d.src_stride_3d, d) &&
+                                           side_in_one_memory(d.dst, d.dst_stride_2d, d.dst_stride_3d, d)
+                                       ? &horizon
+                                       : nullptr;
     auto advance_to = [&](const sc_time& t) {
         if (t > lt) lt = t;
-        wait_unless_alone(lt, context());
+        wait_unless_alone(lt, context(), reuse);
     };
     sc_time next_read = sc_core::sc_time_stamp() + cycles(startup_latency_);
     sc_time next_write = sc_core::SC_ZERO_TIME, last_done = sc_core::sc_time_stamp();
+    // Whether a burst's address on the source (dst = false) or destination
+    // side is in L1: for a side in one memory (one bus window), the same
+    // for every burst.
+    const bool src_l1 = reuse && route_is_l1(d.src), dst_l1 = reuse && route_is_l1(d.dst);
+    auto in_l1 = [&](bool dst, std::uint64_t addr) {
+        return reuse ? (dst ? dst_l1 : src_l1) : route_is_l1(addr);
+    };
     // Cycles a burst of n bytes occupies the channel's side at `addr`: its L1
     // side moves l1_width bytes per cycle; elsewhere the memory's port paces it.
-    auto side_cycles = [&](std::uint64_t addr, unsigned n) -> sc_time {
-        if (l1_width_ && route_is_l1(addr)) return cycles((n + l1_width_ - 1) / l1_width_);
+    auto side_cycles = [&](bool dst, std::uint64_t addr, unsigned n) -> sc_time {
+        if (l1_width_ && in_l1(dst, addr)) return cycles((n + l1_width_ - 1) / l1_width_);
         return cycles(1);
     };
 
@@ -556,30 +622,36 @@ bool dma::run_transfer(channel& ch) {
     // its last beat crossed the path plus the round trip's latency.
     auto issue = [&](bool is_write, std::uint64_t addr, unsigned char* data, unsigned n, const sc_time& t,
                      const sc_time& now, sc_time& done) {
-        const bool l1 = route_is_l1(addr);
+        const bool l1 = in_l1(is_write, addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
         // Whether the channel waits for `t` (advance_to), decided before
         // the bookings below, which schedule nothing. Only with a wait does
         // another process run between the bookings and the data: then the
         // banks are booked now, ahead of the data. Without one the write
         // books them itself, at the same cycles, in one transaction.
-        const bool waits = t > now && !alone_until(t, context());
-        sc_time delay = t - sc_core::sc_time_stamp();
+        // SystemC time, read again only where it can have moved: after a
+        // wait, and after the access (a target that waits inside it).
+        sc_time stamp = sc_core::sc_time_stamp();
+        const bool waits = t > now && !alone_until(t, stamp, context(), reuse);
+        sc_time delay = t - stamp;
         // A burst running past the L1's end faults at `t`, not here.
         const bool booked =
             waits && l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
         if (booked) done = sc_core::sc_time_stamp() + delay;
         sc_time path_done = sc_core::SC_ZERO_TIME;
         if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
-            const auto cycle = static_cast<std::uint64_t>(std::llround(t / clock_period()));
+            const std::uint64_t cycle = cycle_of(t);
             path_done = cycles(l2_path_.reserve_burst(cycle, n) + l2_path_.round_trip - 1);
         }
         if (t > now) {
             lt = t;
-            if (waits) sc_core::wait(lt - sc_core::sc_time_stamp());
+            if (waits) {
+                sc_core::wait(lt - sc_core::sc_time_stamp());
+                stamp = sc_core::sc_time_stamp();
+            }
         }
         bus.set_banks_booked(booked);
-        delay = lt - sc_core::sc_time_stamp();
+        delay = lt - stamp;
         const bool was_stopped = services().stop_requested();
         const auto st = is_write ? bus.write(addr, data, n, delay) : bus.read(addr, data, n, delay);
         bus.set_banks_booked(false);
@@ -587,56 +659,58 @@ bool dma::run_transfer(channel& ch) {
         if (!was_stopped && services().stop_requested()) services().stop_time_at_least(lt);
         // A target that waited inside the access (a peripheral's sync) took
         // SystemC time past the channel's.
-        if (sc_core::sc_time_stamp() > lt) lt = sc_core::sc_time_stamp();
-        if (!booked) done = std::max(sc_core::sc_time_stamp() + delay, path_done);
+        stamp = sc_core::sc_time_stamp();
+        if (stamp > lt) lt = stamp;
+        if (!booked) done = std::max(stamp + delay, path_done);
         return st;
     };
 
     while (more || !writes.empty()) {
         // The channel's time moves only in issue() and the wait below.
         const sc_time now = lt;
-        while (!writing.empty() && writing.front() <= now) writing.pop_front();
+        while (!writing.empty() && writing.front() <= now) writing.pop();
         // A free slot: now, or when the earliest write in flight completes.
         sc_time slot = now;
         if (writes.size() + writing.size() >= outstanding_)
-            slot = writing.empty() ? never : *std::min_element(writing.begin(), writing.end());
+            slot = writing.empty() ? never : earliest_writing();
         const sc_time tr = more && slot != never ? std::max({next_read, slot, now}) : never;
         const sc_time tw = writes.empty() ? never : std::max({writes.front().ready, next_write, now});
         if (tr == never && tw == never) {
             // Every slot waits for a write in flight: no new read before one completes.
-            advance_to(*std::min_element(writing.begin(), writing.end()));
+            advance_to(earliest_writing());
             continue;
         }
         if (tw <= tr) {
-            pending& w = writes.front();
+            dma_burst& w = writes.front();
             sc_time done;
             if (issue(true, w.dst, w.data.data(), w.n, tw, now, done) != tlm::TLM_OK_RESPONSE) {
                 wait_until(lt);  // the fault, and the error interrupt, at the burst's time
                 fail(ch, true, w.dst, w.n, fmt::format("plane {}, row {}, byte {} of the row", w.p, w.r, w.o));
                 return false;
             }
-            writing.push_back(done);
+            writing.push() = done;
             last_done = std::max(last_done, done);
             // The L1 side sends the next burst once this one's words are all
             // served (bank conflicts hold the port), the hop excluded.
-            next_write = lt + side_cycles(w.dst, w.n);
-            if (route_is_l1(w.dst) && done - hop_ > next_write) next_write = done - hop_;
+            next_write = lt + side_cycles(true, w.dst, w.n);
+            if (in_l1(true, w.dst) && done - hop_ > next_write) next_write = done - hop_;
             bytes_ += w.n;
             ++bursts_;
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
-            ch.spare_buffers.push_back(std::move(w.data));
-            writes.pop_front();
+            writes.pop();
         } else {
             const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
             const std::uint64_t src =
                 std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
             const std::uint64_t dst =
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
-            pending w{dst & 0xFFFFFFFFu, n, {}, sc_time(), p, r, o};
-            if (!ch.spare_buffers.empty()) {
-                w.data = std::move(ch.spare_buffers.back());
-                ch.spare_buffers.pop_back();
-            }
+            // The burst's slot (its buffer from an earlier burst) is taken
+            // now; a failed read leaves the transfer, and the FIFO, behind.
+            dma_burst& w = writes.push();
+            w.dst = dst & 0xFFFFFFFFu;
+            w.n = n;
+            w.ready = sc_time();
+            w.p = p, w.r = r, w.o = o;
             w.data.assign(n, 0);  // zeros where a target leaves bytes unread, as a fresh buffer
             if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, now, w.ready) != tlm::TLM_OK_RESPONSE) {
                 wait_until(lt);  // the fault, and the error interrupt, at the burst's time
@@ -644,13 +718,12 @@ bool dma::run_transfer(channel& ch) {
                 return false;
             }
             const sc_time issued = lt;
-            next_read = issued + std::max(burst_latency, side_cycles(src, n));
+            next_read = issued + std::max(burst_latency, side_cycles(false, src, n));
             if (bandwidth_ != 0) {
                 const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);
                 w.ready = std::max(w.ready, issued + datapath);
                 next_read = std::max(next_read, issued + datapath);
             }
-            writes.push_back(std::move(w));
             // Next burst: rest of the row, else next row, else next plane.
             o += n;
             if (o >= d.len) {

@@ -3,6 +3,7 @@
 #include "base/txn_ext.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace npu::interconnect {
 
@@ -37,6 +38,7 @@ void router::add_target(const std::string& region) {
         windows_.push_back(window{a.base, a.base + a.size, target, idx, true, mask & all});
     }
     std::sort(windows_.begin(), windows_.end(), [](const window& x, const window& y) { return x.base < y.base; });
+    std::fill(last_hit_.begin(), last_hit_.end(), recent_windows{});
 }
 
 void router::end_of_elaboration() {
@@ -53,34 +55,55 @@ void router::end_of_elaboration() {
 
 router::route router::decode(cfg::initiator_class cls, std::uint64_t addr) const {
     route r;
+    lookup(cls, addr, r);
+    return r;
+}
+
+const router::window* router::lookup(cfg::initiator_class cls, std::uint64_t addr, route& r) const {
     // Few windows (< 10): a branch-predictable linear scan beats a search.
     for (const auto& w : windows_) {
         if (addr < w.base) break;
         if (addr >= w.end) continue;
         // An alias window is only there for the classes it names.
-        if (w.alias && !(w.class_mask >> static_cast<int>(cls) & 1u)) return r;
+        if (w.alias && !(w.class_mask >> static_cast<int>(cls) & 1u)) return nullptr;
         if (!(w.class_mask >> static_cast<int>(cls) & 1u)) {
             r.not_visible = true;
-            return r;
+            return nullptr;
         }
         r.target = w.target;
         r.offset = addr - w.base;
         r.window_base = w.base;
         r.window_end = w.end - 1;
-        return r;
+        return &w;
     }
-    return r;
+    return nullptr;
 }
 
 void router::b_transport(int port, tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
     const std::uint64_t addr = t.get_address();
-    const route r = decode(port_class_[static_cast<std::size_t>(port)], addr);
-    auto* ext = t.get_extension<base::txn_ext>();
+    route r;
+    recent_windows& recent = last_hit_[static_cast<std::size_t>(port)];
+    const window* hit = nullptr;
+    if (recent.w[0] && addr >= recent.w[0]->base && addr < recent.w[0]->end) {
+        hit = recent.w[0];
+    } else if (recent.w[1] && addr >= recent.w[1]->base && addr < recent.w[1]->end) {
+        hit = recent.w[1];
+        std::swap(recent.w[0], recent.w[1]);
+    }
+    if (hit) {
+        r.target = hit->target;
+        r.offset = addr - hit->base;
+        r.window_base = hit->base;
+        r.window_end = hit->end - 1;
+    } else if (const window* w = lookup(port_class_[static_cast<std::size_t>(port)], addr, r)) {
+        recent.w[1] = recent.w[0];
+        recent.w[0] = w;
+    }
     // The whole access must fall in one window: a word straddling the end of
     // L2 is as much an address error as one entirely past it.
     if (r.target < 0 || addr + t.get_data_length() - 1 > r.window_end) {
         ++address_errors_;
-        if (ext) ext->routed = r.not_visible ? base::txn_ext::route::not_visible : base::txn_ext::route::unmapped;
+        if (auto* ext = t.get_extension<base::txn_ext>()) ext->routed = r.not_visible ? base::txn_ext::route::not_visible : base::txn_ext::route::unmapped;
         t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }

@@ -31,6 +31,7 @@ public:
     void bind_initiator(SOCKET& s, cfg::initiator_class cls) {
         s.bind(target_socket);
         port_class_.push_back(cls);
+        last_hit_.emplace_back();
     }
     template <typename SOCKET>
     void bind_target(SOCKET& s, const std::string& region) {
@@ -67,6 +68,18 @@ private:
         std::uint32_t class_mask; // classes that may use this window
     };
     std::vector<window> windows_;  // sorted by base, non-overlapping
+    // The window `addr` decodes to for class `cls` (null: none), `r` filled.
+    const window* lookup(cfg::initiator_class cls, std::uint64_t addr, route& r) const;
+    // Per initiator port, the two windows its last successful b_transports
+    // went through, the latest first: a DMA channel alternates between its
+    // source's and its destination's, a core mostly stays in one, so most
+    // transactions skip the scan. add_target (which moves the windows)
+    // forgets them; a window that served a port once serves it again
+    // (visibility depends only on the port's class).
+    struct recent_windows {
+        const window* w[2] = {nullptr, nullptr};
+    };
+    std::vector<recent_windows> last_hit_;
     std::vector<std::string> target_region_;
 
     std::uint64_t forwarded_ = 0, address_errors_ = 0;

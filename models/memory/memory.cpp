@@ -247,9 +247,6 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
 
 sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive,
                                     std::uint64_t beat_bytes) {
-    // An uncontended access of one beat costs the latency; each further beat
-    // one cycle.
-    const sc_core::sc_time extra_latency = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
     if (psram_page_) {
         // PSRAM: the pins carry one transaction at a time, whoever issues it
         // (all DMA channels share them): command, address and initial
@@ -264,6 +261,9 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
         psram_page_crossings_ += pages - 1;
         return port_free_ - arrive;
     }
+    // An uncontended access of one beat costs the latency; each further beat
+    // one cycle.
+    const sc_core::sc_time extra_latency = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
     if (!banks_) {
         // One port, one burst at a time: a burst arriving while the port is
         // busy waits for it (contention), then streams at the bandwidth.
@@ -280,7 +280,7 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     const std::uint64_t width = beat_bytes ? beat_bytes : bandwidth_;
     const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, width / bank_width_);
     const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
-    const auto arrive_cycle = static_cast<std::uint64_t>(std::llround(arrive / clock_period()));
+    const std::uint64_t arrive_cycle = cycle_of(arrive);
     std::uint64_t end = arrive_cycle;
     // The words up to the first that finds its bank busy go out exactly at
     // their issue cycles: booked as one run (most bursts are uncontended).

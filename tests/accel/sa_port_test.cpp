@@ -163,6 +163,28 @@ TEST(SaPortBooking, ABankCycleBeforeTheJobsLatestInItsBankCountsAsOwn) {
     EXPECT_TRUE(booked(d, 8, 202));
 }
 
+// `count` other initiators' bookings of random bank-cycles in [now, now +
+// spread), in both calendars (which must agree where they land).
+void book_others(l1_bank_calendar& mine, l1_bank_calendar& theirs, std::mt19937_64& rng, unsigned count,
+                 std::uint64_t now, std::uint64_t spread) {
+    for (unsigned i = 0; i < count; ++i) {
+        const unsigned b = static_cast<unsigned>(rng() % 16);
+        const std::uint64_t at = now + rng() % spread;
+        ASSERT_EQ(mine.banks.reserve(b, at), theirs.banks.reserve(b, at));
+    }
+}
+
+// Booking every bank-cycle of [lo, end) in copies of both calendars: the
+// first slot that differs makes a booking land elsewhere.
+void expect_same_bookings(const l1_bank_calendar& mine, const l1_bank_calendar& theirs, std::uint64_t lo,
+                          std::uint64_t end, unsigned job) {
+    auto a = mine, z = theirs;
+    for (unsigned b = 0; b < 16; ++b)
+        for (std::uint64_t cy = lo; cy < end; ++cy)
+            ASSERT_EQ(a.banks.reserve(b, cy), z.banks.reserve(b, cy))
+                << "job " << job << " bank " << b << " cycle " << cy;
+}
+
 // Random jobs among other initiators' bookings, on both implementations in
 // two identical calendars: every row's wait and, after every job, every
 // bank-cycle around it must be the same.
@@ -177,12 +199,7 @@ void compare_random(std::uint64_t port_bandwidth, std::uint32_t seed) {
         now += rng() % 16 == 0 ? rng() % (std::uint64_t{1} << 26) : rng() % 3000;
         const std::uint64_t lo = now;
         // Other initiators: scattered bank-cycles and dense bursts.
-        const unsigned others = static_cast<unsigned>(rng() % 200);
-        for (unsigned i = 0; i < others; ++i) {
-            const unsigned b = static_cast<unsigned>(rng() % 16);
-            const std::uint64_t at = now + rng() % 600;
-            ASSERT_EQ(mine.banks.reserve(b, at), theirs.banks.reserve(b, at));
-        }
+        ASSERT_NO_FATAL_FAILURE(book_others(mine, theirs, rng, static_cast<unsigned>(rng() % 200), now, 600));
         ASSERT_TRUE(port.begin_job());
         ref.begin_job();
         std::uint64_t t = now;
@@ -207,13 +224,7 @@ void compare_random(std::uint64_t port_bandwidth, std::uint32_t seed) {
             t += 50 + rng() % 400 + port.wait();
         }
         now = t;
-        // Booking every bank-cycle of the job's span in copies of both: the
-        // first differing slot makes a booking land elsewhere.
-        auto a = mine, z = theirs;
-        for (unsigned b = 0; b < 16; ++b)
-            for (std::uint64_t cy = lo; cy < now + 64; ++cy)
-                ASSERT_EQ(a.banks.reserve(b, cy), z.banks.reserve(b, cy))
-                    << "job " << job << " bank " << b << " cycle " << cy;
+        ASSERT_NO_FATAL_FAILURE(expect_same_bookings(mine, theirs, lo, now + 64, job));
     }
     // The comparison covers waits, the job's own bank-cycles passed over and
     // words looked at alone (a run leaving its lap).
@@ -229,6 +240,70 @@ TEST(SaPortBooking, BooksAsTheWordByWordBookingAt8WordsPerCycle) { compare_rando
 TEST(SaPortBooking, BooksAsTheWordByWordBookingAtOneWordPerCycle) { compare_random(4, 3); }
 // 32 words per cycle on 16 banks: every bank twice in a cycle.
 TEST(SaPortBooking, BooksAsTheWordByWordBookingAt32WordsPerCycle) { compare_random(128, 4); }
+
+// rows() (a tile's weight or activation rows in one call: when every row is
+// one port cycle over all banks and their bank-cycles are free, booked as a
+// block) against the reference row by row, among other initiators'
+// bookings that sometimes fall inside such a block, across laps and
+// rebases: the same waits and the same bank-cycles.
+TEST(SaPortBooking, RowsBookAsRowByRow) {
+    auto mine = make_banks(), theirs = make_banks();
+    npu::accel::sa_port_booking port(&mine, 64);
+    reference_port ref(&theirs, 64);
+    std::mt19937_64 rng(5);
+    std::uint64_t now = 1000, blocks = 0, blocks_met_another = 0, other_shapes = 0;
+    for (unsigned job = 0; job < 2000; ++job) {
+        now += rng() % 16 == 0 ? rng() % (std::uint64_t{1} << 26) : rng() % 3000;
+        const std::uint64_t lo = now;
+        const unsigned others = static_cast<unsigned>(rng() % 3 == 0 ? rng() % 40 : 0);
+        ASSERT_NO_FATAL_FAILURE(book_others(mine, theirs, rng, others, now, 200));
+        ASSERT_TRUE(port.begin_job());
+        ref.begin_job();
+        std::uint64_t t = now;
+        for (unsigned tile = 0; tile < 3; ++tile) {
+            port.begin_tile(t);
+            ref.begin_tile(t);
+            std::uint64_t bytes = 0;  // the tile's stream so far (row()'s start: t + wait + bytes / 64)
+            for (unsigned call = 0; call < 3; ++call) {
+                std::uint64_t first, stride, len;
+                const std::uint64_t count = 1 + rng() % 24;
+                if (rng() % 4) {
+                    // The block shape: 64 B rows (one port cycle, 16 banks),
+                    // aligned, on the same banks; now and then a misaligned
+                    // start, or rows running past L1's end.
+                    len = 64;
+                    stride = 64 * (rng() % 5);
+                    first = kBase + 4 * (rng() % (kSize / 4 - 64 * 30));
+                    if (rng() % 10 == 0) first += 2;
+                    if (rng() % 40 == 0) first = kBase + kSize - 64 * (rng() % 4);
+                    const bool met = [&] {
+                        for (std::uint64_t r = 0; r < count; ++r)
+                            for (unsigned b = 0; b < 16; ++b)
+                                if (booked(theirs, b, t + ref.wait() + bytes / 64 + r)) return true;
+                        return false;
+                    }();
+                    blocks_met_another += met;
+                    blocks += !met;
+                } else {
+                    len = 1 + rng() % 200;
+                    stride = rng() % 512;
+                    first = kBase + rng() % kSize;
+                    ++other_shapes;
+                }
+                port.rows(first, stride, count, len);
+                for (std::uint64_t r = 0; r < count; ++r) ref.row(first + r * stride, len);
+                bytes += count * len;
+                ASSERT_EQ(port.wait(), ref.wait()) << "job " << job << " tile " << tile << " call " << call;
+            }
+            t += 50 + rng() % 400 + port.wait();
+        }
+        now = t;
+        ASSERT_NO_FATAL_FAILURE(expect_same_bookings(mine, theirs, lo, now + 64, job));
+    }
+    EXPECT_GT(blocks, 5000u);
+    EXPECT_GT(blocks_met_another, 100u);
+    EXPECT_GT(other_shapes, 1000u);
+}
 
 }  // namespace
 

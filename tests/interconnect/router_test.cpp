@@ -137,12 +137,57 @@ TEST(Router, MissesAreAddressErrors) {
 // not an access forwarded for the memory behind it to refuse.
 TEST(Router, StraddleByOneByteIsRefusedByTheRouter) {
     E->h.run_job([] {
+        // Through b_transport: a DMI window an earlier test's access left in
+        // the master would serve the first read without the router.
+        E->h.master(CORE).set_dmi_enabled(false);
         sc_time d = SC_ZERO_TIME;
         std::uint32_t v;
         EXPECT_EQ(read32(CORE, 0x1C17FFFC, v, d), tlm::TLM_OK_RESPONSE);  // L2's last word
         EXPECT_EQ(E->h.master(CORE).last_ext().routed, base::txn_ext::route::ok);
         EXPECT_EQ(read32(CORE, 0x1C17FFFD, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
         EXPECT_EQ(E->h.master(CORE).last_ext().routed, base::txn_ext::route::unmapped);
+        E->h.master(CORE).set_dmi_enabled(true);
+    });
+}
+
+// One initiator port going round three windows (the router keeps the last
+// two a port went through), then to an address just past one it holds, and
+// to a window its class may not use: each access reaches the right memory
+// at the right offset, and the misses are refused with their reason.
+TEST(Router, APortThatMovesBetweenWindowsIsRoutedEachTime) {
+    E->h.run_job([] {
+        auto& dma = E->h.master(DMA);
+        dma.set_dmi_enabled(false);  // every access through b_transport
+        sc_time d = SC_ZERO_TIME;
+        const std::uint64_t at[3] = {0x10000400, 0x1C000400, 0x80000400};  // L1, L2, L3
+        for (std::uint32_t i = 0; i < 30; ++i) {
+            // Round robin, then back and forth between two: hits in both
+            // remembered windows and misses of either.
+            const std::uint64_t a = at[i < 15 ? i % 3 : (i % 2) * 2] + 4 * i;
+            std::uint32_t v = 0xC0DE0000 + i;
+            ASSERT_EQ(dma.write(a, v, d), tlm::TLM_OK_RESPONSE) << i;
+            std::uint32_t back = 0;
+            ASSERT_EQ(E->h.master(LOADER).debug_read(a, &back, 4), 4u) << i;
+            EXPECT_EQ(back, v) << std::hex << a;
+        }
+        EXPECT_TRUE(E->l1.initialized(0x400, 4));
+        EXPECT_TRUE(E->l2.initialized(0x400 + 4 * 1, 4));
+        EXPECT_TRUE(E->l3.initialized(0x400 + 4 * 2, 4));
+        std::uint32_t v = 0;
+        // L2 is remembered: its last word is routed, one byte further is not.
+        EXPECT_EQ(dma.read(0x1C17FFFC, &v, 4, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(dma.read(0x1C17FFFD, &v, 4, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(dma.last_ext().routed, base::txn_ext::route::unmapped);
+        EXPECT_EQ(dma.read(0x1C180000, &v, 4, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        // After L1, the SA's port still may not reach L2.
+        auto& sa = E->h.master(SA);
+        sa.set_dmi_enabled(false);
+        EXPECT_EQ(sa.read(0x10000400, &v, 4, d), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(sa.read(0x1C000400, &v, 4, d), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(sa.last_ext().routed, base::txn_ext::route::not_visible);
+        EXPECT_EQ(sa.read(0x10000404, &v, 4, d), tlm::TLM_OK_RESPONSE);
+        dma.set_dmi_enabled(true);
+        sa.set_dmi_enabled(true);
     });
 }
 

@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,6 +31,12 @@ public:
         return cycle;
     }
     std::uint64_t size() const { return size_; }
+    bool taken(unsigned resource, std::uint64_t cycle) const {
+        return ring_[std::size_t(resource) * size_ + (cycle & (size_ - 1))] == cycle + 1;
+    }
+    void book(unsigned resource, std::uint64_t cycle) {
+        ring_[std::size_t(resource) * size_ + (cycle & (size_ - 1))] = cycle + 1;
+    }
 
 private:
     std::vector<std::uint64_t> ring_;
@@ -102,6 +110,129 @@ TEST(SlotCalendar, WideRingWhenTheWindowDwarfsTheCappedRing) {
     EXPECT_GT(compare_calendar(16, std::uint64_t{1} << 24, 5000, std::uint64_t{1} << 36, 1000000, 3), 1000u);
 }
 
+// The runs and blocks the DMA's and the SA's ports book in one call
+// (reserve_free_run, reserve_block_if_free) against the reference booking
+// one by one, among scattered single bookings, across laps and rebases:
+// the same count and the same bank-cycles (where a call books none because
+// its run leaves the lap or needs a rebase, booked one by one as the callers
+// do, and those must find their cycles free).
+template <class Calendar>
+void compare_runs_and_blocks(Calendar& cal, unsigned resources, std::uint64_t window, std::uint32_t seed,
+                             std::uint64_t min_lap_leaves) {
+    reference_calendar ref(resources, window);
+    std::mt19937_64 rng(seed);
+    std::uint64_t now = 0, runs_cut = 0, runs_whole = 0, blocks_booked = 0, blocks_refused = 0, lap_leaves = 0;
+    const unsigned mask = resources - 1;
+    for (unsigned step = 0; step < 200000; ++step) {
+        now += rng() % 64 == 0 ? rng() % (std::uint64_t{1} << 24) : rng() % 8;
+        const unsigned kind = static_cast<unsigned>(rng() % 4);
+        if (kind == 0) {
+            const unsigned r = static_cast<unsigned>(rng() % resources);
+            const std::uint64_t at = now + rng() % 200;
+            ASSERT_EQ(cal.reserve(r, at), ref.reserve(r, at)) << "step " << step;
+        } else if (kind == 1 || kind == 2) {
+            // A run over interleaved resources (the DMA: 2 words a cycle on
+            // 16 banks; the L2 path: one resource, one a cycle).
+            const std::uint64_t per_cycle = 1 + rng() % 4;
+            const std::uint64_t n = 1 + rng() % 80;
+            const unsigned first = static_cast<unsigned>(rng() % resources);
+            const std::uint64_t lane = rng() % per_cycle;
+            const std::uint64_t cycle0 = now + rng() % 200;
+            // The leading bookings that find their slot free, booking as
+            // they go (with fewer resources than lanes a run meets itself).
+            std::vector<std::pair<unsigned, std::uint64_t>> run;
+            auto free_now = [&](unsigned r, std::uint64_t cy) {
+                if (ref.taken(r, cy)) return false;
+                for (const auto& b : run)
+                    if (b.first == r && b.second == cy) return false;
+                return true;
+            };
+            std::uint64_t expect = 0;
+            while (expect < n) {
+                const unsigned r = (first + expect) & mask;
+                const std::uint64_t cy = cycle0 + (lane + expect) / per_cycle;
+                if (!free_now(r, cy)) break;
+                run.emplace_back(r, cy);
+                ++expect;
+            }
+            const std::uint64_t got = cal.reserve_free_run(n, per_cycle, cycle0, first, mask, lane);
+            if (got == 0 && expect > 0) {
+                // Refused whole (the run leaves its first cycle's lap, or its
+                // lap needs a rebase): the caller books one by one.
+                for (std::uint64_t i = 0; i < expect; ++i) {
+                    const unsigned r = (first + i) & mask;
+                    const std::uint64_t cy = cycle0 + (lane + i) / per_cycle;
+                    ASSERT_EQ(cal.reserve(r, cy), cy) << "step " << step;
+                    ref.book(r, cy);
+                }
+                ++lap_leaves;
+                continue;
+            }
+            ASSERT_EQ(got, expect) << "step " << step;
+            for (std::uint64_t i = 0; i < got; ++i) ref.book((first + i) & mask, cycle0 + (lane + i) / per_cycle);
+            (got < n ? runs_cut : runs_whole) += 1;
+        } else {
+            const std::uint64_t n = 1 + rng() % 40;
+            const std::uint64_t cycle0 = now + rng() % 200;
+            bool free = true;
+            for (unsigned r = 0; r < resources; ++r)
+                for (std::uint64_t k = 0; k < n; ++k) free = free && !ref.taken(r, cycle0 + k);
+            const bool booked = cal.reserve_block_if_free(cycle0, n);
+            if (free && !booked) {
+                // Refused (it leaves the lap, or needs a rebase): the caller
+                // books one by one.
+                for (unsigned r = 0; r < resources; ++r)
+                    for (std::uint64_t k = 0; k < n; ++k) {
+                        ASSERT_EQ(cal.reserve(r, cycle0 + k), cycle0 + k) << "step " << step;
+                        ref.book(r, cycle0 + k);
+                    }
+                ++lap_leaves;
+                continue;
+            }
+            ASSERT_EQ(booked, free) << "step " << step;
+            if (booked)
+                for (unsigned r = 0; r < resources; ++r)
+                    for (std::uint64_t k = 0; k < n; ++k) ref.book(r, cycle0 + k);
+            (booked ? blocks_booked : blocks_refused) += 1;
+        }
+    }
+    // Every bank-cycle around the end as the reference has it.
+    for (unsigned r = 0; r < resources; ++r)
+        for (std::uint64_t cy = now; cy < now + 300; ++cy) ASSERT_EQ(cal.reserve(r, cy), ref.reserve(r, cy));
+    // The comparison covered each outcome.
+    EXPECT_GT(runs_cut, 1000u);
+    EXPECT_GT(runs_whole, 1000u);
+    EXPECT_GT(blocks_booked, 1000u);
+    EXPECT_GT(blocks_refused, 1000u);
+    EXPECT_GE(lap_leaves, min_lap_leaves);
+}
+
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16Banks) {
+    npu::base::slot_calendar cal;
+    cal.init(16, 1000);
+    compare_runs_and_blocks(cal, 16, 1000, 11, 100);
+}
+
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOnOneResource) {
+    npu::base::slot_calendar cal;
+    cal.init(1, 1000);
+    compare_runs_and_blocks(cal, 1, 1000, 12, 100);
+}
+
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneInTheWideRing) {
+    npu::base::slot_calendar cal;
+    cal.init(16, std::uint64_t{1} << 24);
+    // Its ring is 2^18 cycles long: few runs leave a lap.
+    compare_runs_and_blocks(cal, 16, std::uint64_t{1} << 24, 13, 1);
+}
+
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneAcrossRebases) {
+    // 8-bit slots: a rebase every 2^7 laps of the 1024-cycle ring.
+    npu::base::slot_ring<std::uint8_t> ring;
+    ring.init(16, 1024);
+    compare_runs_and_blocks(ring, 16, 1000, 14, 100);
+}
+
 // The cluster's path to L2 at the gap9 defaults: 4 requests outstanding,
 // a 7-cycle round trip (2-cycle issue slots), 8 B per cycle.
 npu::base::l2_path_calendar gap9_l2_path() {
@@ -139,6 +270,37 @@ TEST(L2PathCalendar, CoreRequestsDelayABurstBySlotsTheyHold) {
     EXPECT_EQ(p.reserve_burst(200, 256), 236u);
     // Every slot from 200 to 236 is taken: a request issued at 206 waits.
     EXPECT_EQ(p.reserve(206, 7), 236u);
+}
+
+// A burst's issue slots, each the first free one after the previous, as
+// booked one by one (reserve_burst before its runs after a taken stretch),
+// among core requests, on two calendars: the same completion cycles.
+TEST(L2PathCalendar, BurstsBookTheSlotsTheOneByOneLoopBooked) {
+    auto p = gap9_l2_path(), q = gap9_l2_path();
+    std::mt19937_64 rng(21);
+    std::uint64_t now = 0, delayed = 0;
+    for (unsigned i = 0; i < 100000; ++i) {
+        now += rng() % 256 == 0 ? rng() % (std::uint64_t{1} << 20) : rng() % 16;
+        const std::uint64_t at = now + rng() % 100;
+        if (rng() % 3) {
+            ASSERT_EQ(p.reserve(at, 7), q.reserve(at, 7)) << i;
+            continue;
+        }
+        const std::uint64_t bytes = 1 + rng() % 512;
+        const std::uint64_t got = p.reserve_burst(at, bytes);
+        // The loop reserve_burst had: a run, then the rest one by one.
+        const std::uint64_t slot = q.slot_cycles(q.round_trip);
+        const std::uint64_t beats = (bytes + q.width - 1) / q.width;
+        const std::uint64_t n = std::max<std::uint64_t>(1, (beats + slot - 1) / slot);
+        const std::uint64_t first = at / slot;
+        const std::uint64_t run = q.slots.reserve_free_run(n, 1, first, 0, 0);
+        std::uint64_t next = first + run;
+        for (std::uint64_t k = run; k < n; ++k) next = q.slots.reserve(0, next) + 1;
+        const std::uint64_t expect = std::max(at + beats, next * slot);
+        ASSERT_EQ(got, expect) << i;
+        delayed += got > at + beats + 1;
+    }
+    EXPECT_GT(delayed, 1000u);
 }
 
 }  // namespace
