@@ -55,7 +55,6 @@ namespace npu::dma {
 
 using sc_core::sc_time;
 
-
 // A burst read (or being read) and not yet written: its data and where it goes.
 struct dma_burst {
     std::uint64_t dst = 0;
@@ -95,6 +94,14 @@ void wait_until(const sc_time& t) {
     if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
 }
 
+// What alone_until learnt at SystemC time `at`, in delta cycle `delta`:
+// nothing else is pending, and the quantum does not end, before `until`.
+struct pending_horizon {
+    sc_time at, until;
+    std::uint64_t delta = 0;
+    bool known = false;
+};
+
 // Waits until `t` (the caller's time, ahead of SystemC's) unless the
 // caller is the only thing that would run before then: no hart awake (each
 // awake hart has a wake-up of its own within the quantum), nothing runnable
@@ -110,14 +117,7 @@ void wait_until(const sc_time& t) {
 // boundary the caller waits, as a core does, so a bounded run
 // (--max-cycles) never sees work far past its end; after a stop request it
 // waits too, so the kernel stops where it did.
-// What alone_until learnt at SystemC time `at`, in delta cycle `delta`:
-// nothing else is pending, and the quantum does not end, before `until`.
-struct pending_horizon {
-    sc_time at, until;
-    std::uint64_t delta = 0;
-    bool known = false;
-};
-
+//
 // `now`: the current SystemC time (the caller read it). `horizon`: when
 // given, what the kernel and the quantum said is kept there and reused
 // while the caller has not yielded since (the same time and delta cycle):

@@ -103,7 +103,8 @@ void router::b_transport(int port, tlm::tlm_generic_payload& t, sc_core::sc_time
     // L2 is as much an address error as one entirely past it.
     if (r.target < 0 || addr + t.get_data_length() - 1 > r.window_end) {
         ++address_errors_;
-        if (auto* ext = t.get_extension<base::txn_ext>()) ext->routed = r.not_visible ? base::txn_ext::route::not_visible : base::txn_ext::route::unmapped;
+        if (auto* ext = t.get_extension<base::txn_ext>())
+            ext->routed = r.not_visible ? base::txn_ext::route::not_visible : base::txn_ext::route::unmapped;
         t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;
     }
