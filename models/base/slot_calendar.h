@@ -36,12 +36,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include <stdexcept>
-#include <vector>
 
 namespace npu::base {
 

@@ -584,11 +584,10 @@ bool dma::run_transfer(channel& ch) {
     // memory's bus window) runs no code that could add an event: the
     // kernel's next pending activity is asked once per stretch of running
     // ahead, not per burst (alone_until).
+    const bool memory_only = side_in_one_memory(d.src, d.src_stride_2d, d.src_stride_3d, d) &&
+                             side_in_one_memory(d.dst, d.dst_stride_2d, d.dst_stride_3d, d);
     pending_horizon horizon;
-    pending_horizon* const reuse = side_in_one_memory(d.src, d.src_stride_2d, d.src_stride_3d, d) &&
-                                           side_in_one_memory(d.dst, d.dst_stride_2d, d.dst_stride_3d, d)
-                                       ? &horizon
-                                       : nullptr;
+    pending_horizon* const reuse = memory_only ? &horizon : nullptr;
     auto advance_to = [&](const sc_time& t) {
         if (t > lt) lt = t;
         wait_unless_alone(lt, context(), reuse);
@@ -598,9 +597,9 @@ bool dma::run_transfer(channel& ch) {
     // Whether a burst's address on the source (dst = false) or destination
     // side is in L1: for a side in one memory (one bus window), the same
     // for every burst.
-    const bool src_l1 = reuse && route_is_l1(d.src), dst_l1 = reuse && route_is_l1(d.dst);
+    const bool src_l1 = memory_only && route_is_l1(d.src), dst_l1 = memory_only && route_is_l1(d.dst);
     auto in_l1 = [&](bool dst, std::uint64_t addr) {
-        return reuse ? (dst ? dst_l1 : src_l1) : route_is_l1(addr);
+        return memory_only ? (dst ? dst_l1 : src_l1) : route_is_l1(addr);
     };
     // Cycles a burst of n bytes occupies the channel's side at `addr`: its L1
     // side moves l1_width bytes per cycle; elsewhere the memory's port paces it.
