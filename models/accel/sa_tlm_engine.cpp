@@ -3,6 +3,8 @@
 
 #include "sa_regs.h"
 
+#include "base/component.h"
+
 #include <algorithm>
 #include <cfenv>
 #include <cmath>
@@ -541,7 +543,7 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             std::uint64_t mem = ceil_div(sa_tile_bytes(j, k_t, n_t, first_k, last_k), geo.port_bandwidth);
             if (booking) {
                 // The tile's row bursts through the port, in sa_tile_bytes' order.
-                port_.begin_tile(static_cast<std::uint64_t>(std::llround(t / env_.period)));
+                port_.begin_tile(base::nearest_cycle(t, env_.period));
                 for (std::uint64_t i = 0; first_k && j.accumulate && i < j.m; ++i)
                     port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
                 port_.rows(j.b + k0 * j.ldb + n0 * e, j.ldb, k_t, n_t * e);

@@ -85,7 +85,29 @@ public:
             std::uint64_t tag = lap - base_lap_ + 1;
             if (__builtin_expect(tag > max_tag, 0)) tag = rebase(lap);
             const Slot t = static_cast<Slot>(tag);
-            for (std::uint64_t i = cycle & mask_; i <= mask_; ++i)
+            std::uint64_t i = cycle & mask_;
+            // Most accesses find their cycle free: one compare. A word behind
+            // a taken stretch (a DMA burst after an SA tile's block) walks it
+            // eight slots per SSE2 step; the loads stay inside the lap.
+            if (row[i] != t) {
+                row[i] = t;
+                return (lap << lap_shift_) | i;
+            }
+#if defined(__SSE2__)
+            if constexpr (sizeof(Slot) == 2) {
+                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                for (++i; i + 8 <= mask_ + 1; i += 8) {
+                    const unsigned taken = static_cast<unsigned>(
+                        _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)), tv)));
+                    if (taken != 0xFFFFu) {
+                        i += static_cast<unsigned>(__builtin_ctz(~taken)) / 2;
+                        row[i] = t;
+                        return (lap << lap_shift_) | i;
+                    }
+                }
+            }
+#endif
+            for (; i <= mask_; ++i)
                 if (row[i] != t) {
                     row[i] = t;
                     return (lap << lap_shift_) | i;
@@ -123,11 +145,48 @@ public:
             }
             return n;
         }
-        // In segments up to the last resource (then back to the first row):
-        // no resource check per booking.
         const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
         const std::ptrdiff_t back = row * (static_cast<std::ptrdiff_t>(resource_mask) + 1);
         std::uint64_t resource = first_resource, lane = first_lane, i = 0;
+        if (per_cycle == 2 && resource_mask != 0) {
+            // Two bookings per cycle (a DMA burst's L1 words, 8 B per cycle
+            // over 4-byte banks), in pairs from an even resource r: r and
+            // r + 1, which never straddle the wrap back to resource 0 (the
+            // count of resources is even), in as many pairs as there are
+            // up to the last resource, with no check per pair but the slots'.
+            const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
+            if (resource & 1u) {
+                // An odd first resource: its booking alone, then pairs.
+                if (*slot == t) return 0;
+                *slot = t;
+                slot += row;
+                if (++lane == 2) lane = 0, ++slot;
+                if (++resource == resources) resource = 0, slot -= back;
+                i = 1;
+            }
+            // A pair from lane 0 is one cycle's two slots; from lane 1 its
+            // second booking is lane 0 of the next cycle.
+            const std::ptrdiff_t second = row + static_cast<std::ptrdiff_t>(lane);
+            while (n - i >= 2) {
+                std::uint64_t pairs = std::min((n - i) / 2, (resources - resource) / 2);
+                resource += 2 * pairs;
+                for (; pairs; --pairs, i += 2) {
+                    if (slot[0] == t) return i;
+                    slot[0] = t;
+                    if (slot[second] == t) return i + 1;
+                    slot[second] = t;
+                    slot += 2 * row + 1;
+                }
+                if (resource == resources) resource = 0, slot -= back;
+            }
+            if (i == n) return n;
+            // The last booking, the first of a pair.
+            if (*slot == t) return i;
+            *slot = t;
+            return n;
+        }
+        // In segments up to the last resource (then back to the first row):
+        // no resource check per booking.
         while (i < n) {
             const std::uint64_t seg = std::min<std::uint64_t>(n - i, std::uint64_t{resource_mask} + 1 - resource);
             for (const std::uint64_t end = i + seg; i < end; ++i) {

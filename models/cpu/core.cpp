@@ -155,7 +155,7 @@ struct core::bus_memory {
     }
 
     std::uint32_t to_cycles(const sc_core::sc_time& t) const {
-        return static_cast<std::uint32_t>(std::llround(t / c.clock_period()));
+        return static_cast<std::uint32_t>(c.cycle_of(t));
     }
 
     // Books the access in what it shares (base/slot_calendar.h): its L1
@@ -626,7 +626,7 @@ void core::halt() {
 }
 
 std::uint64_t core::now_cycles() const {
-    return static_cast<std::uint64_t>(std::llround((sc_core::sc_time_stamp() + qk_.get_local_time()) / clock_period()));
+    return cycle_of(sc_core::sc_time_stamp() + qk_.get_local_time());
 }
 
 void core::update_stats() {
@@ -744,7 +744,7 @@ void core::thread() {
                                          : batch_budget(stamp);
         const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;
-        mem_->now_offset = static_cast<std::int64_t>(std::llround((stamp + qk_.get_local_time()) / clock_period())) -
+        mem_->now_offset = static_cast<std::int64_t>(cycle_of(stamp + qk_.get_local_time())) -
                            static_cast<std::int64_t>(h_.cycle);
         h_.cycle_limit = h_.cycle + budget;
         // The watchdog stops the hart at the first instruction boundary at or

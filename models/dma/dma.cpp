@@ -140,9 +140,13 @@ bool alone_until(const sc_time& t, const sc_time& now, const base::sim_context& 
     return t < until;
 }
 
-void wait_unless_alone(const sc_time& t, const base::sim_context& ctx, pending_horizon* horizon = nullptr) {
-    const sc_time now = sc_core::sc_time_stamp();
-    if (!alone_until(t, now, ctx, horizon)) sc_core::wait(t - now);
+// Returns the SystemC time after: `now` (the current time, which the
+// caller knows) unless it waited.
+sc_time wait_unless_alone(const sc_time& t, const sc_time& now, const base::sim_context& ctx,
+                          pending_horizon* horizon = nullptr) {
+    if (alone_until(t, now, ctx, horizon)) return now;
+    sc_core::wait(t - now);
+    return sc_core::sc_time_stamp();
 }
 
 const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
@@ -588,9 +592,14 @@ bool dma::run_transfer(channel& ch) {
                              side_in_one_memory(d.dst, d.dst_stride_2d, d.dst_stride_3d, d);
     pending_horizon horizon;
     pending_horizon* const reuse = memory_only ? &horizon : nullptr;
+    // SystemC time as last read. It moves only in this thread's waits (kept
+    // up to date after each) and, for a burst that reaches a peripheral, in
+    // the access (read again after it): a memory-only transfer reads it once
+    // per wait instead of twice per burst.
+    sc_time stamp = sc_core::sc_time_stamp();
     auto advance_to = [&](const sc_time& t) {
         if (t > lt) lt = t;
-        wait_unless_alone(lt, context(), reuse);
+        stamp = wait_unless_alone(lt, stamp, context(), reuse);
     };
     sc_time next_read = sc_core::sc_time_stamp() + cycles(startup_latency_);
     sc_time next_write = sc_core::SC_ZERO_TIME, last_done = sc_core::sc_time_stamp();
@@ -628,9 +637,8 @@ bool dma::run_transfer(channel& ch) {
         // another process run between the bookings and the data: then the
         // banks are booked now, ahead of the data. Without one the write
         // books them itself, at the same cycles, in one transaction.
-        // SystemC time, read again only where it can have moved: after a
-        // wait, and after the access (a target that waits inside it).
-        sc_time stamp = sc_core::sc_time_stamp();
+        // SystemC time (`stamp`), read again only where it can have moved:
+        // after a wait, and after an access that may reach a peripheral.
         const bool waits = t > now && !alone_until(t, stamp, context(), reuse);
         sc_time delay = t - stamp;
         // A burst running past the L1's end faults at `t`, not here.
@@ -657,8 +665,8 @@ bool dma::run_transfer(channel& ch) {
         // A memcheck finding that stops the run stops it at the burst's time.
         if (!was_stopped && services().stop_requested()) services().stop_time_at_least(lt);
         // A target that waited inside the access (a peripheral's sync) took
-        // SystemC time past the channel's.
-        stamp = sc_core::sc_time_stamp();
+        // SystemC time past the channel's; a memory never waits.
+        if (!memory_only) stamp = sc_core::sc_time_stamp();
         if (stamp > lt) lt = stamp;
         if (!booked) done = std::max(stamp + delay, path_done);
         return st;
@@ -710,7 +718,12 @@ bool dma::run_transfer(channel& ch) {
             w.n = n;
             w.ready = sc_time();
             w.p = p, w.r = r, w.o = o;
-            w.data.assign(n, 0);  // zeros where a target leaves bytes unread, as a fresh buffer
+            // Zeros where a target leaves bytes unread, as a fresh buffer; a
+            // memory's read fills every byte (or fails the transfer).
+            if (memory_only)
+                w.data.resize(n);
+            else
+                w.data.assign(n, 0);
             if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, now, w.ready) != tlm::TLM_OK_RESPONSE) {
                 wait_until(lt);  // the fault, and the error interrupt, at the burst's time
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));

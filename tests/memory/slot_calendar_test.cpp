@@ -133,10 +133,13 @@ void compare_runs_and_blocks(Calendar& cal, unsigned resources, std::uint64_t wi
         } else if (kind == 1 || kind == 2) {
             // A run over interleaved resources (the DMA: 2 words a cycle on
             // 16 banks; the L2 path: one resource, one a cycle).
-            const std::uint64_t per_cycle = 1 + rng() % 4;
+            // Half of them DMA-shaped (two a cycle from lane 0:
+            // reserve_free_run's pairwise path), the rest anything.
+            const bool dma_shaped = kind == 2;
+            const std::uint64_t per_cycle = dma_shaped ? 2 : 1 + rng() % 4;
             const std::uint64_t n = 1 + rng() % 80;
             const unsigned first = static_cast<unsigned>(rng() % resources);
-            const std::uint64_t lane = rng() % per_cycle;
+            const std::uint64_t lane = dma_shaped ? 0 : rng() % per_cycle;
             const std::uint64_t cycle0 = now + rng() % 200;
             // The leading bookings that find their slot free, booking as
             // they go (with fewer resources than lanes a run meets itself).
