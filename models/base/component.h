@@ -23,7 +23,9 @@
 namespace npu::base {
 
 // The cycle of `period` nearest to `t` (halves round up): std::llround(t /
-// period) in integers (component::cycle_of).
+// period) in integers, the same value while times fit a double exactly (2^53
+// resolution units, 2.5 hours at 1 ps) and exact beyond, without a double
+// division and a libm call on paths taken per burst and per batch.
 inline std::uint64_t nearest_cycle(const sc_core::sc_time& t, const sc_core::sc_time& period) {
     const std::uint64_t p = period.value();
     return p ? (t.value() + p / 2) / p : 0;
@@ -47,10 +49,7 @@ public:
     const sc_core::sc_time& clock_period() const { return period_; }
     // (In doubles, inline: sc_time::from_value is a libsystemc call.)
     sc_core::sc_time cycles(std::uint64_t n) const { return period_ * static_cast<double>(n); }
-    // The cycle nearest to `t` (halves round up): std::llround(t /
-    // clock_period()) in integers, the same value while times fit a double
-    // exactly (2^53 resolution units, 2.5 hours at 1 ps) and exact beyond,
-    // without a double division and a libm call on paths taken per burst.
+    // nearest_cycle at the cluster clock.
     std::uint64_t cycle_of(const sc_core::sc_time& t) const { return nearest_cycle(t, period_); }
 
     // Registers a counter shown by the end-of-run report.

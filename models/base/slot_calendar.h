@@ -93,10 +93,11 @@ public:
                 row[i] = t;
                 return (lap << lap_shift_) | i;
             }
+            ++i;
 #if defined(__SSE2__)
             if constexpr (sizeof(Slot) == 2) {
                 const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
-                for (++i; i + 8 <= mask_ + 1; i += 8) {
+                for (; i + 8 <= mask_ + 1; i += 8) {
                     const unsigned taken = static_cast<unsigned>(
                         _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)), tv)));
                     if (taken != 0xFFFFu) {

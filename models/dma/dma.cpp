@@ -596,13 +596,13 @@ bool dma::run_transfer(channel& ch) {
     // up to date after each) and, for a burst that reaches a peripheral, in
     // the access (read again after it): a memory-only transfer reads it once
     // per wait instead of twice per burst.
-    sc_time stamp = sc_core::sc_time_stamp();
+    sc_time stamp = lt;
     auto advance_to = [&](const sc_time& t) {
         if (t > lt) lt = t;
         stamp = wait_unless_alone(lt, stamp, context(), reuse);
     };
-    sc_time next_read = sc_core::sc_time_stamp() + cycles(startup_latency_);
-    sc_time next_write = sc_core::SC_ZERO_TIME, last_done = sc_core::sc_time_stamp();
+    sc_time next_read = lt + cycles(startup_latency_);
+    sc_time next_write = sc_core::SC_ZERO_TIME, last_done = lt;
     // Whether a burst's address on the source (dst = false) or destination
     // side is in L1: for a side in one memory (one bus window), the same
     // for every burst.
@@ -644,7 +644,7 @@ bool dma::run_transfer(channel& ch) {
         // A burst running past the L1's end faults at `t`, not here.
         const bool booked =
             waits && l1 && route_is_l1(addr + n - 1) && bus.book_banks(addr, n, delay) == tlm::TLM_OK_RESPONSE;
-        if (booked) done = sc_core::sc_time_stamp() + delay;
+        if (booked) done = stamp + delay;
         sc_time path_done = sc_core::SC_ZERO_TIME;
         if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
             const std::uint64_t cycle = cycle_of(t);
@@ -653,7 +653,7 @@ bool dma::run_transfer(channel& ch) {
         if (t > now) {
             lt = t;
             if (waits) {
-                sc_core::wait(lt - sc_core::sc_time_stamp());
+                sc_core::wait(lt - stamp);
                 stamp = sc_core::sc_time_stamp();
             }
         }
