@@ -134,6 +134,21 @@ tlm::tlm_response_status bus_initiator::book_banks(std::uint64_t addr, unsigned 
     return txn_.get_response_status();
 }
 
+void bus_initiator::resolve_burst_route(std::uint64_t addr, burst_route& out) {
+    out = burst_route{};
+    ext_.resolve = &out;
+    txn_.set_command(tlm::TLM_IGNORE_COMMAND);
+    txn_.set_address(addr);
+    txn_.set_data_ptr(nullptr);
+    txn_.set_data_length(0);
+    txn_.set_streaming_width(0);
+    socket->transport_dbg(txn_);
+    ext_.resolve = nullptr;
+    // A route the interconnect did not describe (an initiator bound to a
+    // memory directly, say) is not taken: its window and hop are unknown.
+    if (!out.forwarded) out.target = nullptr;
+}
+
 unsigned bus_initiator::debug_read(std::uint64_t addr, void* data, unsigned size) {
     txn_.set_command(tlm::TLM_READ_COMMAND);
     txn_.set_address(addr);

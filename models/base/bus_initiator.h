@@ -105,6 +105,45 @@ public:
         ext_.booking = on ? txn_ext::bank_booking::booked : txn_ext::bank_booking::normal;
     }
 
+    // Direct bursts: where `addr` leads, asked once through the socket (a
+    // debug transaction: no time, no data, no counters); `out.target` stays
+    // null if a target on the way does not serve bursts directly.
+    void resolve_burst_route(std::uint64_t addr, burst_route& out);
+    // A read (TLM_READ_COMMAND) or write of a burst [addr, addr + size)
+    // inside `r`'s window, or with TLM_IGNORE_COMMAND its bank booking
+    // ahead (as book_banks), handed straight to the route's target: the
+    // same data, timing, memcheck, counters and status as through the
+    // socket (the interconnect's hop and forwarded count included), without
+    // a payload travelling the socket chain. A burst outside the window
+    // goes through the socket.
+    tlm::tlm_response_status direct(const burst_route& r, tlm::tlm_command cmd, std::uint64_t addr,
+                                    unsigned char* data, unsigned size, sc_core::sc_time& delay) {
+        if (!r.covers(addr, addr + size - 1)) {
+            if (cmd == tlm::TLM_IGNORE_COMMAND) return book_banks(addr, size, delay);
+            return transport(cmd, addr, data, size, delay);
+        }
+        ext_.traffic_id = -1;
+        ext_.bus_address = addr;
+        ext_.routed = txn_ext::route::ok;
+        // The router counts reads and writes, not bookings ahead, and adds its hop to each.
+        *r.forwarded += cmd != tlm::TLM_IGNORE_COMMAND;
+        delay += r.hop;
+        tlm::tlm_response_status st;
+        if (cmd == tlm::TLM_IGNORE_COMMAND) {
+            const txn_ext::bank_booking was = ext_.booking;
+            ext_.booking = txn_ext::bank_booking::ahead;
+            st = r.target->burst(cmd, addr - r.window_base, data, size, delay, ext_);
+            ext_.booking = was;
+        } else {
+            st = r.target->burst(cmd, addr - r.window_base, data, size, delay, ext_);
+            if (st == tlm::TLM_OK_RESPONSE && ext_.traffic_id >= 0) {
+                auto& ctr = cmd == tlm::TLM_READ_COMMAND ? traffic_.read_bytes : traffic_.write_bytes;
+                ctr[ext_.traffic_id] += size;
+            }
+        }
+        return st;
+    }
+
     // Off: every access is a b_transport and no DMI window is requested, so
     // the target's timing (port contention, banks) applies to each burst —
     // what a DMA or accelerator master needs. On by default (cores).

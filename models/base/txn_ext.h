@@ -13,6 +13,40 @@
 
 namespace npu::base {
 
+struct txn_ext;
+
+// A target that serves a burst exactly as its b_transport would, without a
+// payload: the same checks, data, memcheck, timing, counters and txn_ext
+// results, for the offset the router would have forwarded. What a DMA
+// channel moving a transfer between memories uses per burst instead of the
+// whole socket chain (bus_initiator::direct_*). Memories implement it; a
+// target that does not (a peripheral, an RTL model) is reached by
+// b_transport as ever.
+class burst_target {
+public:
+    virtual tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
+                                           unsigned len, sc_core::sc_time& delay, txn_ext& ext) = 0;
+
+protected:
+    ~burst_target() = default;
+};
+
+// Where a bus address leads, as the interconnect found it once: the target
+// behind the window, the window's bus range, the hop every access through it
+// adds, and the interconnect's count of forwarded transactions (a direct
+// burst is one). Filled by a debug transaction carrying txn_ext::resolve
+// (bus_initiator::resolve_burst_route); target stays null when anything on
+// the way does not take part.
+struct burst_route {
+    burst_target* target = nullptr;
+    std::uint64_t window_base = 0, window_end = 0;  // bus range, inclusive end
+    sc_core::sc_time hop;
+    std::uint64_t* forwarded = nullptr;
+    bool covers(std::uint64_t lo, std::uint64_t hi) const {
+        return target && lo >= window_base && hi <= window_end;
+    }
+};
+
 struct txn_ext : tlm::tlm_extension<txn_ext> {
     const initiator_id* who = nullptr;
     std::uint64_t pc = 0;
@@ -38,6 +72,10 @@ struct txn_ext : tlm::tlm_extension<txn_ext> {
     // `booked`: the burst's data, whose banks were booked that way: the
     // memory moves the data without booking them again.
     enum class bank_booking : std::uint8_t { normal, ahead, booked } booking = bank_booking::normal;
+    // On a debug transaction (TLM_IGNORE_COMMAND): instead of data, fill in
+    // where the address leads (burst_route); the router adds its window,
+    // hop and counter, a memory itself as the burst_target.
+    burst_route* resolve = nullptr;
 
     tlm::tlm_extension_base* clone() const override { return new txn_ext(*this); }
     void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const txn_ext&>(e); }

@@ -142,6 +142,19 @@ unsigned router::transport_dbg(int port, tlm::tlm_generic_payload& t) {
     const std::uint64_t addr = t.get_address();
     const route r = decode(port_class_[static_cast<std::size_t>(port)], addr);
     if (r.target < 0) return 0;
+    if (auto* ext = t.get_extension<base::txn_ext>(); ext && ext->resolve) {
+        // A direct burst through this window is what b_transport would
+        // forward: the same hop, counted the same (see b_transport).
+        base::burst_route& br = *ext->resolve;
+        br.window_base = r.window_base;
+        br.window_end = r.window_end;
+        br.hop = hop_;
+        br.forwarded = &forwarded_;
+        t.set_address(r.offset);
+        initiator_socket[r.target]->transport_dbg(t);
+        t.set_address(addr);
+        return 0;
+    }
     const std::uint64_t room = r.window_end - addr + 1;
     const unsigned len = t.get_data_length();
     if (len > room) t.set_data_length(static_cast<unsigned>(room));

@@ -197,14 +197,28 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
         return;
     }
     auto* ext = t.get_extension<base::txn_ext>();
+    const auto st = access(t.get_command(), offset, t.get_data_ptr(), len, delay, ext);
+    if (!ext || ext->booking != base::txn_ext::bank_booking::ahead) t.set_dmi_allowed(true);
+    t.set_response_status(st);
+}
+
+tlm::tlm_response_status memory::burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,
+                                       sc_core::sc_time& delay, base::txn_ext& ext) {
+    // A burst carries no byte enables and streams its whole length: only
+    // the bounds are b_transport's to check.
+    if (offset >= size_ || len > size_ - offset) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    return access(cmd, offset, data, len, delay, &ext);
+}
+
+tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
+                                        std::uint64_t len, sc_core::sc_time& delay, base::txn_ext* ext) {
     const auto booking = ext ? ext->booking : base::txn_ext::bank_booking::normal;
     if (booking == base::txn_ext::bank_booking::ahead) {
         // Timing only: the banks are booked now, the data comes later.
         delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext->beat_bytes);
-        t.set_response_status(tlm::TLM_OK_RESPONSE);
-        return;
+        return tlm::TLM_OK_RESPONSE;
     }
-    const bool write = t.is_write();
+    const bool write = cmd == tlm::TLM_WRITE_COMMAND;
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
         std::uint64_t bad = first_unwritten(offset, len);
         // In flight for a writer that has in fact finished (an ended SA job): released, no finding.
@@ -228,7 +242,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
             services().memcheck_finding(m);
         }
     }
-    copy(offset, t.get_data_ptr(), len, write);
+    copy(offset, data, len, write);
 
     if (booking != base::txn_ext::bank_booking::booked)
         delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
@@ -241,8 +255,7 @@ void memory::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
         bytes_read_ += len;
     }
     if (ext) ext->traffic_id = traffic_id_;
-    t.set_dmi_allowed(true);
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_OK_RESPONSE;
 }
 
 sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, const sc_core::sc_time& arrive,
@@ -356,7 +369,12 @@ unsigned memory::transport_dbg(tlm::tlm_generic_payload& t) {
     const std::uint64_t offset = t.get_address();
     if (offset >= size_) return 0;
     const std::uint64_t len = std::min<std::uint64_t>(t.get_data_length(), size_ - offset);
-    if (auto* ext = t.get_extension<base::txn_ext>(); ext && ext->mark != base::txn_ext::memcheck_mark::none) {
+    auto* ext = t.get_extension<base::txn_ext>();
+    if (ext && ext->resolve) {
+        ext->resolve->target = this;  // bursts reach this memory directly (base::burst_target)
+        return 0;
+    }
+    if (ext && ext->mark != base::txn_ext::memcheck_mark::none) {
         if (shadowed_) mark_in_flight(offset, len, ext->mark == base::txn_ext::memcheck_mark::in_flight);
         return static_cast<unsigned>(len);
     }

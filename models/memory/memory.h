@@ -7,6 +7,7 @@
 #include "base/component.h"
 #include "base/sim_services.h"
 #include "base/slot_calendar.h"
+#include "base/txn_ext.h"
 
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -19,7 +20,7 @@
 
 namespace npu::memory {
 
-class memory : public base::component {
+class memory : public base::component, public base::burst_target {
 public:
     static constexpr std::uint64_t page_size = 4096;
 
@@ -46,8 +47,17 @@ public:
     void mark_unwritten(std::uint64_t offset, std::uint64_t len);
     void mark_zeroed(std::uint64_t offset, std::uint64_t len);
 
+    // base::burst_target: b_transport's access without the payload.
+    tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,
+                                   sc_core::sc_time& delay, base::txn_ext& ext) override;
+
 private:
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
+    // What b_transport and burst do once the payload is checked: memcheck,
+    // data, timing and counters of a read or write (or a booking ahead,
+    // TLM_IGNORE_COMMAND) of [offset, offset + len), inside the memory.
+    tlm::tlm_response_status access(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
+                                    std::uint64_t len, sc_core::sc_time& delay, base::txn_ext* ext);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d);
     unsigned transport_dbg(tlm::tlm_generic_payload& t);
 

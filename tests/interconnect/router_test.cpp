@@ -237,6 +237,136 @@ TEST(Router, DmiWindowsAreBusAddresses) {
     });
 }
 
+// The stat `name` of the component whose name ends in `owner`.
+std::uint64_t stat_of(const std::string& owner, const std::string& name) {
+    for (const auto& g : E->ctx.stats().groups()) {
+        if (g.owner.size() < owner.size() || g.owner.compare(g.owner.size() - owner.size(), owner.size(), owner) != 0)
+            continue;
+        for (const auto& v : g.values)
+            if (v.name == name) return *v.value;
+    }
+    ADD_FAILURE() << "no stat " << owner << "." << name;
+    return 0;
+}
+
+// Every counter a burst moves, read before and after a pass of bursts.
+std::vector<std::uint64_t> burst_counters() {
+    std::vector<std::uint64_t> v = {stat_of("router", "forwarded")};
+    for (const char* m : {"l1", "l2", "l3"})
+        for (const char* n : {"reads", "writes", "bytes_read", "bytes_written", "uninit_reads"})
+            v.push_back(stat_of(m, n));
+    v.push_back(stat_of("l1", "bank_conflicts"));
+    v.push_back(stat_of("l3", "psram_transactions"));
+    const auto& t = E->h.master(DMA).traffic();
+    v.insert(v.end(), std::begin(t.read_bytes), std::end(t.read_bytes));
+    v.insert(v.end(), std::begin(t.write_bytes), std::end(t.write_bytes));
+    return v;
+}
+
+// A DMA channel between memories hands its bursts to the memory directly
+// (bus_initiator::direct): the same data, delays, bank and port timing,
+// memcheck findings and counters as the same bursts through the socket.
+// Two passes of one burst sequence, each at its own addresses (0x10000 and
+// 0x18000 up, where no other test writes; the same banks and PSRAM page
+// offsets) and times (far apart: the first pass's port and bank bookings
+// are long over), the first through
+// the socket, the second direct; each pass's bank bookings ahead are
+// followed by their data with the banks booked.
+TEST(Router, DirectBurstsMatchTheSocketPath) {
+    E->h.run_job([] {
+        auto& m = E->h.master(DMA);
+        m.set_dmi_enabled(false);  // a DMA channel's setting: every burst timed by its target
+        struct burst {
+            std::uint64_t addr;
+            unsigned n;
+            tlm::tlm_command cmd;  // TLM_IGNORE_COMMAND: bank booking ahead, then its read
+            std::uint64_t beat;
+            unsigned at_ns;
+        };
+        const std::vector<burst> seq = {
+            {0x10000004, 256, tlm::TLM_WRITE_COMMAND, 8, 0},   {0x10000040, 64, tlm::TLM_WRITE_COMMAND, 8, 3},
+            {0x10000004, 256, tlm::TLM_READ_COMMAND, 8, 10},   {0x10000100, 96, tlm::TLM_READ_COMMAND, 8, 11},
+            {0x10000010, 128, tlm::TLM_IGNORE_COMMAND, 8, 40}, {0x1C000000, 256, tlm::TLM_WRITE_COMMAND, 0, 50},
+            {0x1C000080, 256, tlm::TLM_READ_COMMAND, 0, 51},   {0x1C001000, 64, tlm::TLM_READ_COMMAND, 0, 52},
+            {0x80000700, 256, tlm::TLM_WRITE_COMMAND, 0, 60},  {0x800007C0, 256, tlm::TLM_READ_COMMAND, 0, 61},
+            {0x80000000, 128, tlm::TLM_READ_COMMAND, 0, 62},
+        };
+        const sc_time pass_start[2] = {sc_time(1, sc_core::SC_US), sc_time(500, sc_core::SC_US)};
+        std::vector<std::uint64_t> counters[2];
+        std::vector<sc_time> delays[2];
+        std::vector<std::vector<unsigned char>> data[2];
+        std::vector<tlm::tlm_response_status> status[2];
+        std::size_t findings[2] = {};
+        std::vector<std::uint64_t> finding_offsets[2];
+        std::vector<base::memcheck_info> seen;
+        E->ctx.services().on_memcheck = [&seen](const base::memcheck_info& i) {
+            seen.push_back(i);
+            return false;
+        };
+        for (int pass = 0; pass < 2; ++pass) {
+            const std::uint64_t shift = pass ? 0x18000 : 0x10000;
+            base::burst_route routes[3];
+            const std::uint64_t bases[3] = {0x10000000 + shift, 0x1C000000 + shift, 0x80000000 + shift};
+            for (int r = 0; r < 3; ++r) {
+                m.resolve_burst_route(bases[r], routes[r]);
+                ASSERT_NE(routes[r].target, nullptr) << "a memory serves bursts directly";
+                EXPECT_EQ(routes[r].hop, sc_time(2, SC_NS)) << "the route carries the router's hop";
+            }
+            const auto before = burst_counters();
+            seen.clear();
+            for (const burst& b : seq) {
+                const std::uint64_t a = b.addr + shift;
+                const base::burst_route& r = routes[a >= 0x80000000 ? 2 : a >= 0x1C000000 ? 1 : 0];
+                std::vector<unsigned char> buf(b.n);
+                for (unsigned i = 0; i < b.n; ++i) buf[i] = static_cast<unsigned char>(a * 7 + i);
+                m.set_beat_bytes(b.beat);
+                sc_time d = pass_start[pass] + sc_time(b.at_ns, SC_NS);
+                const sc_time issued = d;
+                tlm::tlm_response_status st;
+                if (b.cmd == tlm::TLM_IGNORE_COMMAND) {
+                    st = pass ? m.direct(r, tlm::TLM_IGNORE_COMMAND, a, nullptr, b.n, d) : m.book_banks(a, b.n, d);
+                    delays[pass].push_back(d - issued);
+                    status[pass].push_back(st);
+                    d = issued;
+                    m.set_banks_booked(true);
+                    st = pass ? m.direct(r, tlm::TLM_READ_COMMAND, a, buf.data(), b.n, d) : m.read(a, buf.data(), b.n, d);
+                    m.set_banks_booked(false);
+                } else if (b.cmd == tlm::TLM_WRITE_COMMAND) {
+                    st = pass ? m.direct(r, b.cmd, a, buf.data(), b.n, d) : m.write(a, buf.data(), b.n, d);
+                } else {
+                    st = pass ? m.direct(r, b.cmd, a, buf.data(), b.n, d) : m.read(a, buf.data(), b.n, d);
+                }
+                delays[pass].push_back(d - issued);
+                status[pass].push_back(st);
+                data[pass].push_back(buf);
+            }
+            m.set_beat_bytes(0);
+            const auto after = burst_counters();
+            for (std::size_t i = 0; i < after.size(); ++i) counters[pass].push_back(after[i] - before[i]);
+            findings[pass] = seen.size();
+            for (const auto& f : seen) finding_offsets[pass].push_back(f.address - shift);
+            EXPECT_EQ(seen.size(), 5u) << "pass " << pass << ": never-written bytes read in L1, L2 (two) and L3 (two)";
+        }
+        E->ctx.services().on_memcheck = nullptr;
+        m.set_dmi_enabled(true);
+        EXPECT_EQ(status[0], status[1]);
+        EXPECT_EQ(delays[0], delays[1]);
+        EXPECT_EQ(counters[0], counters[1]);
+        EXPECT_GT(counters[1][0], 0u) << "the direct bursts count as forwarded";
+        EXPECT_EQ(findings[0], findings[1]);
+        EXPECT_EQ(finding_offsets[0], finding_offsets[1]);
+        // The written pattern depends on the address's low byte only, the
+        // same in both passes (0x10000 * 7 and 0x18000 * 7 end in 0x00): what the reads
+        // returned, written bytes and never-written zeros, is the same.
+        EXPECT_EQ(data[0], data[1]);
+        std::size_t nonzero = 0;
+        for (std::size_t k = 0; k < seq.size(); ++k)
+            if (seq[k].cmd != tlm::TLM_WRITE_COMMAND)
+                for (unsigned char c : data[1][k]) nonzero += c != 0;
+        EXPECT_GT(nonzero, 256u) << "the reads return what the writes wrote";
+    });
+}
+
 TEST(Router, LoaderSeesMemoriesButNotPeripherals) {
     E->h.run_job([] {
         const unsigned char b[4] = {1, 2, 3, 4};
