@@ -520,6 +520,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     }
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
+    contended_batch_ = cfg.cycles("core.contended_batch");
 
     // time CSR: global simulated time in cycles.
     h_.time_ctx = mem_;
@@ -740,7 +741,7 @@ void core::thread() {
         // (l1_bank_calendar::dma_streams).
         const bool dma_in_flight = mem_->banks.dma_streams != 0;
         const std::uint64_t budget = contended_batches_ || dma_in_flight
-                                         ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch)
+                                         ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch_)
                                          : batch_budget(stamp);
         const std::uint64_t waits_before = mem_->arbitration_waits;
         mem_->batch_start = h_.cycle;

@@ -188,9 +188,9 @@ private:
     std::uint32_t boot_address_ = 0;
     // Contention mode: after a batch that waited for an L1 bank or the L2
     // path, the next contended_batches_sticky batches are at most
-    // contended_batch cycles and end with a synchronisation (core.cpp,
-    // thread()).
-    static constexpr std::uint64_t contended_batch = 128;
+    // contended_batch_ cycles (core.contended_batch) and end with a
+    // synchronisation (core.cpp, thread()).
+    std::uint64_t contended_batch_ = 0;
     static constexpr unsigned contended_batches_sticky = 16;
     unsigned contended_batches_ = 0;
 
