@@ -19,9 +19,8 @@ struct txn_ext;
 // payload: the same checks, data, memcheck, timing, counters and txn_ext
 // results, for the offset the router would have forwarded. What a DMA
 // channel moving a transfer between memories uses per burst instead of the
-// whole socket chain (bus_initiator::direct_*). Memories implement it; a
-// target that does not (a peripheral, an RTL model) is reached by
-// b_transport as ever.
+// whole socket chain (bus_initiator::direct). Memories implement it; a
+// target that does not (a peripheral) is reached by b_transport as ever.
 class burst_target {
 public:
     virtual tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
