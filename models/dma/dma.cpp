@@ -236,17 +236,14 @@ base::bus_initiator& dma::master(unsigned c) { return *chans_.at(c)->bus; }
 
 bool dma::side_in_one_memory(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) const {
     if (d.len == 0 || d.count_2d == 0 || d.count_3d == 0) return false;
-    const std::uint64_t end = side_last(base, s2, s3, d) + 1;
+    const std::uint64_t end =
+        base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + std::uint64_t{d.len};
     if (end > 0x100000000ull) return false;
     const auto first = map_.lookup(cfg::initiator_class::dma, base);
     const auto last = map_.lookup(cfg::initiator_class::dma, end - 1);
     return first.what == cfg::address_info::status::mapped && last.what == cfg::address_info::status::mapped &&
            first.target == last.target && first.target->kind == cfg::region_kind::memory &&
            last.offset - first.offset == end - 1 - base;
-}
-
-std::uint64_t dma::side_last(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) {
-    return base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + std::uint64_t{d.len} - 1;
 }
 
 int dma::route_index(std::uint64_t addr) const {
@@ -597,15 +594,12 @@ bool dma::run_transfer(channel& ch) {
     pending_horizon* const reuse = memory_only ? &horizon : nullptr;
     // Such a transfer's bursts go straight to the two memories
     // (base::burst_target): the same accesses, without a payload through the
-    // socket chain per burst, when each side's rows lie in the window its
-    // first byte resolved to.
+    // socket chain per burst. Any other transfer's routes stay unresolved,
+    // and bus_initiator::direct sends its bursts through the socket.
     base::burst_route src_route, dst_route;
-    bool direct = false;
     if (memory_only) {
         bus.resolve_burst_route(d.src, src_route);
         bus.resolve_burst_route(d.dst, dst_route);
-        direct = src_route.covers(d.src, side_last(d.src, d.src_stride_2d, d.src_stride_3d, d)) &&
-                 dst_route.covers(d.dst, side_last(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
     }
     // SystemC time as last read. It moves only in this thread's waits (kept
     // up to date after each) and, for a burst that reaches a peripheral, in
@@ -657,10 +651,9 @@ bool dma::run_transfer(channel& ch) {
         const bool waits = t > now && !alone_until(t, stamp, context(), reuse);
         sc_time delay = t - stamp;
         // A burst running past the L1's end faults at `t`, not here.
+        const base::burst_route& route = is_write ? dst_route : src_route;
         const bool booked = waits && l1 && route_is_l1(addr + n - 1) &&
-                            (direct ? bus.direct(is_write ? dst_route : src_route, tlm::TLM_IGNORE_COMMAND, addr,
-                                                 nullptr, n, delay)
-                                    : bus.book_banks(addr, n, delay)) == tlm::TLM_OK_RESPONSE;
+                            bus.direct(route, tlm::TLM_IGNORE_COMMAND, addr, nullptr, n, delay) == tlm::TLM_OK_RESPONSE;
         if (booked) done = stamp + delay;
         sc_time path_done = sc_core::SC_ZERO_TIME;
         if (ch.l1_side && !l1 && route_is_l2_path(addr, n)) {
@@ -677,11 +670,8 @@ bool dma::run_transfer(channel& ch) {
         bus.set_banks_booked(booked);
         delay = lt - stamp;
         const bool was_stopped = services().stop_requested();
-        const auto st = direct ? bus.direct(is_write ? dst_route : src_route,
-                                            is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, n,
-                                            delay)
-                        : is_write ? bus.write(addr, data, n, delay)
-                                   : bus.read(addr, data, n, delay);
+        const auto st =
+            bus.direct(route, is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, n, delay);
         bus.set_banks_booked(false);
         // A memcheck finding that stops the run stops it at the burst's time.
         if (!was_stopped && services().stop_requested()) services().stop_time_at_least(lt);

@@ -75,9 +75,6 @@ private:
     // The call stack of the hart in the current register access (a push).
     void capture_pusher_chain(base::call_chain& out) const;
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
-    // The last byte of one side of `d` (from `base`, strides s2 and s3); d has
-    // at least one byte.
-    static std::uint64_t side_last(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d);
     // Every row of one side of `d` (from `base`, strides s2 and s3) lies in
     // one memory region, without wrapping round the 32-bit bus.
     bool side_in_one_memory(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) const;
