@@ -132,13 +132,21 @@ schema make_platform_schema() {
                "bank serves one access per cycle; docs/memory-map.md)."))
         .max = 100000;
     auto& cb = s.add(decl("core.contended_batch", value_kind::cycles, "128",
-                          "Cycles a hart runs between synchronisations while it contends for an L1 bank or the "
-                          "cluster's path to L2 (and while a DMA transfer with an L1 side is in flight): contending "
+                          "Cycles a hart runs between synchronisations while its own or any other hart's waits for "
+                          "an L1 bank or the cluster's path to L2 are dense (at least 1/8 of its cycles; sparser ones "
+                          "give core.sparse_contended_batch), and while a DMA transfer with an L1 side is in flight: contending "
                           "harts take turns in time order at this granularity. Shorter: turns nearer the hardware's "
                           "round-robin; longer: faster multi-hart simulation, a hart's wait further from round-robin "
                           "(docs/memory-map.md, L1 arbitration; docs/cores.md, Performance)."));
     cb.min = 1;
     cb.max = 1000000;
+    auto& sb = s.add(decl("core.sparse_contended_batch", value_kind::cycles, "1024",
+                          "Cycles a hart runs between synchronisations while its waits for an L1 bank or the "
+                          "cluster's path to L2 are occasional (under 1/8 of its cycles; denser waits give "
+                          "core.contended_batch): contending harts take turns in time order at this granularity "
+                          "(docs/cores.md, Performance)."));
+    sb.min = 1;
+    sb.max = 1000000;
 
     // --- the cluster's shared instruction cache (docs/cores.md, "Instruction fetch")
     s.add(decl("icache.enabled", value_kind::boolean, "true",
@@ -464,7 +472,8 @@ schema make_platform_schema() {
         // Every *latency and *bandwidth key (l2.latency, dma.burst_latency,
         // sa.l1_bandwidth, ...), the instruction costs, and the rest by name.
         const bool timing = ends_with(k, "latency") || ends_with(k, "bandwidth") || k.rfind("core.cpi_", 0) == 0 ||
-                            k == "core.l1_bank_conflict_penalty" || k == "core.contended_batch" || k == "soc.cluster_clock" || k == "soc.quantum" ||
+                            k == "core.l1_bank_conflict_penalty" || k == "core.contended_batch" ||
+                            k == "core.sparse_contended_batch" || k == "soc.cluster_clock" || k == "soc.quantum" ||
                             k == "dma.burst_size" || k == "dma.l1_width" || k == "dma.outstanding" ||
                             k == "cluster.l2_outstanding" || k.rfind("icache.", 0) == 0 ||
                             k.rfind("l3.psram_", 0) == 0 || k == "l3.page_size" || k == "l3.interface" ||

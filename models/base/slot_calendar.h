@@ -402,6 +402,11 @@ struct l1_bank_calendar {
     // bank-cycles in about time order instead of the cores winning every
     // cycle they booked a quantum ahead.
     unsigned dma_streams = 0;
+    // Harts whose waits for a bank or the L2 path are dense now (core.h:
+    // contention modes). While there is one, every hart runs the short
+    // batches: the hart that runs first, and so waits least, takes turns as
+    // finely as the harts it makes wait.
+    unsigned dense_harts = 0;
     // From the platform config (l1.*; a ring of four quanta of the cluster clock).
     void init(const cfg::config& c) {
         if (!banks.empty()) return;

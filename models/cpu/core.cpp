@@ -136,6 +136,7 @@ struct core::bus_memory {
     std::uint64_t stall_memory = 0;
     std::uint64_t stall_bank = 0;
     std::uint64_t arbitration_waits = 0;  // accesses that waited for a bank or the L2 path
+    std::uint64_t arbitration_stall = 0;  // the cycles they waited
 
     bus_memory(core& owner, bool split_misaligned)
         : c(owner),
@@ -174,6 +175,7 @@ struct core::bus_memory {
         const std::uint64_t wait = waited + penalty;
         cyc += wait;
         stall_bank += wait;
+        arbitration_stall += wait;
         ++arbitration_waits;
     }
 
@@ -184,6 +186,7 @@ struct core::bus_memory {
         const std::uint64_t wait = l2_path.reserve(issued, w.latency) - issued;
         cyc += wait;
         stall_memory += wait;
+        arbitration_stall += wait;
         arbitration_waits += wait != 0;
     }
 
@@ -521,6 +524,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     mem_ = new bus_memory(*this, cfg.choice("core.misaligned") == "split");
     mem_->penalty = static_cast<std::uint32_t>(cfg.cycles("core.l1_bank_conflict_penalty"));
     contended_batch_ = cfg.cycles("core.contended_batch");
+    sparse_batch_ = cfg.cycles("core.sparse_contended_batch");
 
     // time CSR: global simulated time in cycles.
     h_.time_ctx = mem_;
@@ -540,6 +544,12 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     add_stat("stall_load_use", h_.load_use_stalls, "cycles",
              "load-use stalls: the instruction after a load read the loaded register");
     add_stat("stall_branch", stall_branch_, "cycles", "extra cycles of taken branches");
+    add_stat("batches_dense", batches_dense_, "",
+             "batches of at most core.contended_batch cycles (dense L1-bank or L2-path waits, or a DMA into L1 in "
+             "flight), each ending in a synchronisation");
+    add_stat("batches_sparse", batches_sparse_, "",
+             "batches of at most core.sparse_contended_batch cycles (occasional L1-bank or L2-path waits), each "
+             "ending in a synchronisation");
     add_stat("icache_hits", h_.fetch.hits, "", "instruction-cache lines entered that were present");
     add_stat("icache_misses", h_.fetch.misses, "", "instruction-cache lines entered that were refilled from L2");
     add_stat("stall_icache", h_.fetch.stall_cycles, "cycles", "instruction-cache misses (icache.miss_cycles each)");
@@ -619,7 +629,17 @@ void core::set_stack_guard(std::uint32_t floor, std::uint32_t lo, std::uint32_t 
     mem_->guard_hi = hi;
 }
 
+void core::set_dense(bool dense) {
+    if (dense == dense_counted_) return;
+    dense_counted_ = dense;
+    if (dense)
+        ++mem_->banks.dense_harts;
+    else
+        --mem_->banks.dense_harts;
+}
+
 void core::halt() {
+    set_dense(false);
     if (base::activity_sink* a = context().activity; a && state_ != run_state::halted)
         a->hart_state(h_.hart_id, "halted", now_cycles());
     state_ = run_state::halted;
@@ -736,14 +756,20 @@ void core::thread() {
         // Run to the end of the current quantum.
         // A hart that waited for an L1 bank or the L2 path lately runs short batches and
         // synchronises after each, so contending harts take turns in time
-        // order instead of a quantum each (base/slot_calendar.h).
-        // So does every hart while a DMA transfer into L1 is in flight
-        // (l1_bank_calendar::dma_streams).
+        // order instead of a quantum each (base/slot_calendar.h): 128-cycle
+        // ones (core.contended_batch) while its waits are dense, 1024-cycle
+        // ones (core.sparse_contended_batch) while they are occasional (core.h).
+        // Every hart runs the short ones while a DMA transfer into L1 is in
+        // flight (l1_bank_calendar::dma_streams).
         const bool dma_in_flight = mem_->banks.dma_streams != 0;
-        const std::uint64_t budget = contended_batches_ || dma_in_flight
-                                         ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch_)
-                                         : batch_budget(stamp);
+        const bool dense = contended_batches_ || dma_in_flight || mem_->banks.dense_harts;
+        batches_dense_ += dense;
+        batches_sparse_ += !dense && sparse_batches_;
+        const std::uint64_t budget = dense ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch_)
+                                     : sparse_batches_ ? std::min<std::uint64_t>(batch_budget(stamp), sparse_batch_)
+                                                       : batch_budget(stamp);
         const std::uint64_t waits_before = mem_->arbitration_waits;
+        const std::uint64_t stall_before = mem_->arbitration_stall;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(cycle_of(stamp + qk_.get_local_time())) -
                            static_cast<std::int64_t>(h_.cycle);
@@ -773,10 +799,17 @@ void core::thread() {
                                                    : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
-        if (mem_->arbitration_waits != waits_before)
-            contended_batches_ = contended_batches_sticky;
-        else if (contended_batches_)
-            --contended_batches_;
+        if (mem_->arbitration_waits != waits_before) {
+            sparse_batches_ = contended_batches_sticky;
+            if ((mem_->arbitration_stall - stall_before) * dense_stall_share >= h_.cycle - mem_->batch_start)
+                contended_batches_ = contended_batches_sticky;
+            else if (contended_batches_)
+                --contended_batches_;
+        } else {
+            if (contended_batches_) --contended_batches_;
+            if (sparse_batches_) --sparse_batches_;
+        }
+        set_dense(contended_batches_ != 0);
         if (base::activity_sink* a = context().activity) {
             const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
             a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
@@ -823,6 +856,7 @@ void core::thread() {
             {
                 const sc_core::sc_time t0 = sc_core::sc_time_stamp();
                 --awake;
+                set_dense(false);  // asleep, it contends with nobody
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);
                 ++awake;
                 sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
@@ -834,7 +868,8 @@ void core::thread() {
             continue;
         }
         stamp = sc_core::sc_time_stamp();  // a bus access of the batch may have waited
-        if (qk_.need_sync_at(stamp) || contended_batches_ || dma_in_flight) {
+        if (qk_.need_sync_at(stamp) || contended_batches_ || sparse_batches_ || dma_in_flight ||
+            mem_->banks.dense_harts) {
             update_stats();
             stamp = qk_.sync_from(stamp);
             // Harts resuming at the same time take their turns in hart-id

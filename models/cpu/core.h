@@ -186,13 +186,26 @@ private:
     bool stop_on_bus_error_;
     std::uint64_t watchdog_ = 0;  // soc.max_cycles: no batch runs past it (0 = no limit)
     std::uint32_t boot_address_ = 0;
-    // Contention mode: after a batch that waited for an L1 bank or the L2
-    // path, the next contended_batches_sticky batches are at most
-    // contended_batch_ cycles (core.contended_batch) and end with a
-    // synchronisation (core.cpp, thread()).
+    // Contention modes: after a batch that waited for an L1 bank or the L2
+    // path, the next contended_batches_sticky batches end with a
+    // synchronisation (core.cpp, thread()) and are at most
+    // contended_batch_ cycles (core.contended_batch) if those waits took at
+    // least 1 / dense_stall_share of the batch's cycles (dense contention:
+    // contenders must take turns finely), else at most sparse_batch_ cycles
+    // (core.sparse_contended_batch: an occasional collision, whoever runs
+    // first loses little).
     std::uint64_t contended_batch_ = 0;
+    std::uint64_t sparse_batch_ = 0;
     static constexpr unsigned contended_batches_sticky = 16;
-    unsigned contended_batches_ = 0;
+    static constexpr std::uint64_t dense_stall_share = 8;
+    unsigned contended_batches_ = 0;  // dense
+    unsigned sparse_batches_ = 0;
+    // Batches run in each mode (stats: what a multi-hart run's host time
+    // goes to).
+    std::uint64_t batches_dense_ = 0, batches_sparse_ = 0;
+    // Whether this hart counts in l1_bank_calendar::dense_harts (set_dense).
+    bool dense_counted_ = false;
+    void set_dense(bool dense);
 
     std::uint64_t stall_memory_ = 0;
     std::uint64_t stall_bank_ = 0;
