@@ -160,7 +160,7 @@ void systolic_array::start(std::uint32_t) {
                                "started by {}{}",
                                j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by,
                                has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
-        });
+        }, true);
         if (services().buffer_write_conflict(mine, t0)) {
             // A transfer that ended before the starter's (decoupled) local
             // time may not have cleared its busy bit yet: catch up, look again.
@@ -251,13 +251,17 @@ void systolic_array::release_results() {
     mark_results(pending_results_, false);
 }
 
-base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text describe) {
+base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text describe, bool writes_only) {
     base::buffer_use u;
     u.describe = std::move(describe);
     const std::uint64_t in = j.in_bytes();
-    u.spans.reserve(std::size_t(j.m) * 2 + j.k);
-    for (std::uint64_t i = 0; i < j.m; ++i) u.spans.push_back({j.a + i * j.lda, j.a + i * j.lda + j.k * in, false, "A"});
-    for (std::uint64_t i = 0; i < j.k; ++i) u.spans.push_back({j.b + i * j.ldb, j.b + i * j.ldb + j.n * in, false, "B"});
+    u.spans.reserve(writes_only ? std::size_t(j.m) : std::size_t(j.m) * 2 + j.k);
+    if (!writes_only) {
+        for (std::uint64_t i = 0; i < j.m; ++i)
+            u.spans.push_back({j.a + i * j.lda, j.a + i * j.lda + j.k * in, false, "A"});
+        for (std::uint64_t i = 0; i < j.k; ++i)
+            u.spans.push_back({j.b + i * j.ldb, j.b + i * j.ldb + j.n * in, false, "B"});
+    }
     for (std::uint64_t i = 0; i < j.m; ++i)
         u.spans.push_back({j.c + i * j.ldc, j.c + i * j.ldc + std::uint64_t{j.n} * sa_job::out_bytes, true, "C"});
     return u;
@@ -265,7 +269,24 @@ base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text des
 
 void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const {
     if (!results_pending_ || at >= job_end_) return;
-    out.push_back(use_of(pending_results_, [this] {
+    // Its spans' bounds, made only if a write meets them (as a DMA
+    // transfer's in dma::in_flight_uses): every DMA push is checked against
+    // the running job, whose use_of has a span per row of B.
+    base::buffer_use u;
+    const sa_job& pj = pending_results_;
+    const std::uint64_t in = pj.in_bytes();
+    // Rows i < count at base + i * stride, each len bytes: non-empty ones
+    // widen [lo, hi) as use_of's spans do (in 64 bits as there).
+    const auto widen = [&u](std::uint64_t base, std::uint64_t stride, std::uint64_t count, std::uint64_t len) {
+        if (count == 0 || len == 0) return;
+        u.lo = std::min(u.lo, base);
+        u.hi = std::max(u.hi, base + (count - 1) * stride + len);
+    };
+    widen(pj.a, pj.lda, pj.m, pj.k * in);
+    widen(pj.b, pj.ldb, pj.k, pj.n * in);
+    widen(pj.c, pj.ldc, pj.m, std::uint64_t{pj.n} * sa_job::out_bytes);
+    u.make_spans = [j = pj](std::vector<base::buffer_span>& spans) { spans = use_of(j, nullptr).spans; };
+    u.describe = [this] {
         const sa_job& j = pending_results_;
         const std::string site = starter_site();
         return fmt::format("systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
@@ -274,7 +295,8 @@ void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<bas
                            starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
                            site.empty() ? "" : " (" + site + ")",
                            static_cast<std::uint64_t>(job_end_ / clock_period()));
-    }));
+    };
+    out.push_back(std::move(u));
 }
 
 int systolic_array::running_job_row(std::uint64_t addr) const {

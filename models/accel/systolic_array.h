@@ -76,7 +76,10 @@ private:
     // The row of the running job's C that holds `addr`, -1 if none.
     int running_job_row(std::uint64_t addr) const;
     // The rows job `j` reads and writes, as memcheck's buffer use `describe`.
-    static base::buffer_use use_of(const sa_job& j, base::deferred_text describe);
+    // The job's spans: A and B read, C written; with `writes_only`, C's
+    // alone (a new job checked against the buffers in use: only what it
+    // writes can conflict).
+    static base::buffer_use use_of(const sa_job& j, base::deferred_text describe, bool writes_only = false);
     // Memcheck: C of a running job counts as "in flight" from START until
     // the job ends, so a read of it before then is a finding (the engine
     // computes the whole job at START).

@@ -139,8 +139,20 @@ public:
         Slot* slot = ring_.data() + std::size_t(first_resource) * stride_ + (cycle0 & mask_);
         if (resource_mask == 0 && per_cycle == 1) {
             // One resource, one booking per cycle (the cluster's L2 path):
-            // adjacent slots.
-            for (std::uint64_t i = 0; i < n; ++i) {
+            // adjacent slots, eight a step while none of them is booked
+            // (the loads stay inside the run's lap).
+            std::uint64_t i = 0;
+#if defined(__SSE2__)
+            if constexpr (sizeof(Slot) == 2) {
+                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                for (; i + 8 <= n; i += 8) {
+                    __m128i* p = reinterpret_cast<__m128i*>(slot + i);
+                    if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(p), tv)) != 0) break;
+                    _mm_storeu_si128(p, tv);
+                }
+            }
+#endif
+            for (; i < n; ++i) {
                 if (slot[i] == t) return i;
                 slot[i] = t;
             }
@@ -199,6 +211,30 @@ public:
             if (i == n) break;
             slot -= back;
             resource = 0;
+        }
+        return n;
+    }
+
+    // Books, in order, bookings i = 0, 1, ... of a run of n, one per cycle:
+    // booking i is resource (first_resource + i * step) & resource_mask at
+    // cycle0 + i (one lane of a wide port over interleaved resources, whose
+    // next word is step resources further). Stops at the first whose cycle
+    // is already booked and returns how many it booked; like
+    // reserve_free_run it books none (returns 0) if the run leaves cycle0's
+    // lap or would need a rebase.
+    std::uint64_t reserve_stride_run(std::uint64_t n, std::uint64_t cycle0, unsigned first_resource,
+                                     unsigned step, unsigned resource_mask) {
+        const std::uint64_t lap = cycle0 >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (n == 0 || tag > max_tag || ((cycle0 + n - 1) >> lap_shift_) != lap) return 0;
+        const Slot t = static_cast<Slot>(tag);
+        Slot* const base = ring_.data() + (cycle0 & mask_);
+        unsigned resource = first_resource;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            Slot& slot = base[std::size_t(resource) * stride_ + i];
+            if (slot == t) return i;
+            slot = t;
+            resource = (resource + step) & resource_mask;
         }
         return n;
     }
@@ -358,6 +394,14 @@ public:
         return __builtin_expect(wide_, 0)
                    ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
                    : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
+    }
+
+    // slot_ring::reserve_stride_run.
+    std::uint64_t reserve_stride_run(std::uint64_t n, std::uint64_t cycle0, unsigned first_resource, unsigned step,
+                                     unsigned resource_mask) {
+        return __builtin_expect(wide_, 0)
+                   ? wide_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask)
+                   : narrow_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask);
     }
 
     // A run like reserve_free_run's, from `at`, for an initiator that

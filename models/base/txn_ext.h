@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sim_services.h"
+#include "stats.h"
 
 #include <tlm>
 
@@ -25,6 +26,22 @@ class burst_target {
 public:
     virtual tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
                                            unsigned len, sc_core::sc_time& delay, txn_ext& ext) = 0;
+    // A read or write burst of [offset, offset + len) that burst() would
+    // serve with nothing to report (the caller knows it stays inside the
+    // target): its data, timing (delay grows from the arrival, SystemC time
+    // + delay, as in burst) and counters, and the bytes in the initiator's
+    // traffic counters, without the extension. False, having done nothing,
+    // where burst() has more to do (a memcheck finding): the caller then
+    // calls burst(). The default does nothing.
+    virtual bool stream(bool write, std::uint64_t offset, unsigned char* data, unsigned len, sc_core::sc_time& delay,
+                        const sc_core::sc_time& now, std::uint64_t beat_bytes, traffic_counters& traffic) {
+        (void)write, (void)offset, (void)data, (void)len, (void)delay, (void)now, (void)beat_bytes, (void)traffic;
+        return false;
+    }
+    // A hint that a burst of [offset, offset + len) comes next: a target
+    // that keeps the bytes in host memory may start loading them (and their
+    // memcheck shadow) into the host's caches. No effect on the simulation.
+    virtual void prefetch(std::uint64_t offset, unsigned len) { (void)offset, (void)len; }
 
 protected:
     ~burst_target() = default;

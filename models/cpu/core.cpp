@@ -135,8 +135,9 @@ struct core::bus_memory {
     std::uint64_t unknown_bytes = 0;
     std::uint64_t stall_memory = 0;
     std::uint64_t stall_bank = 0;
-    std::uint64_t arbitration_waits = 0;  // accesses that waited for a bank or the L2 path
-    std::uint64_t arbitration_stall = 0;  // the cycles they waited
+    // Cycles accesses waited for a bank or the L2 path. Every wait adds at
+    // least one, so a batch waited if and only if this moved during it.
+    std::uint64_t arbitration_stall = 0;
 
     bus_memory(core& owner, bool split_misaligned)
         : c(owner),
@@ -176,7 +177,6 @@ struct core::bus_memory {
         cyc += wait;
         stall_bank += wait;
         arbitration_stall += wait;
-        ++arbitration_waits;
     }
 
     __attribute__((noinline)) void arbitrate_l2(const window& w, std::uint64_t now, std::uint64_t& cyc) {
@@ -187,7 +187,6 @@ struct core::bus_memory {
         cyc += wait;
         stall_memory += wait;
         arbitration_stall += wait;
-        arbitration_waits += wait != 0;
     }
 
     // The interpreter's entry points. They hand the access a copy of the
@@ -768,7 +767,6 @@ void core::thread() {
         const std::uint64_t budget = dense ? std::min<std::uint64_t>(batch_budget(stamp), contended_batch_)
                                      : sparse_batches_ ? std::min<std::uint64_t>(batch_budget(stamp), sparse_batch_)
                                                        : batch_budget(stamp);
-        const std::uint64_t waits_before = mem_->arbitration_waits;
         const std::uint64_t stall_before = mem_->arbitration_stall;
         mem_->batch_start = h_.cycle;
         mem_->now_offset = static_cast<std::int64_t>(cycle_of(stamp + qk_.get_local_time())) -
@@ -799,7 +797,7 @@ void core::thread() {
                                                    : run(h_, *mem_, dc_);
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
-        if (mem_->arbitration_waits != waits_before) {
+        if (mem_->arbitration_stall != stall_before) {
             sparse_batches_ = contended_batches_sticky;
             if ((mem_->arbitration_stall - stall_before) * dense_stall_share >= h_.cycle - mem_->batch_start)
                 contended_batches_ = contended_batches_sticky;

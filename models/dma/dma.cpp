@@ -310,15 +310,15 @@ std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
     return {};
 }
 
-base::buffer_use dma::use_of(const descriptor& d, base::deferred_text describe) {
+base::buffer_use dma::use_of(const descriptor& d, base::deferred_text describe, bool writes_only) {
     base::buffer_use u;
     u.describe = std::move(describe);
-    u.spans.reserve(2 * std::size_t(d.count_2d) * d.count_3d);
+    u.spans.reserve((writes_only ? 1 : 2) * std::size_t(d.count_2d) * d.count_3d);
     for (std::uint64_t p = 0; p < d.count_3d; ++p)
         for (std::uint64_t r = 0; r < d.count_2d; ++r) {
             const std::uint64_t s = std::uint64_t{d.src} + p * d.src_stride_3d + r * d.src_stride_2d;
             const std::uint64_t t = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-            u.spans.push_back({s, s + d.len, false, "src"});
+            if (!writes_only) u.spans.push_back({s, s + d.len, false, "src"});
             u.spans.push_back({t, t + d.len, true, "dst"});
         }
     return u;
@@ -374,7 +374,7 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
             by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
                : std::string("unknown initiator"),
             has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
-    });
+    }, true);
     mine.pushed_from = &chain;
     if (!svc.buffer_write_conflict(mine, access_time())) return;
     // A transfer that ended before the pusher's (decoupled) local time may
@@ -648,7 +648,13 @@ bool dma::run_transfer(channel& ch) {
         // books them itself, at the same cycles, in one transaction.
         // SystemC time (`stamp`), read again only where it can have moved:
         // after a wait, and after an access that may reach a peripheral.
-        const bool waits = t > now && !alone_until(t, stamp, context(), reuse);
+        // alone_until's answer from the horizon it keeps, without the call,
+        // while nothing has moved since: the same SystemC time, so the same
+        // delta cycle too (every wait here takes time), no hart awake and no
+        // stop asked for.
+        const bool known_alone = reuse && horizon.known && horizon.at == stamp && t < horizon.until &&
+                                 context().harts_awake == 0 && !services().stop_requested();
+        const bool waits = t > now && !known_alone && !alone_until(t, stamp, context(), reuse);
         sc_time delay = t - stamp;
         // A burst running past the L1's end faults at `t`, not here.
         const base::burst_route& route = is_write ? dst_route : src_route;
@@ -667,8 +673,24 @@ bool dma::run_transfer(channel& ch) {
                 stamp = sc_core::sc_time_stamp();
             }
         }
-        bus.set_banks_booked(booked);
         delay = lt - stamp;
+        // A memory-only burst with nothing booked ahead: straight to the
+        // memory's stream(), the access bus.direct would make (the
+        // interconnect's hop and forwarded count, the memory's data, timing
+        // and counters, the channel's traffic) without the extension and
+        // its layers. It cannot fault or stop the run; a burst the memory
+        // has a finding for goes through bus.direct below.
+        if (memory_only && !booked && route.covers(addr, addr + n - 1)) {
+            sc_time d = delay + route.hop;
+            if (route.target->stream(is_write, addr - route.window_base, data, n, d, stamp, l1 ? l1_width_ : 0,
+                                     bus.traffic())) {
+                ++*route.forwarded;
+                if (stamp > lt) lt = stamp;
+                done = std::max(stamp + d, path_done);
+                return tlm::TLM_OK_RESPONSE;
+            }
+        }
+        bus.set_banks_booked(booked);
         const bool was_stopped = services().stop_requested();
         const auto st =
             bus.direct(route, is_write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, n, delay);
@@ -755,6 +777,16 @@ bool dma::run_transfer(channel& ch) {
                     r = 0;
                     if (++p >= d.count_3d) more = false;
                 }
+            }
+            // Its source towards the host's caches while this burst is
+            // written (memory-only transfers: the route is a memory's).
+            if (more && memory_only) {
+                const std::uint64_t next = (std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d +
+                                            std::uint64_t{r} * d.src_stride_2d + o) &
+                                           0xFFFFFFFFu;
+                const unsigned next_n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
+                if (src_route.covers(next, next + next_n - 1))
+                    src_route.target->prefetch(next - src_route.window_base, next_n);
             }
         }
     }

@@ -67,7 +67,10 @@ private:
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;
     // The rows transfer `d` reads and writes, as memcheck's buffer use `describe`.
-    static base::buffer_use use_of(const descriptor& d, base::deferred_text describe);
+    // The transfer's spans, a source (read) and a destination (written)
+    // per row; with `writes_only`, the destinations alone (a new transfer
+    // checked against the buffers in use: only what it writes can conflict).
+    static base::buffer_use use_of(const descriptor& d, base::deferred_text describe, bool writes_only = false);
     // Memcheck: the transfer about to be pushed writes into a buffer that an
     // in-flight transfer or the running SA job uses: a finding naming both.
     void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,

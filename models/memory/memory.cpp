@@ -210,6 +210,56 @@ tlm::tlm_response_status memory::burst(tlm::tlm_command cmd, std::uint64_t offse
     return access(cmd, offset, data, len, delay, &ext);
 }
 
+bool memory::stream(bool write, std::uint64_t offset, unsigned char* data, unsigned len, sc_core::sc_time& delay,
+                    const sc_core::sc_time& now, std::uint64_t beat_bytes, base::traffic_counters& traffic) {
+    // access() with a normal booking, minus what only a finding or the
+    // extension needs: a read of a byte not written yet goes through
+    // access(), which reports it, as does a burst past the end (a window
+    // larger than the memory), which burst() refuses.
+    if (offset >= size_ || len > size_ - offset) return false;
+    if (!sparse_) {
+        // Dense storage (L1, L2): one block, no pages to walk.
+        unsigned char* const host = dense_.data() + offset;
+        unsigned char* const shadow = shadowed_ ? dense_shadow_.data() + offset : nullptr;
+        if (write) {
+            std::memcpy(host, data, len);
+            if (shadow) std::memset(shadow, base::shadow_written, len);
+        } else {
+            if (shadow && services().memcheck() != base::memcheck_mode::off &&
+                base::first_not_written(shadow, len) < len)
+                return false;
+            std::memcpy(data, host, len);
+        }
+    } else {
+        if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off &&
+            first_unwritten(offset, len) != UINT64_MAX)
+            return false;
+        copy(offset, data, len, write);
+    }
+    delay += burst_time(offset, len, now + delay, beat_bytes);
+    if (write) {
+        ++writes_;
+        bytes_written_ += len;
+    } else {
+        ++reads_;
+        bytes_read_ += len;
+    }
+    if (traffic_id_ >= 0) (write ? traffic.write_bytes : traffic.read_bytes)[traffic_id_] += len;
+    return true;
+}
+
+void memory::prefetch(std::uint64_t offset, unsigned len) {
+    // Dense storage only (a sparse page may not exist yet). A weight tile's
+    // rows come from all over a large L2: without it, the next burst's
+    // first reads of its data and shadow wait for the host's memory.
+    if (sparse_ || offset >= size_ || len == 0) return;
+    const std::uint64_t end = std::min<std::uint64_t>(size_, offset + len);
+    for (std::uint64_t a = offset & ~std::uint64_t{63}; a < end; a += 64) {
+        __builtin_prefetch(dense_.data() + a);
+        if (shadowed_) __builtin_prefetch(dense_shadow_.data() + a);
+    }
+}
+
 tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
                                         std::uint64_t len, sc_core::sc_time& delay, base::txn_ext* ext) {
     const auto booking = ext ? ext->booking : base::txn_ext::bank_booking::normal;
@@ -305,6 +355,42 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.
+    const std::uint64_t banks = std::uint64_t{calendar_->bank_mask} + 1;
+    if (banks % words_per_cycle == 0) {
+        // Each lane's words are in banks of their own (word w - first goes
+        // out on lane (w - first) % words_per_cycle to bank w % banks, and
+        // the lanes divide the banks): the lanes book independently of each
+        // other, lane by lane, with the same result as word by word. In a
+        // lane, the word after one that waited is issued the cycle after it
+        // was served (its own issue cycle is never later), so the lane goes
+        // on as a run of one word per cycle, its banks words_per_cycle
+        // apart: booked as runs (reserve_stride_run) between the words that
+        // find their cycle taken and wait (reserve).
+        const auto step = static_cast<unsigned>(words_per_cycle);
+        for (std::uint64_t j = 0; j < words_per_cycle && free_run + j < words; ++j) {
+            const std::uint64_t i0 = free_run + j;
+            std::uint64_t left = (words - i0 + words_per_cycle - 1) / words_per_cycle;
+            std::uint64_t cycle = arrive_cycle + i0 / words_per_cycle;
+            unsigned bank = calendar_->bank_of((first + i0) * bank_width_);
+            while (left) {
+                const std::uint64_t run =
+                    calendar_->banks.reserve_stride_run(left, cycle, bank, step, calendar_->bank_mask);
+                cycle += run;
+                bank = static_cast<unsigned>((bank + run * step) & calendar_->bank_mask);
+                if ((left -= run) == 0) break;
+                const std::uint64_t served = calendar_->banks.reserve(bank, cycle);
+                if (served != cycle) {
+                    ++bank_conflicts_;
+                    bank_stall_cycles_ += served - cycle;
+                }
+                cycle = served + 1;
+                bank = (bank + step) & calendar_->bank_mask;
+                --left;
+            }
+            end = std::max(end, cycle);
+        }
+        return cycles(end - arrive_cycle) + extra_latency;
+    }
     // Word w - first goes out on lane (w - first) % words_per_cycle in cycle
     // (w - first) / words_per_cycle after arrival, counted without a division
     // per word; the lanes' buffer is kept between bursts (no allocation per burst).

@@ -50,6 +50,11 @@ public:
     // base::burst_target: b_transport's access without the payload.
     tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,
                                    sc_core::sc_time& delay, base::txn_ext& ext) override;
+    // base::burst_target: access() of a burst with nothing to report.
+    bool stream(bool write, std::uint64_t offset, unsigned char* data, unsigned len, sc_core::sc_time& delay,
+                const sc_core::sc_time& now, std::uint64_t beat_bytes, base::traffic_counters& traffic) override;
+    // base::burst_target: the bytes and their shadow towards the host's caches.
+    void prefetch(std::uint64_t offset, unsigned len) override;
 
 private:
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);

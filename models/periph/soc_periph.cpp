@@ -153,10 +153,17 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
 }
 
 std::vector<std::uint64_t> soc_periph::busy_snapshot() const {
+    const auto& groups = context().stats.groups();
+    if (busy_counters_groups_ != groups.size()) {
+        busy_counters_.clear();
+        for (const auto& g : groups)
+            for (const auto& st : g.values)
+                if (st.name == "busy_cycles") busy_counters_.push_back(st.value);
+        busy_counters_groups_ = groups.size();
+    }
     std::vector<std::uint64_t> v;
-    for (const auto& g : context().stats.groups())
-        for (const auto& st : g.values)
-            if (st.name == "busy_cycles") v.push_back(*st.value);
+    v.reserve(busy_counters_.size());
+    for (const std::uint64_t* c : busy_counters_) v.push_back(*c);
     return v;
 }
 

@@ -71,6 +71,10 @@ private:
     // statistic of this SoC) sampled at region boundaries, so the report
     // gives their utilisation inside each region.
     std::vector<std::uint64_t> busy_snapshot() const;
+    // The counters busy_snapshot samples, found once: the statistics are
+    // registered while the SoC is built, before any region marker runs.
+    mutable std::vector<const std::uint64_t*> busy_counters_;
+    mutable std::size_t busy_counters_groups_ = 0;  // groups() looked at for them
 
     struct open_region {
         std::size_t index;  // into regions_
