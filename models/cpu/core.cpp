@@ -510,6 +510,23 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
     const std::uint64_t taken = cfg.cycles("core.cpi_branch_taken");
     ct.branch_taken_extra = taken > ct.cpi[cc_branch] ? static_cast<std::uint32_t>(taken - ct.cpi[cc_branch]) : 0;
     h_.extensions = isa_extensions(cfg);
+    {
+        // The first hart of the SoC sets what the shared decode cache
+        // decodes for; a hart configured otherwise keeps its own.
+        struct shared_decode {
+            decode_cache cache;
+            bool set = false;
+            cost_table costs;
+            std::uint32_t extensions = 0;
+        };
+        shared_decode& sd = context().shared<shared_decode>();
+        if (!sd.set) sd.set = true, sd.costs = h_.costs, sd.extensions = h_.extensions;
+        const bool alike = std::equal(std::begin(sd.costs.cpi), std::end(sd.costs.cpi), std::begin(h_.costs.cpi)) &&
+                           sd.costs.mulh == h_.costs.mulh &&
+                           sd.costs.branch_taken_extra == h_.costs.branch_taken_extra &&
+                           sd.extensions == h_.extensions;
+        dc_ = alike ? &sd.cache : &own_dc_;
+    }
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");
 
@@ -791,10 +808,12 @@ void core::thread() {
             }
             if (left <= budget) exact_limit = h_.cycle + left;
         }
+        dc_->enter();
         const stop s = debug_ || observer_ || log().enabled(base::log_level::trace)
-                           ? run<bus_memory, true>(h_, *mem_, dc_, exact_limit)
-                       : exact_limit != UINT64_MAX ? run<bus_memory, false, true>(h_, *mem_, dc_, exact_limit)
-                                                   : run(h_, *mem_, dc_);
+                           ? run<bus_memory, true>(h_, *mem_, *dc_, exact_limit)
+                       : exact_limit != UINT64_MAX ? run<bus_memory, false, true>(h_, *mem_, *dc_, exact_limit)
+                                                   : run(h_, *mem_, *dc_);
+        dc_->leave();
         if (observer_) observer_->after(*this, s == stop::exception);
         qk_.inc(cycles(h_.cycle - mem_->batch_start));
         if (mem_->arbitration_stall != stall_before) {

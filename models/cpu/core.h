@@ -132,7 +132,9 @@ public:
     // Attaches (or with null detaches) an instruction observer.
     void attach_observer(insn_observer* o) { observer_ = o; }
     // Drops the decoded instructions: a debugger wrote code memory.
-    void flush_decoded() { dc_.flush(); }
+    void flush_decoded() { dc_->flush(); }
+    // The decode cache this hart uses (shared by the SoC's harts that decode alike).
+    const decode_cache* decoded() const { return dc_; }
     // The hart's state at its last fault — a synchronous exception other
     // than an environment call, or a memcheck finding that ends the run (pc
     // is the load's, the registers as it executes; cycle and instret are
@@ -176,7 +178,10 @@ private:
     static bool alone_now(const base::sim_services& sim);
 
     hart_state h_;
-    decode_cache dc_;
+    // The SoC's decode cache shared by the harts that decode alike
+    // (decode_cache.h), else own_dc_.
+    decode_cache* dc_ = nullptr;
+    decode_cache own_dc_;
     bus_memory* mem_;
     base::quantum_keeper qk_;  // quantum from the SoC's context
     sc_core::sc_event wake_event_;

@@ -10,6 +10,17 @@
 // the interpreter calls it on FENCE.I, which is what RISC-V (Zifencei)
 // requires before modified code is guaranteed to execute; stores into
 // already-decoded code are NOT snooped (that would cost a check per store).
+//
+// The harts of a SoC that decode alike (the same core.* timing and ISA
+// extensions: all of them with one config) share one cache (core.cpp): the
+// workers run the same kernels, and each decoded them, and faulted in the
+// host pages of its own slot arrays, for itself. A decoded slot depends on
+// nothing but the code bytes, their address and that config. A FENCE.I on
+// any hart then drops the blocks for all of them, which Zifencei allows (a
+// hart that has not executed FENCE.I may see the new code or the old). A
+// hart suspended inside run() (a register access that waits) still points
+// into the blocks it was executing: dropped blocks are freed only once no
+// hart is inside run() (enter / leave).
 #pragma once
 
 #include "isa.h"
@@ -66,13 +77,24 @@ public:
     }
 
     void flush() {
+        if (inside_)
+            for (auto& b : blocks_) retired_.push_back(std::move(b));
         blocks_.clear();
         last_ = nullptr;
     }
 
+    // Around every run() of a hart that uses this cache: blocks flushed
+    // meanwhile are freed when the last hart inside has left.
+    void enter() { ++inside_; }
+    void leave() {
+        if (--inside_ == 0) retired_.clear();
+    }
+
 private:
     std::vector<std::unique_ptr<block>> blocks_;
+    std::vector<std::unique_ptr<block>> retired_;  // flushed while a hart was inside run()
     block* last_ = nullptr;
+    unsigned inside_ = 0;
 };
 
 }  // namespace npu::cpu
