@@ -237,13 +237,7 @@ bool memory::stream(bool write, std::uint64_t offset, unsigned char* data, unsig
         copy(offset, data, len, write);
     }
     delay += burst_time(offset, len, now + delay, beat_bytes);
-    if (write) {
-        ++writes_;
-        bytes_written_ += len;
-    } else {
-        ++reads_;
-        bytes_read_ += len;
-    }
+    count(write, len);
     if (traffic_id_ >= 0) (write ? traffic.write_bytes : traffic.read_bytes)[traffic_id_] += len;
     return true;
 }
@@ -297,13 +291,7 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
     if (booking != base::txn_ext::bank_booking::booked)
         delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
 
-    if (write) {
-        ++writes_;
-        bytes_written_ += len;
-    } else {
-        ++reads_;
-        bytes_read_ += len;
-    }
+    count(write, len);
     if (ext) ext->traffic_id = traffic_id_;
     return tlm::TLM_OK_RESPONSE;
 }

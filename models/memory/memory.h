@@ -78,6 +78,16 @@ private:
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
+    // The read and write counters of one access (access() and stream()).
+    void count(bool write, std::uint64_t len) {
+        if (write) {
+            ++writes_;
+            bytes_written_ += len;
+        } else {
+            ++reads_;
+            bytes_read_ += len;
+        }
+    }
 
     // Timing of one b_transport burst arriving at `arrive`: the extra delay
     // beyond the arrival (latency, beats, contention). `beat_bytes`: the
