@@ -26,6 +26,7 @@ component::component(sc_core::sc_module_name nm, const cfg::config& cfg, std::st
       log_(name(), ctx_->level) {
     const double hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     period_ = sc_core::sc_time(1.0 / hz, sc_core::SC_SEC);
+    for (std::size_t n = 0; n < small_cycles_.size(); ++n) small_cycles_[n] = period_ * static_cast<double>(n);
 }
 
 void component::add_stat(const std::string& name, const std::uint64_t& v, const std::string& unit,

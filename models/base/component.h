@@ -16,6 +16,7 @@
 
 #include <systemc>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,8 +48,12 @@ public:
 
     // The cluster clock period; timing in the models is in cycles of it.
     const sc_core::sc_time& clock_period() const { return period_; }
-    // (In doubles, inline: sc_time::from_value is a libsystemc call.)
-    sc_core::sc_time cycles(std::uint64_t n) const { return period_ * static_cast<double>(n); }
+    // (In doubles, inline: sc_time::from_value is a libsystemc call. The
+    // small counts every burst and access asks for are looked up: the same
+    // values, without sc_time's double round trip per call.)
+    sc_core::sc_time cycles(std::uint64_t n) const {
+        return n < small_cycles_.size() ? small_cycles_[n] : period_ * static_cast<double>(n);
+    }
     // nearest_cycle at the cluster clock.
     std::uint64_t cycle_of(const sc_core::sc_time& t) const { return nearest_cycle(t, period_); }
 
@@ -62,6 +67,7 @@ private:
     sim_context* ctx_;
     logger log_;
     sc_core::sc_time period_;
+    std::array<sc_core::sc_time, 64> small_cycles_;  // cycles(n) for n < 64
     stats_registry::group* stats_ = nullptr;
 };
 

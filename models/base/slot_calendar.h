@@ -60,6 +60,14 @@ struct run_cursor {
 // bookings more than kept_laps laps before the newest are forgotten (their
 // slots read as never booked). That changes nothing while no initiator books
 // that far behind another, which slot_calendar::init makes sure of.
+//
+// Cycle-major: the slots of one cycle, one per resource, are adjacent
+// (slot of resource r at ring cycle i: ring_[i * resources_ + r]). What
+// books many resources at once books them within one cycle or a few: an SA
+// tile's block (every bank for a few cycles) is one contiguous stretch
+// checked and filled 16 bytes a step, a DMA burst's two words of a cycle
+// are adjacent slots, and a burst's 32 cycles on 16 banks are 1 KiB of
+// adjacent slots instead of a slot in each of 16 rows a ring apart.
 template <class Slot>
 class slot_ring {
 public:
@@ -68,17 +76,16 @@ public:
     void init(unsigned resources, std::uint64_t size) {
         mask_ = size - 1;
         lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
-        // Rows a cache line more than a power of two apart: the slots of
-        // one cycle in every bank (what a 16-word SA row or several cores
-        // book together) then fall in different sets of the host's L1 data
-        // cache instead of all in one, where 16 of them evicted each other.
-        stride_ = size + 64 / sizeof(Slot);
-        ring_.assign(std::size_t(resources) * stride_, 0);
+        resources_ = resources;
+        // 16 bytes of padding: the SIMD checks of a block or run that ends
+        // at the ring's last cycle read (never book) up to a vector past it.
+        ring_.assign(std::size_t(resources) * size + 16 / sizeof(Slot), 0);
     }
     bool empty() const { return ring_.empty(); }
 
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
-        Slot* const row = ring_.data() + std::size_t(resource) * stride_;
+        Slot* const column = ring_.data() + resource;
+        const std::size_t step = resources_;
         // Every cycle of a lap has the same tag: one compare per taken cycle
         // (a core or DMA word behind an SA tile's stream walks many).
         for (std::uint64_t lap = cycle >> lap_shift_;; ++lap) {
@@ -86,31 +93,33 @@ public:
             if (__builtin_expect(tag > max_tag, 0)) tag = rebase(lap);
             const Slot t = static_cast<Slot>(tag);
             std::uint64_t i = cycle & mask_;
-            // Most accesses find their cycle free: one compare. A word behind
-            // a taken stretch (a DMA burst after an SA tile's block) walks it
-            // eight slots per SSE2 step; the loads stay inside the lap.
-            if (row[i] != t) {
-                row[i] = t;
+            // Most accesses find their cycle free: one compare.
+            if (column[i * step] != t) {
+                column[i * step] = t;
                 return (lap << lap_shift_) | i;
             }
             ++i;
 #if defined(__SSE2__)
             if constexpr (sizeof(Slot) == 2) {
-                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
-                for (; i + 8 <= mask_ + 1; i += 8) {
-                    const unsigned taken = static_cast<unsigned>(
-                        _mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + i)), tv)));
-                    if (taken != 0xFFFFu) {
-                        i += static_cast<unsigned>(__builtin_ctz(~taken)) / 2;
-                        row[i] = t;
-                        return (lap << lap_shift_) | i;
+                // One resource (the L2 path): adjacent cycles, eight slots
+                // per SSE2 step; the loads stay inside the lap.
+                if (step == 1) {
+                    const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                    for (; i + 8 <= mask_ + 1; i += 8) {
+                        const unsigned taken = static_cast<unsigned>(_mm_movemask_epi8(
+                            _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(column + i)), tv)));
+                        if (taken != 0xFFFFu) {
+                            i += static_cast<unsigned>(__builtin_ctz(~taken)) / 2;
+                            column[i] = t;
+                            return (lap << lap_shift_) | i;
+                        }
                     }
                 }
             }
 #endif
-            for (; i <= mask_; ++i)
-                if (row[i] != t) {
-                    row[i] = t;
+            for (const Slot* s = column + i * step; i <= mask_; ++i, s += step)
+                if (*s != t) {
+                    column[i * step] = t;
                     return (lap << lap_shift_) | i;
                 }
             cycle = (lap + 1) << lap_shift_;
@@ -133,33 +142,37 @@ public:
         if (n == 0 || tag > max_tag || ((cycle0 + (first_lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
         const Slot t = static_cast<Slot>(tag);
         // Booking i's slot, walked with no multiplication per booking (every
-        // DMA burst books one per L1 word): a row of the ring further per
-        // booking, back to the first row after the last resource, a slot
-        // further per cycle. The run stays in its lap: no index wraps.
-        Slot* slot = ring_.data() + std::size_t(first_resource) * stride_ + (cycle0 & mask_);
+        // DMA burst books one per L1 word): a slot further per booking, back
+        // to the first resource's after the last, a cycle's slots further per
+        // cycle. The run stays in its lap: no index wraps.
+        const std::ptrdiff_t cycle_step = static_cast<std::ptrdiff_t>(resources_);
+        Slot* slot = ring_.data() + (cycle0 & mask_) * resources_ + first_resource;
         if (resource_mask == 0 && per_cycle == 1) {
             // One resource, one booking per cycle (the cluster's L2 path):
-            // adjacent slots, eight a step while none of them is booked
-            // (the loads stay inside the run's lap).
+            // with one resource in the ring, adjacent slots, eight a step
+            // while none of them is booked (the loads stay inside the run's
+            // lap).
             std::uint64_t i = 0;
 #if defined(__SSE2__)
             if constexpr (sizeof(Slot) == 2) {
-                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
-                for (; i + 8 <= n; i += 8) {
-                    __m128i* p = reinterpret_cast<__m128i*>(slot + i);
-                    if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(p), tv)) != 0) break;
-                    _mm_storeu_si128(p, tv);
+                if (cycle_step == 1) {
+                    const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                    for (; i + 8 <= n; i += 8) {
+                        __m128i* p = reinterpret_cast<__m128i*>(slot + i);
+                        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128(p), tv)) != 0) break;
+                        _mm_storeu_si128(p, tv);
+                    }
                 }
             }
 #endif
-            for (; i < n; ++i) {
-                if (slot[i] == t) return i;
-                slot[i] = t;
+            for (slot += static_cast<std::ptrdiff_t>(i) * cycle_step; i < n; ++i, slot += cycle_step) {
+                if (*slot == t) return i;
+                *slot = t;
             }
             return n;
         }
-        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
-        const std::ptrdiff_t back = row * (static_cast<std::ptrdiff_t>(resource_mask) + 1);
+        const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
+        const std::ptrdiff_t back = static_cast<std::ptrdiff_t>(resources);
         std::uint64_t resource = first_resource, lane = first_lane, i = 0;
         if (per_cycle == 2 && resource_mask != 0) {
             // Two bookings per cycle (a DMA burst's L1 words, 8 B per cycle
@@ -167,19 +180,19 @@ public:
             // r + 1, which never straddle the wrap back to resource 0 (the
             // count of resources is even), in as many pairs as there are
             // up to the last resource, with no check per pair but the slots'.
-            const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
             if (resource & 1u) {
                 // An odd first resource: its booking alone, then pairs.
                 if (*slot == t) return 0;
                 *slot = t;
-                slot += row;
-                if (++lane == 2) lane = 0, ++slot;
+                ++slot;
+                if (++lane == 2) lane = 0, slot += cycle_step;
                 if (++resource == resources) resource = 0, slot -= back;
                 i = 1;
             }
-            // A pair from lane 0 is one cycle's two slots; from lane 1 its
-            // second booking is lane 0 of the next cycle.
-            const std::ptrdiff_t second = row + static_cast<std::ptrdiff_t>(lane);
+            // A pair from lane 0 is one cycle's two adjacent slots; from
+            // lane 1 its second booking is lane 0 of the next cycle.
+            const std::ptrdiff_t second = 1 + static_cast<std::ptrdiff_t>(lane) * cycle_step;
+            const std::ptrdiff_t next_pair = 2 + cycle_step;
             while (n - i >= 2) {
                 std::uint64_t pairs = std::min((n - i) / 2, (resources - resource) / 2);
                 resource += 2 * pairs;
@@ -188,7 +201,7 @@ public:
                     slot[0] = t;
                     if (slot[second] == t) return i + 1;
                     slot[second] = t;
-                    slot += 2 * row + 1;
+                    slot += next_pair;
                 }
                 if (resource == resources) resource = 0, slot -= back;
             }
@@ -198,15 +211,15 @@ public:
             *slot = t;
             return n;
         }
-        // In segments up to the last resource (then back to the first row):
+        // In segments up to the last resource (then back to the first):
         // no resource check per booking.
         while (i < n) {
-            const std::uint64_t seg = std::min<std::uint64_t>(n - i, std::uint64_t{resource_mask} + 1 - resource);
+            const std::uint64_t seg = std::min<std::uint64_t>(n - i, resources - resource);
             for (const std::uint64_t end = i + seg; i < end; ++i) {
                 if (*slot == t) return i;
                 *slot = t;
-                slot += row;
-                if (++lane == per_cycle) lane = 0, ++slot;
+                ++slot;
+                if (++lane == per_cycle) lane = 0, slot += cycle_step;
             }
             if (i == n) break;
             slot -= back;
@@ -228,10 +241,10 @@ public:
         const std::uint64_t tag = lap - base_lap_ + 1;
         if (n == 0 || tag > max_tag || ((cycle0 + n - 1) >> lap_shift_) != lap) return 0;
         const Slot t = static_cast<Slot>(tag);
-        Slot* const base = ring_.data() + (cycle0 & mask_);
+        Slot* cycle_slots = ring_.data() + (cycle0 & mask_) * resources_;
         unsigned resource = first_resource;
-        for (std::uint64_t i = 0; i < n; ++i) {
-            Slot& slot = base[std::size_t(resource) * stride_ + i];
+        for (std::uint64_t i = 0; i < n; ++i, cycle_slots += resources_) {
+            Slot& slot = cycle_slots[resource];
             if (slot == t) return i;
             slot = t;
             resource = (resource + step) & resource_mask;
@@ -248,15 +261,15 @@ public:
         const Slot t = static_cast<Slot>(tag);
         // Walked as in reserve_free_run, in segments of one cycle's lanes up
         // to the last resource: no lane or wrap check per booking (the SA
-        // books a 16-word row per call, all in one cycle).
-        const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(stride_);
+        // books a 16-word row per call, all in one cycle: adjacent slots).
+        const std::ptrdiff_t cycle_step = static_cast<std::ptrdiff_t>(resources_);
         const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
-        Slot* slot = ring_.data() + std::size_t(at.resource) * stride_ + (at.cycle & mask_);
+        Slot* slot = ring_.data() + (at.cycle & mask_) * resources_ + at.resource;
         std::uint64_t resource = at.resource, lane = at.lane, cycle = at.cycle, i = 0;
         while (i < n) {
             const std::uint64_t seg = std::min({n - i, per_cycle - lane, resources - resource});
             std::uint64_t* own = own_next + resource;
-            for (std::uint64_t k = 0; k < seg; ++k, slot += row, ++own) {
+            for (std::uint64_t k = 0; k < seg; ++k, ++slot, ++own) {
                 if (*slot != t) {
                     *slot = t;
                     *own = cycle + 1;
@@ -270,8 +283,8 @@ public:
             i += seg;
             resource += seg;
             lane += seg;
-            if (resource == resources) resource = 0, slot -= row * static_cast<std::ptrdiff_t>(resources);
-            if (lane == per_cycle) lane = 0, ++slot, ++cycle;
+            if (resource == resources) resource = 0, slot -= static_cast<std::ptrdiff_t>(resources);
+            if (lane == per_cycle) lane = 0, slot += cycle_step, ++cycle;
         }
         at.cycle = cycle;
         at.lane = lane;
@@ -282,63 +295,40 @@ public:
     // Books cycles [cycle0, cycle0 + n) of every resource when none of
     // those slots is booked yet and returns true; else books nothing and
     // returns false, as it does if the block leaves cycle0's lap or would
-    // need a rebase. Each resource's cycles are adjacent in the ring: they
-    // are checked and filled 16 bytes a step (the build's -O2 does not
+    // need a rebase. The block's slots are adjacent in the ring (cycle-
+    // major): checked and filled 16 bytes a step (the build's -O2 does not
     // vectorise loops of unknown length itself).
     bool reserve_block_if_free(std::uint64_t cycle0, std::uint64_t n) {
         const std::uint64_t lap = cycle0 >> lap_shift_;
         const std::uint64_t tag = lap - base_lap_ + 1;
         if (n == 0 || tag > max_tag || ((cycle0 + n - 1) >> lap_shift_) != lap) return false;
         const Slot t = static_cast<Slot>(tag);
-        const std::size_t resources = ring_.size() / stride_;
-        Slot* const first = ring_.data() + (cycle0 & mask_);
-        // The check and the fill of the last (n % 8) slots of a row read the
-        // rest of their 16 bytes: still inside the ring, which ends at least
-        // 32 slots (init's padding) after a block that stays in its lap.
-        for (std::size_t r = 0; r < resources; ++r) {
-            const Slot* row = first + r * stride_;
-            std::uint64_t k = 0;
-            bool any = false;
+        Slot* const first = ring_.data() + (cycle0 & mask_) * resources_;
+        const std::uint64_t slots = n * resources_;
+        std::uint64_t k = 0;
+        bool checked = false;
 #if defined(__SSE2__)
-            if constexpr (sizeof(Slot) == 2) {
-                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
-                int taken = 0;
-                for (; k + 8 <= n; k += 8)
-                    taken |= _mm_movemask_epi8(
-                        _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)), tv));
-                if (k < n) {
-                    taken |= _mm_movemask_epi8(
-                                 _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + k)), tv)) &
-                             ((1 << (2 * (n - k))) - 1);
-                    k = n;
-                }
-                any = taken != 0;
-            }
-#endif
-            for (; k < n; ++k) any |= row[k] == t;
-            if (any) return false;
+        if constexpr (sizeof(Slot) == 2) {
+            const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+            int taken = 0;
+            for (; k + 8 <= slots; k += 8)
+                taken |= _mm_movemask_epi8(
+                    _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(first + k)), tv));
+            // The last (slots % 8) slots read the rest of their 16 bytes:
+            // still inside the ring (init's padding).
+            if (k < slots)
+                taken |= _mm_movemask_epi8(
+                             _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(first + k)), tv)) &
+                         ((1 << (2 * (slots - k))) - 1);
+            if (taken) return false;
+            checked = true;
+            for (k = 0; k + 8 <= slots; k += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(first + k), tv);
         }
-        for (std::size_t r = 0; r < resources; ++r) {
-            Slot* row = first + r * stride_;
-            std::uint64_t k = 0;
-#if defined(__SSE2__)
-            if constexpr (sizeof(Slot) == 2) {
-                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
-                for (; k + 8 <= n; k += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(row + k), tv);
-                if (k < n) {
-                    // The slots past the block keep their bookings.
-                    alignas(16) static constexpr std::uint16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-                    const __m128i in_block = _mm_cmplt_epi16(_mm_load_si128(reinterpret_cast<const __m128i*>(lanes)),
-                                                             _mm_set1_epi16(static_cast<short>(n - k)));
-                    __m128i* p = reinterpret_cast<__m128i*>(row + k);
-                    const __m128i old = _mm_loadu_si128(p);
-                    _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(in_block, tv), _mm_andnot_si128(in_block, old)));
-                    k = n;
-                }
-            }
 #endif
-            for (; k < n; ++k) row[k] = t;
-        }
+        if (!checked)
+            for (std::uint64_t j = 0; j < slots; ++j)
+                if (first[j] == t) return false;
+        for (; k < slots; ++k) first[k] = t;
         return true;
     }
 
@@ -355,7 +345,8 @@ private:
     }
 
     std::vector<Slot> ring_;
-    std::uint64_t stride_ = 0, mask_ = 0, base_lap_ = 0;
+    std::uint64_t mask_ = 0, base_lap_ = 0;
+    std::size_t resources_ = 0;
     unsigned lap_shift_ = 0;
 };
 

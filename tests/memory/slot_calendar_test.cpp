@@ -111,7 +111,7 @@ TEST(SlotCalendar, WideRingWhenTheWindowDwarfsTheCappedRing) {
 }
 
 // The runs and blocks the DMA's and the SA's ports book in one call
-// (reserve_free_run, reserve_block_if_free) against the reference booking
+// (reserve_free_run, reserve_stride_run, reserve_block_if_free) against the reference booking
 // one by one, among scattered single bookings, across laps and rebases:
 // the same count and the same bank-cycles (where a call books none because
 // its run leaves the lap or needs a rebase, booked one by one as the callers
@@ -122,10 +122,11 @@ void compare_runs_and_blocks(Calendar& cal, unsigned resources, std::uint64_t wi
     reference_calendar ref(resources, window);
     std::mt19937_64 rng(seed);
     std::uint64_t now = 0, runs_cut = 0, runs_whole = 0, blocks_booked = 0, blocks_refused = 0, lap_leaves = 0;
+    std::uint64_t strides_cut = 0, strides_whole = 0;
     const unsigned mask = resources - 1;
     for (unsigned step = 0; step < 200000; ++step) {
         now += rng() % 64 == 0 ? rng() % (std::uint64_t{1} << 24) : rng() % 8;
-        const unsigned kind = static_cast<unsigned>(rng() % 4);
+        const unsigned kind = static_cast<unsigned>(rng() % 5);
         if (kind == 0) {
             const unsigned r = static_cast<unsigned>(rng() % resources);
             const std::uint64_t at = now + rng() % 200;
@@ -174,6 +175,29 @@ void compare_runs_and_blocks(Calendar& cal, unsigned resources, std::uint64_t wi
             ASSERT_EQ(got, expect) << "step " << step;
             for (std::uint64_t i = 0; i < got; ++i) ref.book((first + i) & mask, cycle0 + (lane + i) / per_cycle);
             (got < n ? runs_cut : runs_whole) += 1;
+        } else if (kind == 4) {
+            // One lane of a wide port (reserve_stride_run: the DMA's L1
+            // words after a conflict): a booking a cycle, `step` resources
+            // apart.
+            const unsigned stride = 1u << (rng() % 3);
+            const std::uint64_t n = 1 + rng() % 40;
+            const unsigned first = static_cast<unsigned>(rng() % resources);
+            const std::uint64_t cycle0 = now + rng() % 200;
+            std::uint64_t expect = 0;
+            while (expect < n && !ref.taken((first + expect * stride) & mask, cycle0 + expect)) ++expect;
+            const std::uint64_t got = cal.reserve_stride_run(n, cycle0, first, stride, mask);
+            if (got == 0 && expect > 0) {
+                for (std::uint64_t i = 0; i < expect; ++i) {
+                    const unsigned r = (first + i * stride) & mask;
+                    ASSERT_EQ(cal.reserve(r, cycle0 + i), cycle0 + i) << "step " << step;
+                    ref.book(r, cycle0 + i);
+                }
+                ++lap_leaves;
+                continue;
+            }
+            ASSERT_EQ(got, expect) << "step " << step;
+            for (std::uint64_t i = 0; i < got; ++i) ref.book((first + i * stride) & mask, cycle0 + i);
+            (got < n ? strides_cut : strides_whole) += 1;
         } else {
             const std::uint64_t n = 1 + rng() % 40;
             const std::uint64_t cycle0 = now + rng() % 200;
@@ -207,6 +231,8 @@ void compare_runs_and_blocks(Calendar& cal, unsigned resources, std::uint64_t wi
     EXPECT_GT(runs_whole, 1000u);
     EXPECT_GT(blocks_booked, 1000u);
     EXPECT_GT(blocks_refused, 1000u);
+    EXPECT_GT(strides_cut, 1000u);
+    EXPECT_GT(strides_whole, 1000u);
     EXPECT_GE(lap_leaves, min_lap_leaves);
 }
 
