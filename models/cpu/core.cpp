@@ -521,11 +521,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
         };
         shared_decode& sd = context().shared<shared_decode>();
         if (!sd.set) sd.set = true, sd.costs = h_.costs, sd.extensions = h_.extensions;
-        const bool alike = std::equal(std::begin(sd.costs.cpi), std::end(sd.costs.cpi), std::begin(h_.costs.cpi)) &&
-                           sd.costs.mulh == h_.costs.mulh &&
-                           sd.costs.branch_taken_extra == h_.costs.branch_taken_extra &&
-                           sd.extensions == h_.extensions;
-        dc_ = alike ? &sd.cache : &own_dc_;
+        dc_ = sd.costs == h_.costs && sd.extensions == h_.extensions ? &sd.cache : &own_dc_;
     }
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");

@@ -149,6 +149,14 @@ struct cost_table {
     std::uint8_t cpi[cc_count] = {1, 1, 3, 1, 2, 1, 1, 1, 19, 2};
     std::uint8_t mulh = 5;                 // MULH/MULHSU/MULHU (cpi[cc_mul]: MUL)
     std::uint32_t branch_taken_extra = 2;  // cpi_branch_taken - cpi_branch
+
+    // Tables that decode alike (harts may share decoded blocks, core.cpp).
+    friend bool operator==(const cost_table& a, const cost_table& b) {
+        for (unsigned c = 0; c < cc_count; ++c)
+            if (a.cpi[c] != b.cpi[c]) return false;
+        return a.mulh == b.mulh && a.branch_taken_extra == b.branch_taken_extra;
+    }
+    friend bool operator!=(const cost_table& a, const cost_table& b) { return !(a == b); }
 };
 
 // Index of the integer register that absorbs writes to x0.

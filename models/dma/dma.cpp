@@ -96,10 +96,14 @@ void wait_until(const sc_time& t) {
 
 // What alone_until learnt at SystemC time `at`, in delta cycle `delta`:
 // nothing else is pending, and the quantum does not end, before `until`.
+// timed_waits_only: its owner waits only for a time > 0, so while SystemC
+// time is still `at` the delta cycle is too, and is not asked for (a
+// library call per burst).
 struct pending_horizon {
     sc_time at, until;
     std::uint64_t delta = 0;
     bool known = false;
+    bool timed_waits_only = false;
 };
 
 // Waits until `t` (the caller's time, ahead of SystemC's) unless the
@@ -125,19 +129,27 @@ struct pending_horizon {
 // provided that code notifies none, i.e. its accesses reach memories only
 // (run_transfer's memory-only transfers; a peripheral's register access
 // may notify).
-bool alone_until(const sc_time& t, const sc_time& now, const base::sim_context& ctx,
-                 pending_horizon* horizon = nullptr) {
-    if (t <= now) return true;
-    if (ctx.harts_awake != 0 || ctx.services.stop_requested()) return false;
-    if (horizon && horizon->known && horizon->at == now && horizon->delta == sc_core::sc_delta_count())
-        return t < horizon->until;
-    // t - now below the time left in the quantum and below the time to the
-    // next pending activity: t before both ends (no overflow: each sum is
-    // at most sc_max_time()). A zero quantum leaves nothing (until = now).
+// The end of the quantum or the next pending activity after `now`,
+// whichever is first (no overflow: each sum is at most sc_max_time()); a
+// zero quantum leaves nothing (now). Kept in `horizon` when given.
+__attribute__((noinline)) sc_time ask_horizon(const sc_time& now, const base::sim_context& ctx,
+                                              pending_horizon* horizon) {
     const sc_time until =
         std::min(now + ctx.compute_local_quantum(now), now + sc_core::sc_time_to_pending_activity());
-    if (horizon) *horizon = pending_horizon{now, until, sc_core::sc_delta_count(), true};
-    return t < until;
+    if (horizon) *horizon = pending_horizon{now, until, sc_core::sc_delta_count(), true, horizon->timed_waits_only};
+    return until;
+}
+
+// Inline: a memory-only transfer asks it once per burst, and most answers
+// come from the horizon it keeps.
+inline bool alone_until(const sc_time& t, const sc_time& now, const base::sim_context& ctx,
+                        pending_horizon* horizon = nullptr) {
+    if (t <= now) return true;
+    if (ctx.harts_awake != 0 || ctx.services.stop_requested()) return false;
+    if (horizon && horizon->known && horizon->at == now &&
+        (horizon->timed_waits_only || horizon->delta == sc_core::sc_delta_count()))
+        return t < horizon->until;
+    return t < ask_horizon(now, ctx, horizon);
 }
 
 // Returns the SystemC time after: `now` (the current time, which the
@@ -567,6 +579,13 @@ bool dma::run_transfer(channel& ch) {
     // Burst generator: plane p, row r, byte offset o inside the row.
     std::uint32_t p = 0, r = 0, o = 0;
     bool more = d.len != 0;
+    // The burst at (p, r, o): its source address and its length.
+    auto src_at = [&d](std::uint32_t p, std::uint32_t r, std::uint32_t o) {
+        return std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
+    };
+    auto burst_bytes = [&](std::uint32_t o) {
+        return static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
+    };
     base::reuse_fifo<dma_burst>& writes = ch.writes;  // read (or reading), not yet written
     base::reuse_fifo<sc_time>& writing = ch.writing;  // completion times of the writes in flight
     writes.clear();
@@ -590,7 +609,9 @@ bool dma::run_transfer(channel& ch) {
     // ahead, not per burst (alone_until).
     const bool memory_only = side_in_one_memory(d.src, d.src_stride_2d, d.src_stride_3d, d) &&
                              side_in_one_memory(d.dst, d.dst_stride_2d, d.dst_stride_3d, d);
+    // Its waits (advance_to, issue) are all for a time ahead of SystemC's.
     pending_horizon horizon;
+    horizon.timed_waits_only = true;
     pending_horizon* const reuse = memory_only ? &horizon : nullptr;
     // Such a transfer's bursts go straight to the two memories
     // (base::burst_target): the same accesses, without a payload through the
@@ -648,13 +669,7 @@ bool dma::run_transfer(channel& ch) {
         // books them itself, at the same cycles, in one transaction.
         // SystemC time (`stamp`), read again only where it can have moved:
         // after a wait, and after an access that may reach a peripheral.
-        // alone_until's answer from the horizon it keeps, without the call,
-        // while nothing has moved since: the same SystemC time, so the same
-        // delta cycle too (every wait here takes time), no hart awake and no
-        // stop asked for.
-        const bool known_alone = reuse && horizon.known && horizon.at == stamp && t < horizon.until &&
-                                 context().harts_awake == 0 && !services().stop_requested();
-        const bool waits = t > now && !known_alone && !alone_until(t, stamp, context(), reuse);
+        const bool waits = t > now && !alone_until(t, stamp, context(), reuse);
         sc_time delay = t - stamp;
         // A burst running past the L1's end faults at `t`, not here.
         const base::burst_route& route = is_write ? dst_route : src_route;
@@ -739,9 +754,8 @@ bool dma::run_transfer(channel& ch) {
             if (ch.route >= 0) route_bytes_[static_cast<std::size_t>(ch.route)] += w.n;
             writes.pop();
         } else {
-            const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
-            const std::uint64_t src =
-                std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d + std::uint64_t{r} * d.src_stride_2d + o;
+            const unsigned n = burst_bytes(o);
+            const std::uint64_t src = src_at(p, r, o);
             const std::uint64_t dst =
                 std::uint64_t{d.dst} + std::uint64_t{p} * d.dst_stride_3d + std::uint64_t{r} * d.dst_stride_2d + o;
             // The burst's slot (its buffer from an earlier burst) is taken
@@ -781,10 +795,8 @@ bool dma::run_transfer(channel& ch) {
             // Its source towards the host's caches while this burst is
             // written (memory-only transfers: the route is a memory's).
             if (more && memory_only) {
-                const std::uint64_t next = (std::uint64_t{d.src} + std::uint64_t{p} * d.src_stride_3d +
-                                            std::uint64_t{r} * d.src_stride_2d + o) &
-                                           0xFFFFFFFFu;
-                const unsigned next_n = static_cast<unsigned>(std::min<std::uint64_t>(burst_size_, d.len - o));
+                const std::uint64_t next = src_at(p, r, o) & 0xFFFFFFFFu;
+                const unsigned next_n = burst_bytes(o);
                 if (src_route.covers(next, next + next_n - 1))
                     src_route.target->prefetch(next - src_route.window_base, next_n);
             }
