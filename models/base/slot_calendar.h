@@ -117,9 +117,9 @@ public:
                 }
             }
 #endif
-            for (const Slot* s = column + i * step; i <= mask_; ++i, s += step)
+            for (Slot* s = column + i * step; i <= mask_; ++i, s += step)
                 if (*s != t) {
-                    column[i * step] = t;
+                    *s = t;
                     return (lap << lap_shift_) | i;
                 }
             cycle = (lap + 1) << lap_shift_;
