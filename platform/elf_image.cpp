@@ -181,6 +181,17 @@ elf_image elf_image::load(const std::string& path) {
     if (objfile) {
         img.dwarf_->object = std::move(*objfile);
         img.dwarf_->context = llvm::DWARFContext::create(*img.dwarf_->object);
+        for (const obj::SectionRef& sec : img.dwarf_->object->sections()) {
+            auto name = sec.getName();
+            auto contents = sec.getContents();
+            if (name && *name == ".eh_frame") img.has_eh_frame_ = true;
+            if (name && contents && *name == ".debug_frame") {
+                img.debug_frame_ = std::string_view(contents->data(), contents->size());
+            } else {
+                if (!name) llvm::consumeError(name.takeError());
+                if (!contents) llvm::consumeError(contents.takeError());
+            }
+        }
     } else {
         llvm::consumeError(objfile.takeError());
     }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llvm {
@@ -72,6 +73,12 @@ public:
     // The ELF's DWARF (line tables, inlining, call-frame information), or
     // null without debug information: fault reports unwind and symbolize with it.
     llvm::DWARFContext* dwarf_context() const;
+    // The bytes of the .debug_frame section ("" without one): call-frame
+    // information read without LLVM (cfi.h).
+    std::string_view debug_frame() const { return debug_frame_; }
+    // Whether the ELF has an .eh_frame section (call-frame information
+    // only LLVM's DWARF reads).
+    bool has_eh_frame() const { return has_eh_frame_; }
 
 private:
     elf_image();
@@ -83,6 +90,8 @@ private:
     std::vector<range> noinit_;
     std::vector<std::pair<std::string, std::uint32_t>> absolute_;
     std::unique_ptr<dwarf> dwarf_;
+    std::string_view debug_frame_;  // inside dwarf_'s buffer
+    bool has_eh_frame_ = false;
 };
 
 }  // namespace npu::platform

@@ -96,40 +96,22 @@ bool user_frame(const frame_info& f) {
 
 }  // namespace
 
-call_chain_capture::call_chain_capture(const elf_image& img) : img_(img) {}
+call_chain_capture::call_chain_capture(const elf_image& img) : img_(img), frames_(img.debug_frame()) {}
 call_chain_capture::~call_chain_capture() = default;
 
-const call_chain_capture::step_rule& call_chain_capture::rule_at(std::uint32_t lookup) {
+const unwind_rule& call_chain_capture::rule_at(std::uint32_t lookup) {
     auto [it, inserted] = rules_.try_emplace(lookup);
-    step_rule& r = it->second;
+    unwind_rule& r = it->second;
     if (!inserted) return r;
+    const auto found = frames_.rule_at(lookup, r);
+    if (found == debug_frame_reader::result::found) return r;
+    // No FDE anywhere (the outermost frame's caller, code without CFI).
+    if (found == debug_frame_reader::result::no_fde && frames_.indexes_all() && !img_.has_eh_frame()) return r;
+    // Not in .debug_frame as the reader reads it: LLVM's DWARF (.eh_frame
+    // too), whose first use parses the sections.
     llvm::DWARFContext* ctx = img_.dwarf_context();
     if (!ctx) return r;
-    const llvm::dwarf::FDE* fde = find_fde(*ctx, lookup);
-    if (!fde) return r;
-    auto table = llvm::dwarf::UnwindTable::create(fde);
-    if (!table) {
-        llvm::consumeError(table.takeError());
-        return r;
-    }
-    const llvm::dwarf::UnwindRow* row = nullptr;
-    for (const llvm::dwarf::UnwindRow& u : *table)
-        if (u.hasAddress() && u.getAddress() <= lookup) row = &u;
-    if (!row) return r;
-    const llvm::dwarf::UnwindLocation& cfa_rule = row->getCFAValue();
-    using loc_t = llvm::dwarf::UnwindLocation;
-    if (cfa_rule.getLocation() != loc_t::RegPlusOffset || cfa_rule.getRegister() >= 32 ||
-        !(cfa_rule == loc_t::createIsRegisterPlusOffset(cfa_rule.getRegister(), cfa_rule.getOffset())))
-        return r;
-    r.cfa_reg = static_cast<std::uint8_t>(cfa_rule.getRegister());
-    r.cfa_offset = cfa_rule.getOffset();
-    for (unsigned reg = 1; reg < 32; ++reg) {
-        const auto loc = row->getRegisterLocations().getRegisterLocation(reg);
-        if (!loc || loc->getLocation() != loc_t::CFAPlusOffset) continue;
-        r.saved.push_back({static_cast<std::uint8_t>(reg), *loc == loc_t::createIsCFAPlusOffset(loc->getOffset()),
-                           loc->getOffset()});
-    }
-    r.ok = true;
+    if (const llvm::dwarf::FDE* fde = find_fde(*ctx, lookup)) r = rule_of_fde(*fde, lookup);
     return r;
 }
 
@@ -156,7 +138,7 @@ unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_read
         pcs[n] = pc;
         // A return address points past its call: look the call up.
         const std::uint32_t lookup = n++ == 0 ? pc : pc - 1;
-        const step_rule& r = rule_at(lookup);
+        const unwind_rule& r = rule_at(lookup);
         // One frame up; stops where the call-frame information cannot say
         // where the caller is (the outermost frame, or no progress).
         std::uint32_t base = 0, sp = 0;

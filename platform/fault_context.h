@@ -4,6 +4,7 @@
 // inlined frames) and the last taken branches (the hart's branch ring).
 #pragma once
 
+#include "cfi.h"
 #include "disasm.h"
 #include "elf_image.h"
 
@@ -58,25 +59,11 @@ public:
     unsigned capture(const cpu::hart_state& h, const target_reader& read, std::uint32_t* pcs, unsigned max);
 
 private:
-    // How to step from one frame to its caller at a lookup address, as the
-    // call-frame information says: CFA = x[cfa_reg] + cfa_offset
-    // (DW_CFA_def_cfa*, the only rule RISC-V code uses), and registers
-    // saved at CFA + offset (or equal to it).
-    struct step_rule {
-        bool ok = false;  // false: no FDE, or a rule this unwinder does not follow
-        std::uint8_t cfa_reg = 0;
-        std::int32_t cfa_offset = 0;
-        struct saved_reg {
-            std::uint8_t reg;
-            bool is_value;  // the register's value is CFA + offset (not stored there)
-            std::int32_t offset;
-        };
-        std::vector<saved_reg> saved;
-    };
-    const step_rule& rule_at(std::uint32_t lookup);
+    const unwind_rule& rule_at(std::uint32_t lookup);
 
     const elf_image& img_;
-    std::unordered_map<std::uint32_t, step_rule> rules_;
+    debug_frame_reader frames_;  // the fast path; LLVM's DWARF where it cannot say
+    std::unordered_map<std::uint32_t, unwind_rule> rules_;
 };
 
 // The frames (inlined ones included) of a captured chain, innermost first.
