@@ -4,9 +4,9 @@
 // Why a reader of our own: a DMA push captures its pusher's call stack
 // (fault_context.h, call_chain_capture), and the first capture used to parse
 // the section with LLVM's DWARFDebugFrame and build an UnwindTable per
-// address. That is a few kilobytes of CFI, yet it was about 4 % of the
-// simulation time of mlp_f32 with its weights in L2 (LLVM's code paged in,
-// its tables built; docs/compiler.md, Simulation speed). This reader
+// address. That is a few kilobytes of CFI, yet a visible part of a short
+// network simulation (LLVM's code paged in, its tables built;
+// docs/compiler.md, Simulation speed). This reader
 // indexes the FDEs once and runs the CFA program of one FDE up to the
 // address asked. It follows the instructions RISC-V
 // compilers emit; anything else (64-bit DWARF, augmentations, DWARF
