@@ -9,6 +9,7 @@ packages=(
   libsystemc-dev                      # SystemC 2.3.4 + TLM-2.0
   libboost-program-options-dev libfmt-dev libgtest-dev
   llvm-19-dev llvm-19-tools           # Object/DebugInfo for the ELF loader; lit + FileCheck
+  libzstd-dev                         # zstd for LLVM's static LLVMSupport (npusim, NPU_LLVM_STATIC)
   clang-19 lld-19                     # firmware compiler and linker (riscv32)
   libclang-rt-19-dev                  # ASan/UBSan/libFuzzer runtimes (scripts/dev.sh robustness)
   libmlir-19-dev mlir-19-tools        # npuc: libMLIR.so, headers, mlir-tblgen
