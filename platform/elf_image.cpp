@@ -100,9 +100,16 @@ elf_image elf_image::load(const std::string& path) {
             throw fail("entry point " + hex(img.entry_) + " is in segment " + std::to_string(at->index) +
                        ", which is not executable (no PF_X)");
     }
-    auto segs = img.segments_;
-    std::sort(segs.begin(), segs.end(),
-              [](const elf_segment& a, const elf_segment& b) { return a.address < b.address; });
+    // Sorted by address without their bytes: a copy of the segments copied
+    // every loaded byte (a megabyte of weights, and its host page faults).
+    struct span {
+        int index;
+        std::uint32_t address, mem_size;
+    };
+    std::vector<span> segs;
+    segs.reserve(img.segments_.size());
+    for (const auto& s : img.segments_) segs.push_back({s.index, s.address, s.mem_size});
+    std::sort(segs.begin(), segs.end(), [](const span& a, const span& b) { return a.address < b.address; });
     for (std::size_t i = 1; i < segs.size(); ++i)
         if (static_cast<std::uint64_t>(segs[i - 1].address) + segs[i - 1].mem_size > segs[i].address)
             throw fail("segments " + std::to_string(segs[i - 1].index) + " [" + hex(segs[i - 1].address) + ", " +
