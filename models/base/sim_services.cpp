@@ -176,11 +176,19 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
                                                                  const sc_core::sc_time& at) const {
     if (memcheck_ == memcheck_mode::off || !buffers_in_use) return std::nullopt;
     // The bounds of the write spans: a use outside them (another memory,
-    // another buffer: most of them) cannot conflict.
+    // another buffer: most of them) cannot conflict. A write that knows
+    // them (make_spans: a DMA push's rows) makes its spans only if a use
+    // meets them.
     std::uint64_t w_lo = UINT64_MAX, w_hi = 0;
-    for (const auto& w : mine.spans)
-        if (w.write && w.first < w.end) w_lo = std::min(w_lo, w.first), w_hi = std::max(w_hi, w.end);
+    if (mine.make_spans) {
+        w_lo = mine.lo, w_hi = mine.hi;
+    } else {
+        for (const auto& w : mine.spans)
+            if (w.write && w.first < w.end) w_lo = std::min(w_lo, w.first), w_hi = std::max(w_hi, w.end);
+    }
     if (w_lo >= w_hi) return std::nullopt;
+    buffer_use mine_made;
+    const buffer_use* writes = mine.make_spans ? nullptr : &mine;
     for (const buffer_use& listed : buffers_in_use(at)) {
         std::uint64_t o_lo = listed.lo, o_hi = listed.hi;
         if (!listed.make_spans)
@@ -194,8 +202,14 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
             listed.make_spans(made.spans);
         }
         const buffer_use& other = listed.make_spans ? made : listed;
+        if (!writes) {
+            mine_made.describe = mine.describe;
+            mine_made.pushed_from = mine.pushed_from;
+            mine.make_spans(mine_made.spans);
+            writes = &mine_made;
+        }
         span_overlap o;
-        const buffer_span* w = first_overlap(mine, other, w_lo, w_hi, o);
+        const buffer_span* w = first_overlap(*writes, other, w_lo, w_hi, o);
         if (!w) continue;
         // One finding covering every span of `other` the write overlaps.
         memcheck_info m;

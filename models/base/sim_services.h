@@ -118,7 +118,9 @@ struct buffer_use {
     // Set instead of `spans` by a use with many spans (a 2-D transfer's rows)
     // that knows their bounds: [lo, hi), the non-empty spans' extent. The
     // spans are made only when those bounds meet a write (rarely): every
-    // push is checked against every transfer in flight.
+    // push is checked against every transfer in flight. The write checked
+    // (buffer_write_conflict's `mine`) may be given so too, [lo, hi) then
+    // the extent of its write spans.
     std::function<void(std::vector<buffer_span>&)> make_spans;
     std::uint64_t lo = UINT64_MAX, hi = 0;
 };

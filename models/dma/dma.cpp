@@ -380,14 +380,25 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
     auto& svc = services();
     if (svc.memcheck() == base::memcheck_mode::off) return;
     const bool has_pc = by && by->hart >= 0;
-    base::buffer_use mine = use_of(d, [&] {
+    base::buffer_use mine;
+    mine.describe = [&] {
         return fmt::format(
             "new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
             by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
                : std::string("unknown initiator"),
             has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
-    }, true);
+    };
     mine.pushed_from = &chain;
+    // Its destination rows, made only if an in-flight use meets their
+    // bounds (a tile's 2-D transfer has a span per row: 160 on mlp_f32).
+    // The strides are unsigned: the first row starts lowest, the last row
+    // of the last plane ends highest (use_of's spans, in 64 bits as there).
+    if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
+        mine.lo = d.dst;
+        mine.hi = std::uint64_t{d.dst} + std::uint64_t{d.count_3d - 1} * d.dst_stride_3d +
+                  std::uint64_t{d.count_2d - 1} * d.dst_stride_2d + d.len;
+    }
+    mine.make_spans = [&d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr, true).spans; };
     if (!svc.buffer_write_conflict(mine, access_time())) return;
     // A transfer that ended before the pusher's (decoupled) local time may
     // not have cleared its busy bit yet: catch up and look again.
