@@ -23,6 +23,8 @@ namespace npu::memory {
 class memory : public base::component, public base::burst_target {
 public:
     static constexpr std::uint64_t page_size = 4096;
+    // Largest L1 whose host pages are mapped before the run (memory.cpp).
+    static constexpr std::uint64_t populate_limit = std::uint64_t{4} << 20;
 
     // `section` names the config section ("l1", "l2", "l3") holding size,
     // latency, bandwidth and storage.
@@ -125,6 +127,10 @@ private:
             bytes.reset(static_cast<unsigned char*>(std::calloc(n ? n : 1, 1)));
             if (!bytes) throw std::bad_alloc();
         }
+        // Maps the block's host pages now, in one call, instead of one page
+        // fault per page at its first touch (memory.cpp: the L1's). Best
+        // effort: where the kernel lacks it, the pages fault in as before.
+        void populate(std::size_t n);
         unsigned char* data() const { return bytes.get(); }
         unsigned char operator[](std::size_t i) const { return bytes.get()[i]; }
     };
