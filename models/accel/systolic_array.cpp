@@ -281,6 +281,7 @@ void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<bas
         if (count == 0 || len == 0) return;
         u.lo = std::min(u.lo, base);
         u.hi = std::max(u.hi, base + (count - 1) * stride + len);
+        u.add_part(base, base + (count - 1) * stride + len);  // its A, B or C
     };
     widen(pj.a, pj.lda, pj.m, pj.k * in);
     widen(pj.b, pj.ldb, pj.k, pj.n * in);

@@ -195,6 +195,12 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
             for (const auto& sp : listed.spans)
                 if (sp.first < sp.end) o_lo = std::min(o_lo, sp.first), o_hi = std::max(o_hi, sp.end);
         if (o_hi <= w_lo || w_hi <= o_lo) continue;
+        if (listed.make_spans && listed.parts) {
+            bool meets = false;
+            for (unsigned i = 0; i < listed.parts && !meets; ++i)
+                meets = listed.part[i].first < w_hi && w_lo < listed.part[i].end;
+            if (!meets) continue;
+        }
         buffer_use made;
         if (listed.make_spans) {
             made.describe = listed.describe;

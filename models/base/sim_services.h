@@ -10,6 +10,7 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -123,6 +124,25 @@ struct buffer_use {
     // the extent of its write spans.
     std::function<void(std::vector<buffer_span>&)> make_spans;
     std::uint64_t lo = UINT64_MAX, hi = 0;
+    // With make_spans, optionally: the extents of its parts inside [lo, hi)
+    // (a transfer's source and destination rows; a job's A, B and C rows),
+    // [first, end) each, every span inside one of them. A write that meets
+    // [lo, hi) but none of them (a DMA filling one buffer of a pair while
+    // the SA reads the other, its A and C elsewhere) cannot conflict: its
+    // spans are not made. parts == 0: [lo, hi) alone.
+    struct extent {
+        std::uint64_t first = 0, end = 0;
+    };
+    extent part[3];
+    unsigned parts = 0;
+    void add_part(std::uint64_t first, std::uint64_t end) {
+        if (first >= end) return;
+        if (parts == 3) {  // no room: one part for all (a looser bound)
+            part[2].first = std::min(part[2].first, first), part[2].end = std::max(part[2].end, end);
+            return;
+        }
+        part[parts++] = {first, end};
+    }
 };
 
 // strict: error, and startup zeroing of .bss does not count as loading data

@@ -358,6 +358,8 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
             };
             u.lo = std::min<std::uint64_t>(d.src, d.dst);
             u.hi = std::max(last(d.src, d.src_stride_2d, d.src_stride_3d), last(d.dst, d.dst_stride_2d, d.dst_stride_3d));
+            u.add_part(d.src, last(d.src, d.src_stride_2d, d.src_stride_3d));
+            u.add_part(d.dst, last(d.dst, d.dst_stride_2d, d.dst_stride_3d));
         }
         u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
         out.push_back(std::move(u));
