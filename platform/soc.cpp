@@ -232,6 +232,10 @@ void soc::load(const elf_image& image) {
         const auto info = map_.lookup(initiator_class::core, a);
         return info.what == cfg::address_info::status::mapped && info.target->kind == cfg::region_kind::memory;
     };
+    auto& code = context().code;
+    code.clear();
+    for (const auto& s : image.segments())
+        if (s.executable) code.emplace_back(s.address, std::uint64_t{s.address} + s.mem_size);
     for (const auto& s : image.segments())
         if (s.executable && !fetchable(s.address))
             throw elf_error(fmt::format("{}: executable segment {} at 0x{:08x} is not fetchable by the cores: {}",

@@ -23,6 +23,8 @@
 #include <memory>
 #include <typeindex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace npu::base {
 
@@ -47,6 +49,10 @@ public:
     // A DMA channel runs ahead of SystemC time only while this is 0
     // (dma.cpp, wait_unless_alone).
     unsigned harts_awake = 0;
+    // The firmware's executable segments, [first, end) bus addresses
+    // (platform::soc::load): the cores' decode caches map the host pages of
+    // the slots that cover them in one call when they make a block.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> code;
 
     // Takes the memcheck mode and the quantum from the platform config.
     void configure(const cfg::config& cfg);

@@ -522,6 +522,7 @@ core::core(sc_core::sc_module_name nm, const cfg::config& cfg, unsigned hart_id,
         shared_decode& sd = context().shared<shared_decode>();
         if (!sd.set) sd.set = true, sd.costs = h_.costs, sd.extensions = h_.extensions;
         dc_ = sd.costs == h_.costs && sd.extensions == h_.extensions ? &sd.cache : &own_dc_;
+        dc_->set_code(&context().code);
     }
     stop_on_bus_error_ = cfg.choice("soc.on_bus_error") == "stop";
     watchdog_ = cfg.cycles("soc.max_cycles");

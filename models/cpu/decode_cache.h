@@ -25,11 +25,15 @@
 
 #include "isa.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
+
+#include <sys/mman.h>
 
 namespace npu::cpu {
 
@@ -70,6 +74,7 @@ public:
         const std::size_t n = b->len / 2 + 2;
         b->slots = static_cast<insn*>(std::calloc(n, sizeof(insn)));
         if (!b->slots) throw std::bad_alloc();
+        populate_code(*b);
         b->slots[n - 2].op = op_block_end;
         b->slots[n - 1].op = op_block_end;
         blocks_.push_back(std::move(b));
@@ -90,7 +95,35 @@ public:
         if (--inside_ == 0) retired_.clear();
     }
 
+    // The firmware's executable segments (sim_context::code), or null.
+    void set_code(const std::vector<std::pair<std::uint64_t, std::uint64_t>>* code) { code_ = code; }
+
 private:
+    // Maps the host pages of b's slots that cover the firmware's code now,
+    // in one call per segment: each was otherwise two page faults in the
+    // middle of the run, the first execution of an instruction in it reading
+    // the calloc'ed zeros (the kernel's zero page) and its decode writing
+    // the slot (a copy of it). Best effort, no effect on the simulation.
+    void populate_code(const block& b) const {
+#if defined(MADV_POPULATE_WRITE)
+        if (!code_) return;
+        constexpr std::uintptr_t page = 4096;
+        for (const auto& [first, end] : *code_) {
+            const std::uint64_t lo = std::max<std::uint64_t>(first, b.start);
+            const std::uint64_t hi = std::min<std::uint64_t>(end, std::uint64_t{b.start} + b.len);
+            if (lo >= hi) continue;
+            // Whole pages of the slot array: one at an end may also hold
+            // another block of the heap, which mapping leaves as it is.
+            const auto from = reinterpret_cast<std::uintptr_t>(b.slots + (lo - b.start) / 2) & ~(page - 1);
+            const auto to = (reinterpret_cast<std::uintptr_t>(b.slots + (hi - b.start + 1) / 2) + page - 1) & ~(page - 1);
+            (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+        }
+#else
+        (void)b;
+#endif
+    }
+
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>* code_ = nullptr;
     std::vector<std::unique_ptr<block>> blocks_;
     std::vector<std::unique_ptr<block>> retired_;  // flushed while a hart was inside run()
     block* last_ = nullptr;
