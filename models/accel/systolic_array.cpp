@@ -279,8 +279,6 @@ void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<bas
     // widen [lo, hi) as use_of's spans do (in 64 bits as there).
     const auto widen = [&u](std::uint64_t base, std::uint64_t stride, std::uint64_t count, std::uint64_t len) {
         if (count == 0 || len == 0) return;
-        u.lo = std::min(u.lo, base);
-        u.hi = std::max(u.hi, base + (count - 1) * stride + len);
         u.add_part(base, base + (count - 1) * stride + len);  // its A, B or C
     };
     widen(pj.a, pj.lda, pj.m, pj.k * in);

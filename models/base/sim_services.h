@@ -126,10 +126,11 @@ struct buffer_use {
     std::uint64_t lo = UINT64_MAX, hi = 0;
     // With make_spans, optionally: the extents of its parts inside [lo, hi)
     // (a transfer's source and destination rows; a job's A, B and C rows),
-    // [first, end) each, every span inside one of them. A write that meets
-    // [lo, hi) but none of them (a DMA filling one buffer of a pair while
-    // the SA reads the other, its A and C elsewhere) cannot conflict: its
-    // spans are not made. parts == 0: [lo, hi) alone.
+    // [first, end) each, every span inside one of them; add_part widens
+    // [lo, hi) to hold each. A write that meets [lo, hi) but none of them (a
+    // DMA filling one buffer of a pair while the SA reads the other, its A
+    // and C elsewhere) cannot conflict: its spans are not made. parts == 0:
+    // [lo, hi) alone.
     struct extent {
         std::uint64_t first = 0, end = 0;
     };
@@ -137,6 +138,7 @@ struct buffer_use {
     unsigned parts = 0;
     void add_part(std::uint64_t first, std::uint64_t end) {
         if (first >= end) return;
+        lo = std::min(lo, first), hi = std::max(hi, end);
         if (parts == 3) {  // no room: one part for all (a looser bound)
             part[2].first = std::min(part[2].first, first), part[2].end = std::max(part[2].end, end);
             return;

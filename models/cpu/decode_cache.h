@@ -25,6 +25,8 @@
 
 #include "isa.h"
 
+#include "host/pages.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -32,8 +34,6 @@
 #include <new>
 #include <utility>
 #include <vector>
-
-#include <sys/mman.h>
 
 namespace npu::cpu {
 
@@ -105,22 +105,14 @@ private:
     // the calloc'ed zeros (the kernel's zero page) and its decode writing
     // the slot (a copy of it). Best effort, no effect on the simulation.
     void populate_code(const block& b) const {
-#if defined(MADV_POPULATE_WRITE)
         if (!code_) return;
-        constexpr std::uintptr_t page = 4096;
         for (const auto& [first, end] : *code_) {
             const std::uint64_t lo = std::max<std::uint64_t>(first, b.start);
             const std::uint64_t hi = std::min<std::uint64_t>(end, std::uint64_t{b.start} + b.len);
             if (lo >= hi) continue;
-            // Whole pages of the slot array: one at an end may also hold
-            // another block of the heap, which mapping leaves as it is.
-            const auto from = reinterpret_cast<std::uintptr_t>(b.slots + (lo - b.start) / 2) & ~(page - 1);
-            const auto to = (reinterpret_cast<std::uintptr_t>(b.slots + (hi - b.start + 1) / 2) + page - 1) & ~(page - 1);
-            (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+            const insn* from = b.slots + (lo - b.start) / 2;
+            host::populate_pages(from, static_cast<std::size_t>(b.slots + (hi - b.start + 1) / 2 - from) * sizeof(insn));
         }
-#else
-        (void)b;
-#endif
     }
 
     const std::vector<std::pair<std::uint64_t, std::uint64_t>>* code_ = nullptr;

@@ -248,8 +248,7 @@ base::bus_initiator& dma::master(unsigned c) { return *chans_.at(c)->bus; }
 
 bool dma::side_in_one_memory(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) const {
     if (d.len == 0 || d.count_2d == 0 || d.count_3d == 0) return false;
-    const std::uint64_t end =
-        base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + std::uint64_t{d.len};
+    const std::uint64_t end = rows_end(base, s2, s3, d);
     if (end > 0x100000000ull) return false;
     const auto first = map_.lookup(cfg::initiator_class::dma, base);
     const auto last = map_.lookup(cfg::initiator_class::dma, end - 1);
@@ -352,14 +351,8 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
         // ends highest (use_of's spans, in 64 bits as there).
         const descriptor d = ch.desc;
         if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
-            const auto last = [&](std::uint32_t base, std::uint32_t s2, std::uint32_t s3) {
-                return std::uint64_t{base} + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 +
-                       d.len;
-            };
-            u.lo = std::min<std::uint64_t>(d.src, d.dst);
-            u.hi = std::max(last(d.src, d.src_stride_2d, d.src_stride_3d), last(d.dst, d.dst_stride_2d, d.dst_stride_3d));
-            u.add_part(d.src, last(d.src, d.src_stride_2d, d.src_stride_3d));
-            u.add_part(d.dst, last(d.dst, d.dst_stride_2d, d.dst_stride_3d));
+            u.add_part(d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
+            u.add_part(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
         }
         u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
         out.push_back(std::move(u));
@@ -393,12 +386,9 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
     mine.pushed_from = &chain;
     // Its destination rows, made only if an in-flight use meets their
     // bounds (a tile's 2-D transfer has a span per row: 160 on mlp_f32).
-    // The strides are unsigned: the first row starts lowest, the last row
-    // of the last plane ends highest (use_of's spans, in 64 bits as there).
     if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
         mine.lo = d.dst;
-        mine.hi = std::uint64_t{d.dst} + std::uint64_t{d.count_3d - 1} * d.dst_stride_3d +
-                  std::uint64_t{d.count_2d - 1} * d.dst_stride_2d + d.len;
+        mine.hi = rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d);
     }
     mine.make_spans = [&d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr, true).spans; };
     if (!svc.buffer_write_conflict(mine, access_time())) return;

@@ -81,6 +81,13 @@ private:
     // Every row of one side of `d` (from `base`, strides s2 and s3) lies in
     // one memory region, without wrapping round the 32-bit bus.
     bool side_in_one_memory(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) const;
+    // One past the last byte of the rows of one side of `d` (from `base`,
+    // strides s2 and s3; d's counts and len not 0), in 64 bits: the strides
+    // are unsigned, so the last row of the last plane ends highest (and the
+    // first row of the first plane starts lowest, at base).
+    static std::uint64_t rows_end(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) {
+        return base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + d.len;
+    }
     bool route_is_l1(std::uint64_t addr) const;  // addr inside the L1 region
     // [addr, addr + n) inside L2, reached over the cluster's path to L2
     bool route_is_l2_path(std::uint64_t addr, unsigned n) const;

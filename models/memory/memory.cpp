@@ -2,12 +2,11 @@
 
 #include "base/slot_calendar.h"
 #include "base/txn_ext.h"
+#include "host/pages.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-
-#include <sys/mman.h>
 
 namespace npu::memory {
 
@@ -73,8 +72,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
         // touches a fraction of them, and mapping all of L2 as well gained
         // nothing measurable.
         if (banks_ && size_ <= populate_limit) {
-            dense_.populate(size_);
-            if (shadowed_) dense_shadow_.populate(size_);
+            host::populate_pages(dense_.data(), size_);
+            if (shadowed_) host::populate_pages(dense_shadow_.data(), size_);
         }
     }
 
@@ -94,19 +93,6 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
                  "extra transactions of bursts crossing a PSRAM page boundary");
     }
     add_stat("uninit_reads", uninit_reads_, "reads", "b_transport reads of never-written bytes (memcheck)");
-}
-
-void memory::zeroed_bytes::populate(std::size_t n) {
-#if defined(MADV_POPULATE_WRITE)
-    // Whole pages: those at the ends may hold a neighbour's bytes (a small
-    // block comes from the heap), which mapping them leaves as they are.
-    const auto page = static_cast<std::uintptr_t>(page_size);
-    const auto first = reinterpret_cast<std::uintptr_t>(data()) & ~(page - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(data()) + n + page - 1) & ~(page - 1);
-    (void)madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE);
-#else
-    (void)n;
-#endif
 }
 
 std::uint64_t memory::allocated_bytes() const { return sparse_ ? pages_allocated_ * page_size : size_; }

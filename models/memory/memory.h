@@ -127,10 +127,6 @@ private:
             bytes.reset(static_cast<unsigned char*>(std::calloc(n ? n : 1, 1)));
             if (!bytes) throw std::bad_alloc();
         }
-        // Maps the block's host pages now, in one call, instead of one page
-        // fault per page at its first touch (memory.cpp: the L1's). Best
-        // effort: where the kernel lacks it, the pages fault in as before.
-        void populate(std::size_t n);
         unsigned char* data() const { return bytes.get(); }
         unsigned char operator[](std::size_t i) const { return bytes.get()[i]; }
     };
