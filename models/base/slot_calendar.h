@@ -33,6 +33,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "divisor.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -473,15 +474,26 @@ struct l2_path_calendar {
     std::uint64_t base = 0, size = 0;  // the L2's bus window
     std::uint64_t width = 0;           // bytes per cycle (l2.bandwidth)
     std::uint64_t round_trip = 0;      // cycles: l2.latency + the interconnect's hop
+    // A burst's divisions (reserve_burst), by values fixed here.
+    divisor width_div, burst_slot;
     void init(const cfg::config& c) {
         if (!slots.empty()) return;
         base = c.address("l2.base");
         size = c.size("l2.size");
-        outstanding = static_cast<unsigned>(c.count("cluster.l2_outstanding"));
-        width = std::max<std::uint64_t>(1, c.size("l2.bandwidth"));
-        round_trip = c.cycles("l2.latency") + c.cycles("interconnect.hop_latency");
         const std::uint64_t period_ps = 1000000000000ull / c.frequency_hz("soc.cluster_clock");
-        slots.init(1, 4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
+        set_up(static_cast<unsigned>(c.count("cluster.l2_outstanding")), c.size("l2.bandwidth"),
+               c.cycles("l2.latency") + c.cycles("interconnect.hop_latency"),
+               4 * (c.time_ps("soc.quantum") / (period_ps ? period_ps : 1) + 1));
+    }
+    // init's values given directly (tests): a ring of at least `window` cycles.
+    void set_up(unsigned outstanding_requests, std::uint64_t bytes_per_cycle, std::uint64_t round_trip_cycles,
+                std::uint64_t window) {
+        outstanding = outstanding_requests;
+        width = std::max<std::uint64_t>(1, bytes_per_cycle);
+        round_trip = round_trip_cycles;
+        width_div = divisor(width);
+        burst_slot = divisor(slot_cycles(round_trip));
+        slots.init(1, window);
     }
     // Cycles between two requests' issue slots when each is held `hold` cycles.
     std::uint64_t slot_cycles(std::uint64_t hold) const {
@@ -499,10 +511,10 @@ struct l2_path_calendar {
     // previous. Returns the cycle after its last slot: when its last beat
     // has crossed the path.
     std::uint64_t reserve_burst(std::uint64_t cycle, std::uint64_t bytes) {
-        const std::uint64_t slot = slot_cycles(round_trip);
-        const std::uint64_t beats = (bytes + width - 1) / width;
-        const std::uint64_t n = std::max<std::uint64_t>(1, (beats + slot - 1) / slot);
-        const std::uint64_t first = cycle / slot;
+        const std::uint64_t slot = burst_slot.value();
+        const std::uint64_t beats = width_div.div_up(bytes);
+        const std::uint64_t n = std::max<std::uint64_t>(1, burst_slot.div_up(beats));
+        const std::uint64_t first = burst_slot.div(cycle);
         std::uint64_t i = slots.reserve_free_run(n, 1, first, 0, 0);
         std::uint64_t next = first + i;
         // Each further slot the first free one after the previous: past a

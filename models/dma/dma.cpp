@@ -175,6 +175,8 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
       l1_width_(cfg.size("dma.l1_width")),
       outstanding_(cfg.count("dma.outstanding")),
       startup_latency_(cfg.cycles("dma.startup_latency")),
+      l1_width_div_(l1_width_),
+      bandwidth_div_(bandwidth_),
       hop_(cycles(cfg.cycles("interconnect.hop_latency"))),
       allow_l3_l1_(cfg.boolean("dma.allow_l3_l1")),
       stop_on_error_(cfg.choice("dma.on_error") == "stop"),
@@ -646,7 +648,7 @@ bool dma::run_transfer(channel& ch) {
     // Cycles a burst of n bytes occupies the channel's side at `addr`: its L1
     // side moves l1_width bytes per cycle; elsewhere the memory's port paces it.
     auto side_cycles = [&](bool dst, std::uint64_t addr, unsigned n) -> sc_time {
-        if (l1_width_ && in_l1(dst, addr)) return cycles((n + l1_width_ - 1) / l1_width_);
+        if (l1_width_ && in_l1(dst, addr)) return cycles(l1_width_div_.div_up(n));
         return cycles(1);
     };
 
@@ -662,7 +664,7 @@ bool dma::run_transfer(channel& ch) {
     // bursts then wait for each other. The burst completes no earlier than
     // its last beat crossed the path plus the round trip's latency.
     auto issue = [&](bool is_write, std::uint64_t addr, unsigned char* data, unsigned n, const sc_time& t,
-                     const sc_time& now, sc_time& done) {
+                     const sc_time& now, sc_time& done) __attribute__((always_inline)) {
         const bool l1 = in_l1(is_write, addr);
         bus.set_beat_bytes(l1 ? l1_width_ : 0);
         // Whether the channel waits for `t` (advance_to), decided before
@@ -769,11 +771,15 @@ bool dma::run_transfer(channel& ch) {
             w.ready = sc_time();
             w.p = p, w.r = r, w.o = o;
             // Zeros where a target leaves bytes unread, as a fresh buffer; a
-            // memory's read fills every byte (or fails the transfer).
-            if (memory_only)
-                w.data.resize(n);
-            else
+            // memory's read fills every byte (or fails the transfer), so its
+            // buffer only needs room: a whole burst's, once per slot (a
+            // resize to each burst's length zero-filled the difference
+            // whenever a row's short last burst came before a full one).
+            if (memory_only) {
+                if (w.data.size() < n) w.data.resize(std::max<std::size_t>(n, burst_size_));
+            } else {
                 w.data.assign(n, 0);
+            }
             if (issue(false, src & 0xFFFFFFFFu, w.data.data(), n, tr, now, w.ready) != tlm::TLM_OK_RESPONSE) {
                 wait_until(lt);  // the fault, and the error interrupt, at the burst's time
                 fail(ch, false, src & 0xFFFFFFFFu, n, fmt::format("plane {}, row {}, byte {} of the row", p, r, o));
@@ -782,7 +788,7 @@ bool dma::run_transfer(channel& ch) {
             const sc_time issued = lt;
             next_read = issued + std::max(burst_latency, side_cycles(false, src, n));
             if (bandwidth_ != 0) {
-                const sc_time datapath = cycles((n + bandwidth_ - 1) / bandwidth_);
+                const sc_time datapath = cycles(bandwidth_div_.div_up(n));
                 w.ready = std::max(w.ready, issued + datapath);
                 next_read = std::max(next_read, issued + datapath);
             }

@@ -100,6 +100,7 @@ private:
     std::uint64_t l1_width_;   // bytes per cycle of a channel's L1 side
     std::uint64_t outstanding_;  // bursts a channel holds (in flight or buffered)
     std::uint64_t startup_latency_;
+    base::divisor l1_width_div_, bandwidth_div_;  // per burst: its L1 beats, its datapath cycles
     sc_core::sc_time hop_;     // the interconnect's hop latency (in every access's delay)
     bool allow_l3_l1_;
     bool stop_on_error_;

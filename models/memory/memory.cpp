@@ -11,12 +11,25 @@
 namespace npu::memory {
 
 namespace {
-// s[i] = (s[i] & keep) | set for i < n, sixteen bytes at a time (the
-// compiler's 16-byte vector type: SSE2 on x86-64): every DMA push and
-// completion marks its whole destination's shadow, every heap block its own.
+// s[i] = (s[i] & keep) | set for i < n: every DMA push and completion marks
+// its whole destination's shadow (a megabyte per mlp_f32 run), every heap
+// block its own. 64 bytes a step in the compiler's generic vectors (four
+// SSE2 operations in baseline x86-64), compiled for the host's widest
+// vectors too and picked by the loader (as the SA's data movement,
+// models/accel/sa_tlm_engine.cpp): one AVX-512 operation a step there.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+[[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
+#endif
 void mask_bytes(unsigned char* s, std::uint64_t n, unsigned char keep, unsigned char set) {
+    using bytes64 = unsigned char __attribute__((vector_size(64)));
     using bytes16 = unsigned char __attribute__((vector_size(16)));
     std::uint64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        bytes64 v;
+        std::memcpy(&v, s + i, 64);
+        v = (v & keep) | set;
+        std::memcpy(s + i, &v, 64);
+    }
     for (; i + 16 <= n; i += 16) {
         bytes16 v;
         std::memcpy(&v, s + i, 16);
@@ -37,6 +50,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     // up need not do it before the memories are built.
     shadowed_ = cfg.choice("soc.memcheck") != "off";
     traffic_id_ = context().traffic.add_target(section);
+    extra_latency_ = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
+    bandwidth_div_ = base::divisor(bandwidth_);
     port_free_ = sc_core::SC_ZERO_TIME;
     if (cfg::platform_schema().find(section + ".interface") && cfg.choice(section + ".interface") == "psram") {
         const double pin_hz = static_cast<double>(cfg.frequency_hz(section + ".psram_clock"));
@@ -49,6 +64,7 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     if (cfg::platform_schema().find(section + ".banks")) {
         banks_ = cfg.count(section + ".banks");
         bank_width_ = cfg.size(section + ".bank_width");
+        bank_shift_ = static_cast<unsigned>(__builtin_ctzll(bank_width_));
         // The banks are the SoC's one L1: the cores book the same calendar.
         calendar_ = &context().shared<base::l1_bank_calendar>();
         calendar_->init(cfg);
@@ -326,11 +342,11 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     }
     // An uncontended access of one beat costs the latency; each further beat
     // one cycle.
-    const sc_core::sc_time extra_latency = cycles(latency_cycles_ ? latency_cycles_ - 1 : 0);
+    const sc_core::sc_time& extra_latency = extra_latency_;
     if (!banks_) {
         // One port, one burst at a time: a burst arriving while the port is
         // busy waits for it (contention), then streams at the bandwidth.
-        const std::uint64_t beats = (len + bandwidth_ - 1) / bandwidth_;
+        const std::uint64_t beats = bandwidth_div_.div_up(len);
         const sc_core::sc_time start = std::max(arrive, port_free_);
         port_free_ = start + cycles(beats);
         return (port_free_ - arrive) + extra_latency;
@@ -341,8 +357,8 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     // calendar, which serves one access per cycle whoever issues it. The
     // burst ends when its last word has been served.
     const std::uint64_t width = beat_bytes ? beat_bytes : bandwidth_;
-    const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, width / bank_width_);
-    const std::uint64_t first = offset / bank_width_, last = (offset + len - 1) / bank_width_;
+    const std::uint64_t words_per_cycle = std::max<std::uint64_t>(1, width >> bank_shift_);
+    const std::uint64_t first = offset >> bank_shift_, last = (offset + len - 1) >> bank_shift_;
     const std::uint64_t arrive_cycle = cycle_of(arrive);
     std::uint64_t end = arrive_cycle;
     // The words up to the first that finds its bank busy go out exactly at
@@ -351,7 +367,13 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     // Consecutive words are in consecutive banks (bank_width is the calendar's l1.bank_width).
     const std::uint64_t free_run = calendar_->banks.reserve_free_run(
         words, words_per_cycle, arrive_cycle, calendar_->bank_of(first * bank_width_), calendar_->bank_mask);
-    if (free_run == words) return cycles((words - 1) / words_per_cycle + 1) + extra_latency;
+    if (free_run == words) {
+        // (words - 1) / words_per_cycle: a shift for a port of a power-of-two number of words.
+        const std::uint64_t steps = (words_per_cycle & (words_per_cycle - 1)) == 0
+                                        ? (words - 1) >> __builtin_ctzll(words_per_cycle)
+                                        : (words - 1) / words_per_cycle;
+        return cycles(steps + 1) + extra_latency;
+    }
     if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.

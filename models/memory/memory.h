@@ -113,6 +113,11 @@ private:
     // word per cycle (the SoC's bank calendar, shared with the cores), so
     // accesses that hit the same bank at once serialise.
     std::uint64_t banks_ = 0, bank_width_ = 0;
+    unsigned bank_shift_ = 0;  // log2(bank_width_), a power of two (schema)
+    // Fixed per memory, asked per burst: latency - 1 cycles, and a port's
+    // beats per burst (base/divisor.h).
+    sc_core::sc_time extra_latency_;
+    base::divisor bandwidth_div_;
     base::l1_bank_calendar* calendar_ = nullptr;
     std::uint64_t bank_conflicts_ = 0, bank_stall_cycles_ = 0;
     std::vector<std::uint64_t> lane_free_;  // burst_time's per-lane next free cycle

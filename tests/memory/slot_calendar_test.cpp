@@ -266,10 +266,7 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneAcrossRebases) {
 // a 7-cycle round trip (2-cycle issue slots), 8 B per cycle.
 npu::base::l2_path_calendar gap9_l2_path() {
     npu::base::l2_path_calendar p;
-    p.outstanding = 4;
-    p.width = 8;
-    p.round_trip = 7;
-    p.slots.init(1, 4096);
+    p.set_up(4, 8, 7, 4096);
     return p;
 }
 
