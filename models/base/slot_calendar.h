@@ -46,6 +46,13 @@
 
 namespace npu::base {
 
+// floor(n / d) for a count of lanes per cycle (1, 2, 16 in practice): a
+// shift when d is a power of two. Every run checks where its last booking
+// falls, and a 64-bit division there was most of a short run's latency.
+inline std::uint64_t div_lanes(std::uint64_t n, std::uint64_t d) {
+    return (d & (d - 1)) == 0 ? n >> __builtin_ctzll(d) : n / d;
+}
+
 // Where booking i of a run over interleaved resources is (slot_ring::
 // reserve_free_run): resource (resource + i) & resource_mask at cycle
 // cycle + (lane + i) / per_cycle.
@@ -140,7 +147,8 @@ public:
                                    unsigned first_resource, unsigned resource_mask, std::uint64_t first_lane = 0) {
         const std::uint64_t lap = cycle0 >> lap_shift_;
         const std::uint64_t tag = lap - base_lap_ + 1;
-        if (n == 0 || tag > max_tag || ((cycle0 + (first_lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        if (n == 0 || tag > max_tag || ((cycle0 + div_lanes(first_lane + n - 1, per_cycle)) >> lap_shift_) != lap)
+            return 0;
         const Slot t = static_cast<Slot>(tag);
         // Booking i's slot, walked with no multiplication per booking (every
         // DMA burst books one per L1 word): a slot further per booking, back
@@ -258,7 +266,8 @@ public:
                                        unsigned resource_mask, std::uint64_t* own_next) {
         const std::uint64_t lap = at.cycle >> lap_shift_;
         const std::uint64_t tag = lap - base_lap_ + 1;
-        if (n == 0 || tag > max_tag || ((at.cycle + (at.lane + n - 1) / per_cycle) >> lap_shift_) != lap) return 0;
+        if (n == 0 || tag > max_tag || ((at.cycle + div_lanes(at.lane + n - 1, per_cycle)) >> lap_shift_) != lap)
+            return 0;
         const Slot t = static_cast<Slot>(tag);
         // Walked as in reserve_free_run, in segments of one cycle's lanes up
         // to the last resource: no lane or wrap check per booking (the SA
@@ -476,6 +485,9 @@ struct l2_path_calendar {
     std::uint64_t round_trip = 0;      // cycles: l2.latency + the interconnect's hop
     // A burst's divisions (reserve_burst), by values fixed here.
     divisor width_div, burst_slot;
+    // reserve's: the last hold asked for and its slot (slot_cycles).
+    std::uint64_t request_hold_ = UINT64_MAX;
+    divisor request_slot_;
     void init(const cfg::config& c) {
         if (!slots.empty()) return;
         base = c.address("l2.base");
@@ -502,8 +514,10 @@ struct l2_path_calendar {
     // Books a request issued at `cycle` whose round trip is `hold` cycles;
     // returns the cycle it goes out.
     std::uint64_t reserve(std::uint64_t cycle, std::uint64_t hold) {
-        const std::uint64_t slot = slot_cycles(hold);
-        return std::max(cycle, slots.reserve(0, cycle / slot) * slot);
+        // The cores' requests hold the path for one or two latencies (a
+        // window's): the slot of the last one asked is kept as a divisor.
+        if (hold != request_hold_) request_hold_ = hold, request_slot_ = divisor(slot_cycles(hold));
+        return std::max(cycle, slots.reserve(0, request_slot_.div(cycle)) * request_slot_.value());
     }
     // Books a burst of `bytes` issued at `cycle`: ceil(bytes / width) cycles
     // of beats, i.e. that many cycles / slot_cycles(round_trip) issue slots

@@ -360,3 +360,47 @@ extern "C" int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }
+
+// base::divisor (the calendars', memories' and DMA's divisions by fixed
+// widths): exactly n / d for every dividend, by a shift or a division.
+TEST(Divisor, DividesExactlyLikeTheHardware) {
+    std::mt19937_64 rng(17);
+    std::vector<std::uint64_t> ds = {1,
+                                     2,
+                                     3,
+                                     5,
+                                     7,
+                                     8,
+                                     10,
+                                     2702,  // the gap9 cluster clock's period in ps (370 MHz)
+                                     2703,
+                                     1000000000000ull / 370000000ull,
+                                     (std::uint64_t{1} << 32) + 1,
+                                     (std::uint64_t{1} << 63) - 1,
+                                     std::uint64_t{1} << 63,
+                                     (std::uint64_t{1} << 63) + 1,
+                                     UINT64_MAX - 1,
+                                     UINT64_MAX};
+    for (int i = 0; i < 200; ++i) ds.push_back(rng() >> (rng() % 64));
+    std::uint64_t checked = 0;
+    for (const std::uint64_t d0 : ds) {
+        const std::uint64_t d = d0 ? d0 : 1;
+        const npu::base::divisor div(d);
+        ASSERT_EQ(div.value(), d);
+        std::vector<std::uint64_t> ns = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, std::uint64_t{1} << 63, UINT64_MAX,
+                                         UINT64_MAX - 1, UINT64_MAX - d, UINT64_MAX / d * d, UINT64_MAX / d * d - 1};
+        for (int i = 0; i < 2000; ++i) ns.push_back(rng() >> (rng() % 64));
+        for (const std::uint64_t n : ns) {
+            ASSERT_EQ(div.div(n), n / d) << n << " / " << d;
+            ++checked;
+        }
+        if (d > 1 && d < UINT64_MAX / 8) {
+            EXPECT_EQ(div.div_up(d * 3 - 1), 3u) << d;
+            EXPECT_EQ(div.div_up(d * 3), 3u) << d;
+            EXPECT_EQ(div.div_up(d * 3 + 1), 4u) << d;
+        }
+    }
+    EXPECT_GT(checked, 400000u);
+    // 0 counts as 1.
+    EXPECT_EQ(npu::base::divisor(0).div(12345), 12345u);
+}
