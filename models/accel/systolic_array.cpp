@@ -111,7 +111,7 @@ std::string systolic_array::describe_job(const sa_job& j) const {
     s += fmt::format("  A         : 0x{:08x}, lda {} B\n", j.a, j.lda);
     s += fmt::format("  B         : 0x{:08x}, ldb {} B\n", j.b, j.ldb);
     s += fmt::format("  C         : 0x{:08x}, ldc {} B\n", j.c, j.ldc);
-    s += fmt::format("  started by: {}\n", starter_);
+    s += fmt::format("  started by: {}\n", starter());
     if (const std::string site = starter_site(); !site.empty()) s += fmt::format("  caller    : {}\n", site);
     return s;
 }
@@ -133,11 +133,11 @@ void systolic_array::start(std::uint32_t) {
     j.accumulate = ctrl & NPU_SA_CTRL_ACCUMULATE;
 
     const auto* who = current_initiator();
-    const std::string by = who ? (who->hart >= 0 ? fmt::format("hart {} ({})", who->hart, who->role) : who->name)
-                               : std::string("an unknown initiator");
+    // Its name, formatted only for a log line or report (not per job).
+    const auto by = [who] { return starter_text(who); };
     if (started_ && t0 < job_end_) {
         ++refused_;
-        NPU_LOG(log(), warn, "START by {} refused: the job started at cycle {} runs until cycle {}", by,
+        NPU_LOG(log(), warn, "START by {} refused: the job started at cycle {} runs until cycle {}", by(),
                 static_cast<std::uint64_t>(job_start_ / clock_period()),
                 static_cast<std::uint64_t>(job_end_ / clock_period()));
         reject_access();
@@ -145,7 +145,7 @@ void systolic_array::start(std::uint32_t) {
     }
     if (std::string why = validate(j); !why.empty()) {
         ++refused_;
-        NPU_LOG(log(), warn, "START by {} refused: {}", by, why);
+        NPU_LOG(log(), warn, "START by {} refused: {}", by(), why);
         reject_access();
         return;
     }
@@ -158,7 +158,7 @@ void systolic_array::start(std::uint32_t) {
         const base::buffer_use mine = use_of(j, [&] {
             return fmt::format("new systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
                                "started by {}{}",
-                               j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by,
+                               j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, by(),
                                has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
         }, true);
         if (services().buffer_write_conflict(mine, t0)) {
@@ -173,7 +173,7 @@ void systolic_array::start(std::uint32_t) {
             }
         }
     }
-    starter_ = by;
+    starter_who_ = who;
     starter_pc_ = current_pc();
     starter_has_pc_ = who && who->hart >= 0;
     // The user's call into the runtime, unwound now while the starter's
@@ -210,11 +210,11 @@ void systolic_array::start(std::uint32_t) {
                  {"B", fmt::format("{:#010x}", j.b)},
                  {"C", fmt::format("{:#010x}", j.c)},
                  {"accumulate", j.accumulate ? "yes" : "no"},
-                 {"started by", by},
+                 {"started by", by()},
                  {"status", ok ? "done" : "aborted"}});
     outcome_ = ok ? outcome::done : outcome::error;
     const sc_core::sc_time to_end = job_end_ - sc_core::sc_time_stamp();
-    NPU_LOG(log(), debug, "job {}x{}x{} {} by {}: {} cycles, {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", by,
+    NPU_LOG(log(), debug, "job {}x{}x{} {} by {}: {} cycles, {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", by(),
             job_cycles_, ok ? "done" : "aborted");
     if (ok) {
         if (services().memcheck() != base::memcheck_mode::off) {
@@ -229,6 +229,11 @@ void systolic_array::start(std::uint32_t) {
     ++errors_;
     error->drive(0, true, to_end);
     if (stop_on_error) services().bus_error(fault_);
+}
+
+std::string systolic_array::starter_text(const base::initiator_id* who) {
+    if (!who) return "an unknown initiator";
+    return who->hart >= 0 ? fmt::format("hart {} ({})", who->hart, who->role) : who->name;
 }
 
 void systolic_array::mark_results(const sa_job& j, bool on) {
@@ -290,7 +295,7 @@ void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<bas
         const std::string site = starter_site();
         return fmt::format("systolic array job {}x{}x{} {} (A 0x{:08x}, B 0x{:08x}, C 0x{:08x}), "
                            "started by {}{}{}, ends at cycle {}",
-                           j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, starter_,
+                           j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.a, j.b, j.c, starter(),
                            starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "",
                            site.empty() ? "" : " (" + site + ")",
                            static_cast<std::uint64_t>(job_end_ / clock_period()));
@@ -316,7 +321,7 @@ std::string systolic_array::running_job_at(std::uint64_t addr) const {
     return fmt::format(
         "systolic array job {}x{}x{} {} writing C at 0x{:08x} (row {}), started by {}{}{}, ends at "
         "cycle {}",
-        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, row, starter_,
+        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, row, starter(),
         starter_has_pc_ ? fmt::format(" at pc 0x{:08x}", starter_pc_) : "", site.empty() ? "" : " (" + site + ")",
         static_cast<std::uint64_t>(job_end_ / clock_period()));
 }

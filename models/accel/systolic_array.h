@@ -101,7 +101,11 @@ private:
     std::uint32_t err_addr_ = 0, err_info_ = 0;
     base::bus_error_info fault_;  // the report of the last fault
     // Who started it, for reports.
-    std::string starter_;
+    // Who wrote START of the current job (the initiator's id lives as long
+    // as the SoC), named only when a report needs it (starter()).
+    const base::initiator_id* starter_who_ = nullptr;
+    static std::string starter_text(const base::initiator_id* who);
+    std::string starter() const { return starter_text(starter_who_); }
     std::uint64_t starter_pc_ = 0;
     bool starter_has_pc_ = false;
     // "npu_sa_matmul_i8, called from main (main.c:42)" (memcheck on), or
