@@ -100,7 +100,6 @@ private:
     std::uint64_t job_cycles_ = 0;
     std::uint32_t err_addr_ = 0, err_info_ = 0;
     base::bus_error_info fault_;  // the report of the last fault
-    // Who started it, for reports.
     // Who wrote START of the current job (the initiator's id lives as long
     // as the SoC), named only when a report needs it (starter()).
     const base::initiator_id* starter_who_ = nullptr;

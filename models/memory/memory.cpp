@@ -342,14 +342,13 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     }
     // An uncontended access of one beat costs the latency; each further beat
     // one cycle.
-    const sc_core::sc_time& extra_latency = extra_latency_;
     if (!banks_) {
         // One port, one burst at a time: a burst arriving while the port is
         // busy waits for it (contention), then streams at the bandwidth.
         const std::uint64_t beats = bandwidth_div_.div_up(len);
         const sc_core::sc_time start = std::max(arrive, port_free_);
         port_free_ = start + cycles(beats);
-        return (port_free_ - arrive) + extra_latency;
+        return (port_free_ - arrive) + extra_latency_;
     }
     // Banked: the initiator's port issues width/bank_width words per cycle, in order
     // (width: its own beat width if it has one, else the port's bandwidth);
@@ -367,13 +366,7 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
     // Consecutive words are in consecutive banks (bank_width is the calendar's l1.bank_width).
     const std::uint64_t free_run = calendar_->banks.reserve_free_run(
         words, words_per_cycle, arrive_cycle, calendar_->bank_of(first * bank_width_), calendar_->bank_mask);
-    if (free_run == words) {
-        // (words - 1) / words_per_cycle: a shift for a port of a power-of-two number of words.
-        const std::uint64_t steps = (words_per_cycle & (words_per_cycle - 1)) == 0
-                                        ? (words - 1) >> __builtin_ctzll(words_per_cycle)
-                                        : (words - 1) / words_per_cycle;
-        return cycles(steps + 1) + extra_latency;
-    }
+    if (free_run == words) return cycles(base::div_lanes(words - 1, words_per_cycle) + 1) + extra_latency_;
     if (free_run) end = arrive_cycle + (free_run - 1) / words_per_cycle + 1;
     // The port's lanes stay in order: a word that waited delays the next
     // words of its lane.
@@ -411,7 +404,7 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
             }
             end = std::max(end, cycle);
         }
-        return cycles(end - arrive_cycle) + extra_latency;
+        return cycles(end - arrive_cycle) + extra_latency_;
     }
     // Word w - first goes out on lane (w - first) % words_per_cycle in cycle
     // (w - first) / words_per_cycle after arrival, counted without a division
@@ -432,7 +425,7 @@ sc_core::sc_time memory::burst_time(std::uint64_t offset, std::uint64_t len, con
         lane = served + 1;
         end = std::max(end, served + 1);
     }
-    return cycles(end - arrive_cycle) + extra_latency;
+    return cycles(end - arrive_cycle) + extra_latency_;
 }
 
 bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {

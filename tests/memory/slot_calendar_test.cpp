@@ -356,11 +356,6 @@ TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
 // npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
 // it leaves libsystemc's sc_main reference unresolved with some linkers).
 // extern "C" as SystemC declares it (sc_externs.h; <systemc> is not needed).
-extern "C" int sc_main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
-}
-
 // base::divisor (the calendars', memories' and DMA's divisions by fixed
 // widths): exactly n / d for every dividend, by a shift or a division.
 TEST(Divisor, DividesExactlyLikeTheHardware) {
@@ -403,4 +398,9 @@ TEST(Divisor, DividesExactlyLikeTheHardware) {
     EXPECT_GT(checked, 400000u);
     // 0 counts as 1.
     EXPECT_EQ(npu::base::divisor(0).div(12345), 12345u);
+}
+
+extern "C" int sc_main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
 }
