@@ -43,6 +43,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NPU_SLOT_RING_AVX512 1
+#endif
 
 namespace npu::base {
 
@@ -52,6 +56,50 @@ namespace npu::base {
 inline std::uint64_t div_lanes(std::uint64_t n, std::uint64_t d) {
     return (d & (d - 1)) == 0 ? n >> __builtin_ctzll(d) : n / d;
 }
+
+#if NPU_SLOT_RING_AVX512
+// Whether the bookings below use AVX-512BW: the host has it (read once,
+// before main: the check per call is one load). Tests clear it to check the
+// portable walk on the same host.
+inline bool slot_ring_avx512 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bw") != 0;
+}();
+
+// slot_ring<uint16_t>::reserve_free_run for a DMA burst's L1 words on 16
+// banks: two bookings per cycle from lane 0 and an even first bank r, i.e.
+// banks r, r+1 at cycle 0, r+2, r+3 at cycle 1, ... (mod 16). Two cycles'
+// slots are 64 adjacent bytes of the cycle-major ring, in which the four
+// bookings of those cycles are checked and made with one masked compare and
+// one masked store: the scalar walk checked and stored each slot. `row`:
+// the ring's slots of the run's first cycle. In order, as the scalar walk:
+// the bookings of a step are bits r, r+1 (its first cycle) and 16 + r+2,
+// 16 + r+3 (its second), so the lowest taken bit is the first booking that
+// finds its cycle taken, and the bookings before it are made. The loads are
+// masked: the slots they skip are never read (the last step of a run that
+// ends at the ring's last cycle reads no further).
+__attribute__((target("avx512f,avx512bw"))) inline std::uint64_t reserve_pairs16_avx512(std::uint16_t* row,
+                                                                                       unsigned r, std::uint64_t n,
+                                                                                       std::uint16_t t) {
+    const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
+    for (std::uint64_t i = 0;; i += 4, row += 32, r = (r + 4) & 15u) {
+        const unsigned r2 = (r + 2) & 15u;
+        const std::uint64_t left = n - i;
+        const __mmask32 m = left >= 4   ? (3u << r) | (3u << (16 + r2))
+                            : left == 3 ? (3u << r) | (1u << (16 + r2))
+                            : left == 2 ? 3u << r
+                                        : 1u << r;
+        const __mmask32 taken = _mm512_mask_cmpeq_epi16_mask(m, _mm512_maskz_loadu_epi16(m, row), tv);
+        if (taken) {
+            const __mmask32 before = m & ((taken & (0u - taken)) - 1);
+            _mm512_mask_storeu_epi16(row, before, tv);
+            return i + static_cast<unsigned>(__builtin_popcount(before));
+        }
+        _mm512_mask_storeu_epi16(row, m, tv);
+        if (left <= 4) return n;
+    }
+}
+#endif
 
 // Where booking i of a run over interleaved resources is (slot_ring::
 // reserve_free_run): resource (resource + i) & resource_mask at cycle
@@ -183,6 +231,14 @@ public:
         const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
         const std::ptrdiff_t back = static_cast<std::ptrdiff_t>(resources);
         std::uint64_t resource = first_resource, lane = first_lane, i = 0;
+#if NPU_SLOT_RING_AVX512
+        if constexpr (sizeof(Slot) == 2) {
+            if (per_cycle == 2 && resource_mask == 15 && resources_ == 16 && lane == 0 && !(resource & 1u) &&
+                slot_ring_avx512)
+                return reserve_pairs16_avx512(ring_.data() + (cycle0 & mask_) * 16, static_cast<unsigned>(resource), n,
+                                              t);
+        }
+#endif
         if (per_cycle == 2 && resource_mask != 0) {
             // Two bookings per cycle (a DMA burst's L1 words, 8 B per cycle
             // over 4-byte banks), in pairs from an even resource r: r and

@@ -8,6 +8,7 @@
 #include "base/sim_services.h"
 #include "base/slot_calendar.h"
 #include "base/txn_ext.h"
+#include "host/pages.h"
 
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -127,13 +128,10 @@ private:
     // OS instead of being written at start-up (the memset of L2 and its
     // shadow was a few million host instructions per run).
     struct zeroed_bytes {
-        std::unique_ptr<unsigned char, void (*)(void*)> bytes{nullptr, std::free};
-        void assign(std::size_t n) {
-            bytes.reset(static_cast<unsigned char*>(std::calloc(n ? n : 1, 1)));
-            if (!bytes) throw std::bad_alloc();
-        }
-        unsigned char* data() const { return bytes.get(); }
-        unsigned char operator[](std::size_t i) const { return bytes.get()[i]; }
+        host::zeroed_block bytes;
+        void assign(std::size_t n) { bytes = host::zeroed_block(n); }
+        unsigned char* data() const { return bytes.data(); }
+        unsigned char operator[](std::size_t i) const { return bytes.data()[i]; }
     };
     zeroed_bytes dense_;
     zeroed_bytes dense_shadow_;

@@ -55,6 +55,32 @@ env* E;
 
 }  // namespace
 
+// The dense memories' host storage (host::zeroed_block): zeros, whole,
+// writable; a block of half a huge page or more mapped on its own at a
+// huge-page boundary, a smaller one from the heap.
+TEST(ZeroedBlock, ZerosAtEverySizeAndHugePageAlignedWhenLarge) {
+    for (const std::size_t n : {std::size_t{16}, std::size_t{4096}, std::size_t{1} << 20, std::size_t{1536} << 10,
+                                std::size_t{5} << 20}) {
+        npu::host::zeroed_block b(n);
+        ASSERT_NE(b.data(), nullptr);
+        std::size_t nonzero = 0;
+        for (std::size_t i = 0; i < n; i += 512) nonzero += b.data()[i] != 0;
+        nonzero += b.data()[n - 1] != 0;
+        EXPECT_EQ(nonzero, 0u) << n << " B";
+        b.data()[0] = 1, b.data()[n - 1] = 2;
+        EXPECT_EQ(b.data()[0] + b.data()[n - 1], 3) << n << " B";
+        if (n >= npu::host::zeroed_block::huge_page / 2) {
+            EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % npu::host::zeroed_block::huge_page, 0u) << n << " B";
+        }
+    }
+    npu::host::zeroed_block moved(std::size_t{1} << 20);
+    moved.data()[7] = 7;
+    npu::host::zeroed_block to;
+    to = std::move(moved);
+    EXPECT_EQ(moved.data(), nullptr);
+    EXPECT_EQ(to.data()[7], 7);
+}
+
 TEST(Memory, ReadBackWhatWasWritten) {
     E->h.run_job([] {
         sc_time d = SC_ZERO_TIME;

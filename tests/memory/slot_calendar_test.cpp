@@ -242,6 +242,19 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16Banks) {
     compare_runs_and_blocks(cal, 16, 1000, 11, 100);
 }
 
+#if NPU_SLOT_RING_AVX512
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16BanksWithoutAvx512) {
+    // The portable walk of a DMA burst's pairs also on a host whose runs
+    // above took the AVX-512 path (reserve_pairs16_avx512).
+    const bool had = npu::base::slot_ring_avx512;
+    npu::base::slot_ring_avx512 = false;
+    npu::base::slot_calendar cal;
+    cal.init(16, 1000);
+    compare_runs_and_blocks(cal, 16, 1000, 21, 100);
+    npu::base::slot_ring_avx512 = had;
+}
+#endif
+
 TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOnOneResource) {
     npu::base::slot_calendar cal;
     cal.init(1, 1000);
