@@ -22,6 +22,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "host_isa.h"
+
 namespace npu::base {
 
 // Process exit codes of npusim. Stable: scripts and CI test them.
@@ -160,7 +162,29 @@ constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed 
 // 32 bytes per step, then eight per compare: every DMA burst and SA row read
 // is scanned, and a byte loop was a tenth of a network simulation's host
 // time. (SSE2 is in every x86-64; -O2 does not vectorise the early exit.)
+#if NPU_HOST_AVX512
+// first_not_written 64 bytes a step (a DMA burst's or an SA row's shadow).
+__attribute__((target("avx512f,avx512bw"))) inline std::size_t first_not_written_avx512(const unsigned char* s,
+                                                                                        std::size_t n) {
+    const __m512i written = _mm512_set1_epi8(static_cast<char>(shadow_written));
+    std::size_t i = 0;
+    for (; i + 64 <= n; i += 64)
+        if (const std::uint64_t other = _mm512_cmpneq_epi8_mask(_mm512_loadu_si512(s + i), written))
+            return i + static_cast<std::size_t>(__builtin_ctzll(other));
+    if (i < n) {
+        const __mmask64 tail = (std::uint64_t{1} << (n - i)) - 1;
+        if (const std::uint64_t other =
+                _mm512_mask_cmpneq_epi8_mask(tail, _mm512_maskz_loadu_epi8(tail, s + i), written))
+            return i + static_cast<std::size_t>(__builtin_ctzll(other));
+    }
+    return n;
+}
+#endif
+
 inline std::size_t first_not_written(const unsigned char* s, std::size_t n) {
+#if NPU_HOST_AVX512
+    if (n >= 64 && use_avx512bw) return first_not_written_avx512(s, n);
+#endif
     constexpr std::uint64_t all_written = 0x0101010101010101ull;
     std::size_t i = 0;
 #if defined(__SSE2__)

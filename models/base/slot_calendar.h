@@ -34,6 +34,7 @@
 
 #include "config/config.h"
 #include "divisor.h"
+#include "host_isa.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -42,10 +43,6 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define NPU_SLOT_RING_AVX512 1
 #endif
 
 namespace npu::base {
@@ -57,14 +54,7 @@ inline std::uint64_t div_lanes(std::uint64_t n, std::uint64_t d) {
     return (d & (d - 1)) == 0 ? n >> __builtin_ctzll(d) : n / d;
 }
 
-#if NPU_SLOT_RING_AVX512
-// Whether the bookings below use AVX-512BW: the host has it (read once,
-// before main: the check per call is one load). Tests clear it to check the
-// portable walk on the same host.
-inline bool slot_ring_avx512 = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512bw") != 0;
-}();
+#if NPU_HOST_AVX512
 
 // slot_ring<uint16_t>::reserve_free_run for a DMA burst's L1 words on 16
 // banks: two bookings per cycle from lane 0 and an even first bank r, i.e.
@@ -98,6 +88,24 @@ __attribute__((target("avx512f,avx512bw"))) inline std::uint64_t reserve_pairs16
         _mm512_mask_storeu_epi16(row, m, tv);
         if (left <= 4) return n;
     }
+}
+
+// slot_ring<uint16_t>::reserve_block_if_free's check and fill of `slots`
+// adjacent slots, 32 a step (an SA tile's operand rows book every bank for
+// a few hundred cycles at once): false, nothing booked, if one is booked.
+__attribute__((target("avx512f,avx512bw"))) inline bool reserve_block16_avx512(std::uint16_t* first,
+                                                                              std::uint64_t slots,
+                                                                              std::uint16_t t) {
+    const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
+    const std::uint64_t whole = slots & ~std::uint64_t{31};
+    const __mmask32 tail = static_cast<__mmask32>((std::uint64_t{1} << (slots - whole)) - 1);
+    __mmask32 taken = 0;
+    for (std::uint64_t k = 0; k < whole; k += 32) taken |= _mm512_cmpeq_epi16_mask(_mm512_loadu_si512(first + k), tv);
+    taken |= _mm512_mask_cmpeq_epi16_mask(tail, _mm512_maskz_loadu_epi16(tail, first + whole), tv);
+    if (taken) return false;
+    for (std::uint64_t k = 0; k < whole; k += 32) _mm512_storeu_si512(first + k, tv);
+    _mm512_mask_storeu_epi16(first + whole, tail, tv);
+    return true;
 }
 #endif
 
@@ -231,10 +239,10 @@ public:
         const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
         const std::ptrdiff_t back = static_cast<std::ptrdiff_t>(resources);
         std::uint64_t resource = first_resource, lane = first_lane, i = 0;
-#if NPU_SLOT_RING_AVX512
+#if NPU_HOST_AVX512
         if constexpr (sizeof(Slot) == 2) {
             if (per_cycle == 2 && resource_mask == 15 && resources_ == 16 && lane == 0 && !(resource & 1u) &&
-                slot_ring_avx512)
+                use_avx512bw)
                 return reserve_pairs16_avx512(ring_.data() + (cycle0 & mask_) * 16, static_cast<unsigned>(resource), n,
                                               t);
         }
@@ -373,6 +381,10 @@ public:
         const std::uint64_t slots = n * resources_;
         std::uint64_t k = 0;
         bool checked = false;
+#if NPU_HOST_AVX512
+        if constexpr (sizeof(Slot) == 2)
+            if (use_avx512bw) return reserve_block16_avx512(first, slots, t);
+#endif
 #if defined(__SSE2__)
         if constexpr (sizeof(Slot) == 2) {
             const __m128i tv = _mm_set1_epi16(static_cast<short>(t));

@@ -242,16 +242,16 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16Banks) {
     compare_runs_and_blocks(cal, 16, 1000, 11, 100);
 }
 
-#if NPU_SLOT_RING_AVX512
+#if NPU_HOST_AVX512
 TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16BanksWithoutAvx512) {
     // The portable walk of a DMA burst's pairs also on a host whose runs
     // above took the AVX-512 path (reserve_pairs16_avx512).
-    const bool had = npu::base::slot_ring_avx512;
-    npu::base::slot_ring_avx512 = false;
+    const bool had = npu::base::use_avx512bw;
+    npu::base::use_avx512bw = false;
     npu::base::slot_calendar cal;
     cal.init(16, 1000);
     compare_runs_and_blocks(cal, 16, 1000, 21, 100);
-    npu::base::slot_ring_avx512 = had;
+    npu::base::use_avx512bw = had;
 }
 #endif
 
@@ -348,11 +348,20 @@ TEST(L2PathCalendar, BurstsBookTheSlotsTheOneByOneLoopBooked) {
 // finds the same first not-written byte as a byte loop: every length up to
 // 100, every position of the first bad byte, every kind of bad byte, at
 // every alignment of the start.
+// On a host with AVX-512BW both paths: 64 bytes a step from n = 64, and
+// the portable one (use_avx512bw cleared).
 TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
-    std::vector<unsigned char> shadow(128 + 16);
+    std::vector<unsigned char> shadow(200 + 16);
     std::size_t checked = 0;
+#if NPU_HOST_AVX512
+    const bool had = npu::base::use_avx512bw;
+    for (const bool avx512 : {had, false}) {
+        npu::base::use_avx512bw = avx512;
+#else
+    {
+#endif
     for (std::size_t align = 0; align < 16; ++align)
-        for (std::size_t n = 0; n <= 100; ++n)
+        for (std::size_t n = 0; n <= 200; n += n < 100 ? 1 : 7)
             for (std::size_t bad = 0; bad <= n; ++bad)
                 for (unsigned char kind : {0, 2, 3, 4}) {
                     std::fill(shadow.begin(), shadow.end(), npu::base::shadow_written);
@@ -363,7 +372,11 @@ TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
                         << "n " << n << ", bad byte at " << bad << " (" << int(kind) << "), start + " << align;
                     ++checked;
                 }
-    EXPECT_GT(checked, 100000u);
+    }
+#if NPU_HOST_AVX512
+    npu::base::use_avx512bw = had;
+#endif
+    EXPECT_GT(checked, 200000u);
 }
 
 // npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
