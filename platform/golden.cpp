@@ -516,7 +516,18 @@ std::uint64_t count_never_written(const tensor_desc& t, const unsigned char* mas
 }
 
 checkpoint_recorder::checkpoint_recorder(const manifest& m, memory_reader read)
-    : m_(m), read_(std::move(read)), snapshots_(m.checkpoints.size()), written_snapshots_(m.checkpoints.size()) {}
+    : m_(m), read_(std::move(read)), snapshots_(m.checkpoints.size()), written_snapshots_(m.checkpoints.size()) {
+    // Each checkpoint's bytes and written mask, allocated (and their host
+    // pages mapped, by the zero fill) here, before the run: a layer's end
+    // then copies into them instead of allocating in the middle of the
+    // simulation (each new heap page was a page fault there).
+    bytes_.reserve(m.checkpoints.size());
+    masks_.reserve(m.checkpoints.size());
+    for (const checkpoint_desc& c : m.checkpoints) {
+        bytes_.emplace_back(c.bytes);
+        masks_.emplace_back(c.bytes);
+    }
+}
 
 void checkpoint_recorder::region_ended(const std::string& name) {
     if (m_.checkpoints.empty()) return;
@@ -524,11 +535,11 @@ void checkpoint_recorder::region_ended(const std::string& name) {
     for (std::size_t i = 0; i < m_.checkpoints.size(); ++i) {
         const checkpoint_desc& c = m_.checkpoints[i];
         if (c.region != name || c.occurrence != n || snapshots_[i]) continue;
-        std::vector<unsigned char> bytes(c.bytes);
+        std::vector<unsigned char>& bytes = bytes_[i];
         // A short read leaves the snapshot short; the comparison says so.
         bytes.resize(c.bytes ? read_(c.address, bytes.data(), c.bytes) : 0);
         snapshots_[i] = std::move(bytes);
-        std::vector<unsigned char> mask(c.bytes);
+        std::vector<unsigned char>& mask = masks_[i];
         if (written_ && c.bytes && written_(c.address, mask.data(), c.bytes)) written_snapshots_[i] = std::move(mask);
     }
 }

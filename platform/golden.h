@@ -194,6 +194,8 @@ private:
     std::vector<std::optional<std::vector<unsigned char>>> snapshots_;
     written_reader written_;
     std::vector<std::vector<unsigned char>> written_snapshots_;
+    // Per checkpoint: its snapshot's and its mask's storage until taken.
+    std::vector<std::vector<unsigned char>> bytes_, masks_;
 };
 
 // Compares every output of `m` read through `read` with `golden` (from

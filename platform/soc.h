@@ -108,6 +108,11 @@ public:
 private:
     const cfg::config& cfg_;
     cfg::memory_map map_;
+    // The dense memory window a call chain's stack words were last read from.
+    struct host_window {
+        std::uint64_t base = 0, end = 0;
+        const unsigned char* host = nullptr;
+    } stack_window_;
     std::unique_ptr<interconnect::router> router_;
     std::vector<std::unique_ptr<memory::memory>> memories_;
     std::unique_ptr<periph::soc_periph> soc_periph_;

@@ -38,6 +38,9 @@ public:
     int traffic_id() const { return traffic_id_; }
     // Host bytes actually allocated (sparse memories grow as they are touched).
     std::uint64_t allocated_bytes() const;
+    // Dense storage: the host bytes of offset 0 (a debugger's reads of it,
+    // e.g. a call chain's stack words); null for sparse storage.
+    const unsigned char* dense_bytes() const { return sparse_ ? nullptr : dense_.data(); }
     // Memcheck: were all of [offset, offset+len) written? (tests, reports)
     bool initialized(std::uint64_t offset, std::uint64_t len) const;
     // Memcheck: mask[i] = 1 if byte offset+i was written (by the loader or
