@@ -60,8 +60,9 @@ inline std::uint64_t div_lanes(std::uint64_t n, std::uint64_t d) {
 // banks: two bookings per cycle from lane 0 and any first bank r, i.e.
 // banks r, r+1 at cycle 0, r+2, r+3 at cycle 1, ... (mod 16). Two cycles'
 // slots are 64 adjacent bytes of the cycle-major ring, in which the four
-// bookings of those cycles are checked and made with one masked compare and
-// one masked store: the scalar walk checked and stored each slot. `row`:
+// bookings of those cycles are checked with one masked compare and made with
+// one masked store (four such steps at a time): the scalar walk checked and
+// stored each slot. `row`:
 // the ring's slots of the run's first cycle. A step that finds one of its
 // slots taken books its bookings one by one, in order, up to that one
 // (rare: a burst that meets a core's or the SA's booking). The loads are

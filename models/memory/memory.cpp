@@ -77,8 +77,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
     if (sparse_) {
         pages_.resize((size_ + page_size - 1) / page_size);
     } else {
-        dense_.assign(size_);
-        if (shadowed_) dense_shadow_.assign(size_);
+        dense_ = host::zeroed_block(size_);
+        if (shadowed_) dense_shadow_ = host::zeroed_block(size_);
         services().register_host_range({dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
         // The cluster's L1 (banked): every run touches most of it -- stacks,
         // heap blocks, DMA tiles, SA operands -- and each first touch of a
@@ -447,7 +447,7 @@ bool memory::get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi& d) {
 }
 
 unsigned char memory::shadow_at(std::uint64_t offset) const {
-    if (!sparse_) return dense_shadow_[offset];
+    if (!sparse_) return dense_shadow_.data()[offset];
     const sparse_page& p = pages_[offset / page_size];
     return p.shadow ? p.shadow[offset % page_size] : 0;
 }

@@ -127,17 +127,11 @@ private:
     std::vector<std::uint64_t> lane_free_;  // burst_time's per-lane next free cycle
 
     // Dense: one block. Sparse: pages allocated on first touch.
-    // Zeroed by calloc: a block that size comes as fresh zero pages of the
-    // OS instead of being written at start-up (the memset of L2 and its
-    // shadow was a few million host instructions per run).
-    struct zeroed_bytes {
-        host::zeroed_block bytes;
-        void assign(std::size_t n) { bytes = host::zeroed_block(n); }
-        unsigned char* data() const { return bytes.data(); }
-        unsigned char operator[](std::size_t i) const { return bytes.data()[i]; }
-    };
-    zeroed_bytes dense_;
-    zeroed_bytes dense_shadow_;
+    // Fresh zero pages of the OS (host::zeroed_block) instead of being
+    // written at start-up (the memset of L2 and its shadow was a few million
+    // host instructions per run).
+    host::zeroed_block dense_;
+    host::zeroed_block dense_shadow_;
     struct sparse_page {
         std::unique_ptr<unsigned char[]> data;
         std::unique_ptr<unsigned char[]> shadow;
