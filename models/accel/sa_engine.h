@@ -146,6 +146,10 @@ private:
     // Per bank: one past the last cycle this job booked it (0: none), kept
     // by slot_calendar::reserve_run_past_own; a job books each bank in time order.
     std::vector<std::uint64_t> own_next_;
+    // rows()'s cycle and bank mask per row of a call whose rows are narrower
+    // than the port (kept: a job calls it per tile).
+    std::vector<std::uint64_t> row_cycles_;
+    std::vector<std::uint16_t> row_masks_;
 };
 
 // The loosely-timed engine (sa.model=tlm): evaluates the whole job at once,

@@ -418,6 +418,38 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
             return;
         }
     }
+    // Rows no wider than a port cycle and than the banks (an int8 tile's
+    // 16-byte rows, four to a cycle), all in L1: row() would book each row's
+    // words at lanes 0.. of its start cycle, on consecutive banks. If none of
+    // those bank-cycles is another initiator's, they are booked at once, the
+    // job's own passed over, as row by row (slot_ring::
+    // reserve_masks_past_own_if_free); else the rows go one by one (nothing
+    // was booked here).
+    if (count > 1 && banks == 16 && len > 0 && first >= cal.base && first - cal.base < cal.size &&
+        !__builtin_mul_overflow(count - 1, stride, &extent) && extent <= cal.size - (first - cal.base) &&
+        len <= cal.size - (first - cal.base) - extent) {
+        if (row_cycles_.size() < count) row_cycles_.resize(count), row_masks_.resize(count);
+        const std::uint64_t max_words = std::min<std::uint64_t>(words_per_cycle_, banks);
+        // Row r starts at tile + wait + (bytes + r * len) / port width:
+        // the quotient kept, not divided again per row.
+        std::uint64_t cycle = tile_cycle_ + wait_ + bytes_ / port_bandwidth_, part = bytes_ % port_bandwidth_;
+        std::uint64_t r = 0;
+        for (; r < count; ++r) {
+            const std::uint64_t offset = first - cal.base + r * stride;
+            const std::uint64_t word = offset >> cal.shift, words = ((offset + len - 1) >> cal.shift) - word + 1;
+            if (words > max_words) break;
+            const unsigned bank = static_cast<unsigned>(word) & cal.bank_mask;
+            const std::uint32_t run = (std::uint32_t{1} << words) - 1;  // words <= 16
+            row_cycles_[r] = cycle;
+            row_masks_[r] = static_cast<std::uint16_t>((run << bank) | (run >> (16 - bank)));
+            for (part += len; part >= port_bandwidth_; part -= port_bandwidth_) ++cycle;
+        }
+        if (r == count &&
+            banks_->banks.reserve_masks_past_own_if_free(row_cycles_.data(), row_masks_.data(), count, own_next_.data())) {
+            bytes_ += count * len;
+            return;
+        }
+    }
     for (std::uint64_t r = 0; r < count; ++r) row(first + r * stride, len);
 }
 
@@ -544,11 +576,10 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             if (booking) {
                 // The tile's row bursts through the port, in sa_tile_bytes' order.
                 port_.begin_tile(base::nearest_cycle(t, env_.period));
-                for (std::uint64_t i = 0; first_k && j.accumulate && i < j.m; ++i)
-                    port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
+                if (first_k && j.accumulate) port_.rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
                 port_.rows(j.b + k0 * j.ldb + n0 * e, j.ldb, k_t, n_t * e);
                 port_.rows(j.a + k0 * e, j.lda, j.m, k_t * e);
-                for (std::uint64_t i = 0; last_k && i < j.m; ++i) port_.row(j.c + i * j.ldc + n0 * 4, n_t * 4);
+                if (last_k) port_.rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
                 mem += port_.wait();
             }
             const std::uint64_t tile = std::max(compute, mem);

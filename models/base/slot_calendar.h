@@ -438,6 +438,70 @@ public:
         return true;
     }
 
+    // For i < n: books resources masks[i] (bit r: resource r) at cycle
+    // cycles[i] (non-decreasing), as reserve_run_past_own would book them
+    // one by one, for an initiator whose row i has its words at cycles[i],
+    // each on a resource of its own (the SA's rows narrower than its port:
+    // an int8 tile's 16-byte rows, four to a port cycle). masks is the
+    // caller's scratch: overwritten. When no slot among them is held
+    // by another initiator -- a booked slot at a cycle before own_next[r] is
+    // the initiator's own, passed over -- books them all, moves own_next
+    // past them and returns true; else books nothing and returns false, as
+    // it does if the run leaves its first cycle's lap, would need a rebase
+    // or the ring does not have 16 resources. Then the caller books row by
+    // row. The word-by-word walk paid a call and a lap check per row and a
+    // compare per word: here a row's 16 slots are compared at once.
+    bool reserve_masks_past_own_if_free(const std::uint64_t* cycles, std::uint16_t* masks, std::size_t n,
+                                        std::uint64_t* own_next) {
+        if (resources_ != 16 || n == 0) return false;
+        const std::uint64_t lap = cycles[0] >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (tag > max_tag || (cycles[n - 1] >> lap_shift_) != lap) return false;
+        const Slot t = static_cast<Slot>(tag);
+        // Which of a cycle's 16 slots hold this lap's tag (booked), as bits.
+        auto booked_bits = [&](const Slot* row) -> unsigned {
+#if defined(__SSE2__)
+            if constexpr (sizeof(Slot) == 2) {
+                const __m128i tv = _mm_set1_epi16(static_cast<short>(t));
+                const __m128i lo = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row)), tv);
+                const __m128i hi = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 8)), tv);
+                return static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));
+            }
+#endif
+            unsigned bits = 0;
+            for (unsigned r = 0; r < 16; ++r) bits |= unsigned{row[r] == t} << r;
+            return bits;
+        };
+        // First every row is checked, with own_next moved as the word-by-word
+        // walk would move it (a free slot booked: its cycle + 1; a slot
+        // passed over: unchanged), in a copy: a row's own bookings pass over
+        // the slots of their cycle that a later row wants too. masks[i]
+        // becomes the slots row i books (its free ones not booked by an
+        // earlier row of the same cycle), so the bookings below read no slot
+        // again (a 16-byte load of slots just stored two bytes at a time
+        // would wait for the stores).
+        std::uint64_t own[16];
+        std::copy(own_next, own_next + 16, own);
+        std::uint64_t cycle = cycles[0];
+        unsigned in_cycle = 0;  // the slots of `cycle` booked by the rows so far
+        for (std::size_t i = 0; i < n; ++i) {
+            if (cycles[i] != cycle) cycle = cycles[i], in_cycle = 0;
+            const unsigned taken = booked_bits(ring_.data() + (cycle & mask_) * 16) & masks[i];
+            for (unsigned b = taken; b; b &= b - 1)
+                if (own[__builtin_ctz(b)] <= cycle) return false;
+            const unsigned book = masks[i] & ~taken & ~in_cycle & 0xFFFFu;
+            for (unsigned b = book; b; b &= b - 1) own[__builtin_ctz(b)] = cycle + 1;
+            in_cycle |= book;
+            masks[i] = static_cast<std::uint16_t>(book);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            Slot* const row = ring_.data() + (cycles[i] & mask_) * 16;
+            for (unsigned b = masks[i]; b; b &= b - 1) row[__builtin_ctz(b)] = t;
+        }
+        std::copy(own, own + 16, own_next);
+        return true;
+    }
+
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
@@ -516,6 +580,13 @@ public:
                                        unsigned resource_mask, std::uint64_t* own_next) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
                                           : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
+    }
+
+    // slot_ring::reserve_masks_past_own_if_free.
+    bool reserve_masks_past_own_if_free(const std::uint64_t* cycles, std::uint16_t* masks, std::size_t n,
+                                        std::uint64_t* own_next) {
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next)
+                                          : narrow_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next);
     }
 
     // slot_ring::reserve_block_if_free.

@@ -241,69 +241,137 @@ TEST(SaPortBooking, BooksAsTheWordByWordBookingAtOneWordPerCycle) { compare_rand
 // 32 words per cycle on 16 banks: every bank twice in a cycle.
 TEST(SaPortBooking, BooksAsTheWordByWordBookingAt32WordsPerCycle) { compare_random(128, 4); }
 
-// rows() (a tile's weight or activation rows in one call: when every row is
-// one port cycle over all banks and their bank-cycles are free, booked as a
-// block) against the reference row by row, among other initiators'
-// bookings that sometimes fall inside such a block, across laps and
-// rebases: the same waits and the same bank-cycles.
-TEST(SaPortBooking, RowsBookAsRowByRow) {
+// One rows() call of a comparison: `count` rows of `len` bytes from
+// `first`, `stride` apart.
+struct rows_call {
+    std::uint64_t first, stride, count, len;
+};
+
+// What a comparison of rows() against the reference covered.
+struct rows_coverage {
+    std::uint64_t calls = 0, waited_calls = 0, own_passed = 0;
+};
+
+// The frame of the rows() comparisons: 2000 random jobs of three tiles of
+// `calls` calls each, among other initiators' bookings (in a third of the
+// jobs, up to `max_others` each), across laps and rebases. next(rng, theirs,
+// row_cycle) picks a call (row_cycle: where row() would start the next row);
+// it is issued as rows() here and row by row on the reference: the same
+// waits after every call and, after every job, the same bank-cycles.
+template <class Next>
+rows_coverage compare_rows_calls(std::uint64_t port_bandwidth, std::uint32_t seed, unsigned max_others, unsigned calls,
+                                 Next&& next) {
     auto mine = make_banks(), theirs = make_banks();
-    npu::accel::sa_port_booking port(&mine, 64);
-    reference_port ref(&theirs, 64);
-    std::mt19937_64 rng(5);
-    std::uint64_t now = 1000, blocks = 0, blocks_met_another = 0, other_shapes = 0;
+    npu::accel::sa_port_booking port(&mine, port_bandwidth);
+    reference_port ref(&theirs, port_bandwidth);
+    std::mt19937_64 rng(seed);
+    rows_coverage cov;
+    std::uint64_t now = 1000;
     for (unsigned job = 0; job < 2000; ++job) {
         now += rng() % 16 == 0 ? rng() % (std::uint64_t{1} << 26) : rng() % 3000;
         const std::uint64_t lo = now;
-        const unsigned others = static_cast<unsigned>(rng() % 3 == 0 ? rng() % 40 : 0);
-        ASSERT_NO_FATAL_FAILURE(book_others(mine, theirs, rng, others, now, 200));
-        ASSERT_TRUE(port.begin_job());
+        const unsigned others = static_cast<unsigned>(rng() % 3 == 0 ? rng() % max_others : 0);
+        book_others(mine, theirs, rng, others, now, 200);
+        if (::testing::Test::HasFailure()) return cov;
+        EXPECT_TRUE(port.begin_job());
         ref.begin_job();
         std::uint64_t t = now;
         for (unsigned tile = 0; tile < 3; ++tile) {
             port.begin_tile(t);
             ref.begin_tile(t);
-            std::uint64_t bytes = 0;  // the tile's stream so far (row()'s start: t + wait + bytes / 64)
-            for (unsigned call = 0; call < 3; ++call) {
-                std::uint64_t first, stride, len;
-                const std::uint64_t count = 1 + rng() % 24;
-                if (rng() % 4) {
-                    // The block shape: 64 B rows (one port cycle, 16 banks),
-                    // aligned, on the same banks; now and then a misaligned
-                    // start, or rows running past L1's end.
-                    len = 64;
-                    stride = 64 * (rng() % 5);
-                    first = kBase + 4 * (rng() % (kSize / 4 - 64 * 30));
-                    if (rng() % 10 == 0) first += 2;
-                    if (rng() % 40 == 0) first = kBase + kSize - 64 * (rng() % 4);
-                    const bool met = [&] {
-                        for (std::uint64_t r = 0; r < count; ++r)
-                            for (unsigned b = 0; b < 16; ++b)
-                                if (booked(theirs, b, t + ref.wait() + bytes / 64 + r)) return true;
-                        return false;
-                    }();
-                    blocks_met_another += met;
-                    blocks += !met;
-                } else {
-                    len = 1 + rng() % 200;
-                    stride = rng() % 512;
-                    first = kBase + rng() % kSize;
-                    ++other_shapes;
-                }
-                port.rows(first, stride, count, len);
-                for (std::uint64_t r = 0; r < count; ++r) ref.row(first + r * stride, len);
-                bytes += count * len;
-                ASSERT_EQ(port.wait(), ref.wait()) << "job " << job << " tile " << tile << " call " << call;
+            std::uint64_t bytes = 0;  // the tile's stream so far
+            for (unsigned call = 0; call < calls; ++call) {
+                const rows_call c = next(rng, theirs, t + ref.wait() + bytes / port_bandwidth);
+                const std::uint64_t before = port.wait();
+                port.rows(c.first, c.stride, c.count, c.len);
+                for (std::uint64_t r = 0; r < c.count; ++r) ref.row(c.first + r * c.stride, c.len);
+                bytes += c.count * c.len;
+                EXPECT_EQ(port.wait(), ref.wait()) << "job " << job << " tile " << tile << " call " << call;
+                ++cov.calls;
+                cov.waited_calls += port.wait() != before;
+                if (::testing::Test::HasFailure()) return cov;
             }
             t += 50 + rng() % 400 + port.wait();
         }
         now = t;
-        ASSERT_NO_FATAL_FAILURE(expect_same_bookings(mine, theirs, lo, now + 64, job));
+        expect_same_bookings(mine, theirs, lo, now + 64, job);
+        if (::testing::Test::HasFailure()) return cov;
     }
+    cov.own_passed = ref.own_passed;
+    return cov;
+}
+
+// rows() (a tile's weight or activation rows in one call: when every row is
+// one port cycle over all banks and their bank-cycles are free, booked as a
+// block) against the reference row by row, among other initiators'
+// bookings that sometimes fall inside such a block: the same waits and the
+// same bank-cycles.
+TEST(SaPortBooking, RowsBookAsRowByRow) {
+    std::uint64_t blocks = 0, blocks_met_another = 0, other_shapes = 0;
+    compare_rows_calls(64, 5, 40, 3, [&](std::mt19937_64& rng, const l1_bank_calendar& theirs, std::uint64_t at) {
+        rows_call c{};
+        c.count = 1 + rng() % 24;
+        if (rng() % 4) {
+            // The block shape: 64 B rows (one port cycle, 16 banks),
+            // aligned, on the same banks; now and then a misaligned start,
+            // or rows running past L1's end.
+            c.len = 64;
+            c.stride = 64 * (rng() % 5);
+            c.first = kBase + 4 * (rng() % (kSize / 4 - 64 * 30));
+            if (rng() % 10 == 0) c.first += 2;
+            if (rng() % 40 == 0) c.first = kBase + kSize - 64 * (rng() % 4);
+            const bool met = [&] {
+                for (std::uint64_t r = 0; r < c.count; ++r)
+                    for (unsigned b = 0; b < 16; ++b)
+                        if (booked(theirs, b, at + r)) return true;
+                return false;
+            }();
+            blocks_met_another += met;
+            blocks += !met;
+        } else {
+            c.len = 1 + rng() % 200;
+            c.stride = rng() % 512;
+            c.first = kBase + rng() % kSize;
+            ++other_shapes;
+        }
+        return c;
+    });
     EXPECT_GT(blocks, 5000u);
     EXPECT_GT(blocks_met_another, 100u);
     EXPECT_GT(other_shapes, 1000u);
 }
+
+// rows() of rows narrower than a port cycle (an int8 tile's 16-byte rows,
+// four to a cycle; any alignment and stride; ports of 8, 16 and 32 words):
+// booked at once when none of their bank-cycles is another initiator's,
+// the job's own passed over. Between them, single rows of up to two port
+// cycles at any byte, which leave the job's latest booking of a bank past
+// the next row's cycle (a misaligned row spilling into the next cycle).
+void compare_narrow_rows(std::uint64_t port_bandwidth, std::uint32_t seed) {
+    const rows_coverage cov =
+        compare_rows_calls(port_bandwidth, seed, 60, 6, [&](std::mt19937_64& rng, const l1_bank_calendar&, std::uint64_t) {
+            rows_call c{};
+            if (rng() % 5 == 0) {
+                c.first = kBase + rng() % (kSize - 256);
+                c.count = 1;
+                c.len = 1 + rng() % (2 * port_bandwidth);
+                return c;
+            }
+            c.count = 1 + rng() % 24;
+            c.len = 1 + rng() % port_bandwidth;
+            c.stride = rng() % 2 ? 4 * (rng() % 64) : rng() % 300;
+            c.first = kBase + (rng() % 2 ? 4 * (rng() % (kSize / 8)) : rng() % (kSize / 2));
+            if (rng() % 40 == 0) c.first = kBase + kSize - rng() % 200;  // rows past L1's end
+            return c;
+        });
+    EXPECT_GT(cov.calls, 30000u);
+    EXPECT_GT(cov.waited_calls, 500u);
+    EXPECT_GT(cov.own_passed, 1000u);
+}
+
+TEST(SaPortBooking, NarrowRowsBookAsRowByRowAt16WordsPerCycle) { compare_narrow_rows(64, 6); }
+TEST(SaPortBooking, NarrowRowsBookAsRowByRowAt8WordsPerCycle) { compare_narrow_rows(32, 7); }
+TEST(SaPortBooking, NarrowRowsBookAsRowByRowAt32WordsPerCycle) { compare_narrow_rows(128, 8); }
 
 }  // namespace
 
