@@ -263,21 +263,20 @@ void soc::load(const elf_image& image) {
         // transaction through the router per word: a DMA push captures its
         // chain every time.
         const target_reader read = [this](std::uint64_t a, void* d, unsigned n) -> unsigned {
-            if (a < stack_window_.end && a >= stack_window_.base && n <= stack_window_.end - a) {
-                std::memcpy(d, stack_window_.host + (a - stack_window_.base), n);
-                return n;
+            const auto in_window = [&] {
+                return a >= stack_window_.base && a < stack_window_.end && n <= stack_window_.end - a;
+            };
+            if (!in_window()) {
+                // Another memory than the last word's: its window, if dense.
+                const auto info = map_.lookup(cfg::initiator_class::loader, a);
+                if (info.what == cfg::address_info::status::mapped && !info.via_alias &&
+                    info.target->kind == cfg::region_kind::memory)
+                    if (const memory::memory* m = memory_of(info.target->name); m && m->dense_bytes())
+                        stack_window_ = {a - info.offset, a - info.offset + m->size(), m->dense_bytes()};
             }
-            const auto info = map_.lookup(cfg::initiator_class::loader, a);
-            if (info.what == cfg::address_info::status::mapped && !info.via_alias &&
-                info.target->kind == cfg::region_kind::memory)
-                if (const memory::memory* m = memory_of(info.target->name); m && m->dense_bytes()) {
-                    stack_window_ = {a - info.offset, a - info.offset + m->size(), m->dense_bytes()};
-                    if (n <= stack_window_.end - a) {
-                        std::memcpy(d, m->dense_bytes() + info.offset, n);
-                        return n;
-                    }
-                }
-            return loader_->debug_read(a, d, n);
+            if (!in_window()) return loader_->debug_read(a, d, n);
+            std::memcpy(d, stack_window_.host + (a - stack_window_.base), n);
+            return n;
         };
         out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
                                              base::call_chain::max_frames);

@@ -406,11 +406,13 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
     const base::l1_bank_calendar& cal = *banks_;
     const std::uint64_t banks = std::uint64_t{cal.bank_mask} + 1, bank_width = std::uint64_t{1} << cal.shift;
     const std::uint64_t span = banks * bank_width;
+    // Both shortcuts below take two rows or more, all wholly in L1.
     std::uint64_t extent = 0;
-    if (count > 1 && words_per_cycle_ == banks && len == port_bandwidth_ && len == span && stride % span == 0 &&
-        first >= cal.base && first - cal.base < cal.size && (first - cal.base) % bank_width == 0 &&
-        !__builtin_mul_overflow(count - 1, stride, &extent) && extent <= cal.size - (first - cal.base) &&
-        len <= cal.size - (first - cal.base) - extent) {
+    const bool rows_in_l1 = count > 1 && len > 0 && first >= cal.base && first - cal.base < cal.size &&
+                            !__builtin_mul_overflow(count - 1, stride, &extent) &&
+                            extent <= cal.size - (first - cal.base) && len <= cal.size - (first - cal.base) - extent;
+    if (rows_in_l1 && words_per_cycle_ == banks && len == port_bandwidth_ && len == span && stride % span == 0 &&
+        (first - cal.base) % bank_width == 0) {
         const std::uint64_t start = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
         if (banks_->banks.reserve_block_if_free(start, count)) {
             std::fill(own_next_.begin(), own_next_.end(), start + count);
@@ -425,9 +427,7 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
     // job's own passed over, as row by row (slot_ring::
     // reserve_masks_past_own_if_free); else the rows go one by one (nothing
     // was booked here).
-    if (count > 1 && banks == 16 && len > 0 && first >= cal.base && first - cal.base < cal.size &&
-        !__builtin_mul_overflow(count - 1, stride, &extent) && extent <= cal.size - (first - cal.base) &&
-        len <= cal.size - (first - cal.base) - extent) {
+    if (rows_in_l1 && banks == 16) {
         if (row_cycles_.size() < count) row_cycles_.resize(count), row_masks_.resize(count);
         const std::uint64_t max_words = std::min<std::uint64_t>(words_per_cycle_, banks);
         // Row r starts at tile + wait + (bytes + r * len) / port width:
