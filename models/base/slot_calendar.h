@@ -26,10 +26,12 @@
 //
 // Cost: one load, compare and store per access when only one initiator is
 // active (nothing else books its cycles), in a ring small enough to stay in
-// the host's caches: a slot holds 16 bits (the ring lap of its booking, see
-// slot_ring), so the L1's ring (16 banks x 16Ki cycles) is 512 KiB. With a
-// 64-bit cycle per slot (2 MiB) every booking missed the host's L2, and the
-// booking was half of the ISS's time in a load-heavy program.
+// the host's caches. A slot holds 16 bits (the ring lap of its booking, see
+// slot_ring); the L1's 16 banks share one such tag per cycle with a 16-bit
+// mask of the banks booked (mask_ring), so its ring of 16 Ki cycles is 64
+// KiB (512 KiB with a tag per bank; with a 64-bit cycle per slot, 2 MiB,
+// every booking missed the host's L2, and the booking was half of the ISS's
+// time in a load-heavy program).
 #pragma once
 
 #include "config/config.h"
@@ -520,6 +522,274 @@ private:
     unsigned lap_shift_ = 0;
 };
 
+// The ring of a slot_calendar of 2 to 16 resources (the L1's banks): per
+// cycle, one lap tag (as slot_ring's slots hold) and a mask of the resources
+// booked in that cycle and lap (bit r: resource r). A cycle whose tag is not
+// the lap asked for has nothing booked in that lap. slot_ring keeps a tag per
+// resource and cycle: 16 banks x 16 Ki cycles x 2 B = 512 KiB, where a DMA
+// burst's 32 cycles spread over 1 KiB; here 4 B a cycle (64 KiB, a burst in
+// 128 B), and what books several banks of a cycle (a DMA burst's two words, an
+// SA tile's whole row) checks and books them with one compare and one store.
+// One difference: a cycle holds bookings of one lap only. A booking of a
+// newer lap drops the cycle's older one's, which slot_ring kept per bank. Both
+// keep only what is at most a ring (four quanta) old in practice: no
+// initiator books that far behind another (slot_calendar::init).
+template <class Slot>
+class mask_ring {
+public:
+    static constexpr std::uint64_t kept_laps = std::uint64_t{1} << (8 * sizeof(Slot) - 1);
+    struct cell {
+        Slot tag;
+        std::uint16_t mask;
+    };
+    static_assert(sizeof(Slot) != 2 || sizeof(cell) == 4, "the AVX-512 paths read a 16-bit tag's cell as 32 bits");
+
+    void init(unsigned resources, std::uint64_t size) {
+        mask_ = size - 1;
+        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+        resources_ = resources;
+        all_ = static_cast<std::uint16_t>((1u << resources) - 1);
+        ring_.assign(size, cell{0, 0});
+    }
+    bool empty() const { return ring_.empty(); }
+
+    std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
+        const std::uint16_t bit = static_cast<std::uint16_t>(1u << resource);
+        for (std::uint64_t lap = cycle >> lap_shift_;; ++lap) {
+            const Slot t = tag_of(lap);
+            for (std::uint64_t i = cycle & mask_; i <= mask_; ++i) {
+                cell& c = ring_[i];
+                if (c.tag != t) {
+                    c.tag = t, c.mask = bit;
+                    return (lap << lap_shift_) | i;
+                }
+                if (!(c.mask & bit)) {
+                    c.mask |= bit;
+                    return (lap << lap_shift_) | i;
+                }
+            }
+            cycle = (lap + 1) << lap_shift_;
+        }
+    }
+
+    // slot_ring::reserve_free_run's contract.
+    std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
+                                   unsigned first_resource, unsigned resource_mask, std::uint64_t first_lane = 0) {
+        Slot t;
+        if (n == 0 || !run_tag(cycle0, cycle0 + div_lanes(first_lane + n - 1, per_cycle), t)) return 0;
+        cell* c = ring_.data() + (cycle0 & mask_);
+        if (per_cycle == 2 && first_lane == 0 && resource_mask == 15u && resources_ == 16)
+            return reserve_pairs16(c, first_resource, n, t);
+        unsigned resource = first_resource;
+        std::uint64_t lane = first_lane, i = 0;
+        while (i < n) {
+            // One cycle's bookings, checked against its mask as it grows.
+            std::uint16_t m = c->tag == t ? c->mask : 0;
+            std::uint64_t k = i;
+            for (; k < n && lane < per_cycle; ++k, ++lane) {
+                const std::uint16_t bit = static_cast<std::uint16_t>(1u << resource);
+                if (m & bit) break;
+                m |= bit;
+                resource = (resource + 1) & resource_mask;
+            }
+            if (k != i) c->tag = t, c->mask = m;
+            if (k < n && lane < per_cycle) return k;
+            i = k, lane = 0, ++c;
+        }
+        return n;
+    }
+
+    // slot_ring::reserve_stride_run's contract.
+    std::uint64_t reserve_stride_run(std::uint64_t n, std::uint64_t cycle0, unsigned first_resource, unsigned step,
+                                     unsigned resource_mask) {
+        Slot t;
+        if (n == 0 || !run_tag(cycle0, cycle0 + n - 1, t)) return 0;
+        cell* c = ring_.data() + (cycle0 & mask_);
+        unsigned resource = first_resource;
+        for (std::uint64_t i = 0; i < n; ++i, ++c) {
+            const std::uint16_t bit = static_cast<std::uint16_t>(1u << resource);
+            if (c->tag != t) {
+                c->tag = t, c->mask = bit;
+            } else {
+                if (c->mask & bit) return i;
+                c->mask |= bit;
+            }
+            resource = (resource + step) & resource_mask;
+        }
+        return n;
+    }
+
+    // slot_ring::reserve_run_past_own's contract.
+    std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
+                                       unsigned resource_mask, std::uint64_t* own_next) {
+        Slot t;
+        if (n == 0 || !run_tag(at.cycle, at.cycle + div_lanes(at.lane + n - 1, per_cycle), t)) return 0;
+        cell* c = ring_.data() + (at.cycle & mask_);
+        std::uint64_t resource = at.resource, lane = at.lane, cycle = at.cycle, i = 0;
+        while (i < n) {
+            std::uint16_t m = c->tag == t ? c->mask : 0;
+            const std::uint16_t before = m;
+            for (; i < n && lane < per_cycle; ++i, ++lane) {
+                const std::uint16_t bit = static_cast<std::uint16_t>(1u << resource);
+                if (!(m & bit)) {
+                    m |= bit;
+                    own_next[resource] = cycle + 1;
+                } else if (own_next[resource] <= cycle) {
+                    if (m != before) c->tag = t, c->mask = m;
+                    at.cycle = cycle;
+                    at.lane = lane;
+                    at.resource = static_cast<unsigned>(resource);
+                    return i;
+                }
+                resource = (resource + 1) & resource_mask;
+            }
+            if (m != before) c->tag = t, c->mask = m;
+            if (lane == per_cycle) lane = 0, ++c, ++cycle;
+        }
+        at.cycle = cycle;
+        at.lane = lane;
+        at.resource = static_cast<unsigned>(resource);
+        return n;
+    }
+
+    // slot_ring::reserve_block_if_free's contract.
+    bool reserve_block_if_free(std::uint64_t cycle0, std::uint64_t n) {
+        Slot t;
+        if (n == 0 || !run_tag(cycle0, cycle0 + n - 1, t)) return false;
+        cell* const first = ring_.data() + (cycle0 & mask_);
+        for (std::uint64_t i = 0; i < n; ++i)
+            if (first[i].tag == t && first[i].mask != 0) return false;
+        for (std::uint64_t i = 0; i < n; ++i) first[i] = cell{t, all_};
+        return true;
+    }
+
+    // slot_ring::reserve_masks_past_own_if_free's contract.
+    bool reserve_masks_past_own_if_free(const std::uint64_t* cycles, std::uint16_t* masks, std::size_t n,
+                                        std::uint64_t* own_next) {
+        if (resources_ != 16 || n == 0) return false;
+        Slot t;
+        if (!run_tag(cycles[0], cycles[n - 1], t)) return false;
+        std::uint64_t own[16];
+        std::copy(own_next, own_next + 16, own);
+        std::uint64_t cycle = cycles[0];
+        unsigned in_cycle = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (cycles[i] != cycle) cycle = cycles[i], in_cycle = 0;
+            const cell& c = ring_[cycle & mask_];
+            const unsigned taken = (c.tag == t ? c.mask : 0u) & masks[i];
+            for (unsigned b = taken; b; b &= b - 1)
+                if (own[__builtin_ctz(b)] <= cycle) return false;
+            const unsigned book = masks[i] & ~taken & ~in_cycle & 0xFFFFu;
+            for (unsigned b = book; b; b &= b - 1) own[__builtin_ctz(b)] = cycle + 1;
+            in_cycle |= book;
+            masks[i] = static_cast<std::uint16_t>(book);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            cell& c = ring_[cycles[i] & mask_];
+            if (c.tag != t) c.tag = t, c.mask = 0;
+            c.mask |= masks[i];
+        }
+        std::copy(own, own + 16, own_next);
+        return true;
+    }
+
+private:
+    static constexpr std::uint64_t max_tag = Slot(~Slot{0});
+
+    // reserve_free_run of two bookings per cycle from lane 0 on 16
+    // resources (a DMA burst's L1 words, 8 B a cycle over 4-byte banks):
+    // cycle k books resources r + 2k and r + 2k + 1 (mod 16), a pattern of
+    // eight cycles. Cycles whose bookings all find their banks free are
+    // booked 16 at a time with AVX-512 (cells are 4 bytes); the first cycle
+    // with a taken bank, and the rest, one at a time.
+    std::uint64_t reserve_pairs16(cell* c, unsigned r, std::uint64_t n, Slot t) {
+        const std::uint64_t whole = n / 2;  // cycles with both bookings
+        std::uint64_t k = 0;
+#if NPU_HOST_AVX512
+        if constexpr (sizeof(Slot) == 2)
+            if (use_avx512bw && whole >= 16) k = reserve_pairs16_cells_avx512(c, r, whole, t);
+#endif
+        auto want = [r](std::uint64_t k) {
+            const unsigned q = (r + 2 * static_cast<unsigned>(k)) & 15u;
+            return static_cast<std::uint16_t>((1u << q) | (1u << ((q + 1) & 15u)));
+        };
+        for (; k < whole; ++k) {
+            cell& x = c[k];
+            const std::uint16_t m = x.tag == t ? x.mask : 0;
+            const std::uint16_t w = want(k);
+            if (m & w) {
+                // The first booking of the cycle may still be free.
+                const std::uint16_t first = static_cast<std::uint16_t>(1u << ((r + 2 * k) & 15u));
+                if (m & first) return 2 * k;
+                x.tag = t, x.mask = m | first;
+                return 2 * k + 1;
+            }
+            x.tag = t, x.mask = m | w;
+        }
+        if (n & 1) {
+            cell& x = c[whole];
+            const std::uint16_t m = x.tag == t ? x.mask : 0;
+            const std::uint16_t first = static_cast<std::uint16_t>(1u << ((r + 2 * whole) & 15u));
+            if (m & first) return n - 1;
+            x.tag = t, x.mask = m | first;
+        }
+        return n;
+    }
+#if NPU_HOST_AVX512
+    // reserve_pairs16's cycles 16 at a time while none of them has a taken
+    // bank: how many cycles it booked (a multiple of 16, at most `cycles`).
+    __attribute__((target("avx512f,avx512bw"))) static std::uint64_t reserve_pairs16_cells_avx512(
+        cell* c, unsigned r, std::uint64_t cycles, Slot t) {
+        alignas(64) std::uint32_t pattern[16];
+        for (unsigned k = 0; k < 16; ++k) {
+            const unsigned q = (r + 2 * k) & 15u;
+            pattern[k] = ((1u << q) | (1u << ((q + 1) & 15u))) << 16;
+        }
+        const __m512i want = _mm512_load_si512(pattern);
+        const __m512i tags = _mm512_set1_epi32(0xFFFF);
+        const __m512i tv = _mm512_set1_epi32(static_cast<int>(t));
+        std::uint64_t k = 0;
+        for (; k + 16 <= cycles; k += 16) {
+            const __m512i v = _mm512_loadu_si512(c + k);
+            // Masks of the cycles whose tag is this lap's; the others book afresh.
+            const __mmask16 current = _mm512_cmpeq_epi32_mask(_mm512_and_si512(v, tags), tv);
+            const __m512i booked = _mm512_maskz_andnot_epi32(current, tags, v);
+            if (_mm512_test_epi32_mask(booked, want)) break;
+            _mm512_storeu_si512(c + k, _mm512_or_si512(tv, _mm512_or_si512(booked, want)));
+        }
+        return k;
+    }
+#endif
+
+    Slot tag_of(std::uint64_t lap) {
+        std::uint64_t tag = lap - base_lap_ + 1;
+        if (__builtin_expect(tag > max_tag, 0)) tag = rebase(lap);
+        return static_cast<Slot>(tag);
+    }
+    // The tag of a run from cycle `first` to `last`: false if it leaves
+    // first's lap or would need a rebase (the caller books one by one).
+    bool run_tag(std::uint64_t first, std::uint64_t last, Slot& t) const {
+        const std::uint64_t lap = first >> lap_shift_;
+        const std::uint64_t tag = lap - base_lap_ + 1;
+        if (tag > max_tag || (last >> lap_shift_) != lap) return false;
+        t = static_cast<Slot>(tag);
+        return true;
+    }
+    __attribute__((noinline)) std::uint64_t rebase(std::uint64_t lap) {
+        if (lap < base_lap_) throw std::logic_error("slot_calendar: a booking further behind than its ring keeps");
+        const std::uint64_t shift = lap - kept_laps - base_lap_;
+        for (cell& c : ring_) c.tag = c.tag > shift ? static_cast<Slot>(c.tag - shift) : 0;
+        base_lap_ += shift;
+        return kept_laps + 1;
+    }
+
+    std::vector<cell> ring_;
+    std::uint64_t mask_ = 0, base_lap_ = 0;
+    unsigned resources_ = 0;
+    std::uint16_t all_ = 0;
+    unsigned lap_shift_ = 0;
+};
+
 class slot_calendar {
 public:
     // `resources` single-ported resources; a ring of at least `window` cycles
@@ -536,33 +806,39 @@ public:
         // unless the ring was capped far below the window (a quantum of
         // milliseconds): then 32-bit slots (2^31 laps).
         wide_ = (window >> 5) > size;
+        // 2 to 16 resources (the L1's banks): a tag and a mask per cycle
+        // (mask_ring), the same 2^15 laps.
+        masked_ = !wide_ && resources >= 2 && resources <= 16;
         if (wide_)
             wide_ring_.init(resources, size);
+        else if (masked_)
+            mask_ring_.init(resources, size);
         else
             narrow_ring_.init(resources, size);
     }
-    bool empty() const { return narrow_ring_.empty() && wide_ring_.empty(); }
+    bool empty() const { return narrow_ring_.empty() && wide_ring_.empty() && mask_ring_.empty(); }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve(resource, cycle)
-                                          : narrow_ring_.reserve(resource, cycle);
+               : masked_ ? mask_ring_.reserve(resource, cycle)
+               : narrow_ring_.reserve(resource, cycle);
     }
 
     // slot_ring::reserve_free_run.
     std::uint64_t reserve_free_run(std::uint64_t n, std::uint64_t per_cycle, std::uint64_t cycle0,
                                    unsigned first_resource, unsigned resource_mask, std::uint64_t first_lane = 0) {
-        return __builtin_expect(wide_, 0)
-                   ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
-                   : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
+               : masked_ ? mask_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane)
+               : narrow_ring_.reserve_free_run(n, per_cycle, cycle0, first_resource, resource_mask, first_lane);
     }
 
     // slot_ring::reserve_stride_run.
     std::uint64_t reserve_stride_run(std::uint64_t n, std::uint64_t cycle0, unsigned first_resource, unsigned step,
                                      unsigned resource_mask) {
-        return __builtin_expect(wide_, 0)
-                   ? wide_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask)
-                   : narrow_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask);
+        return __builtin_expect(wide_, 0) ? wide_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask)
+               : masked_ ? mask_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask)
+               : narrow_ring_.reserve_stride_run(n, cycle0, first_resource, step, resource_mask);
     }
 
     // A run like reserve_free_run's, from `at`, for an initiator that
@@ -579,26 +855,30 @@ public:
     std::uint64_t reserve_run_past_own(std::uint64_t n, std::uint64_t per_cycle, run_cursor& at,
                                        unsigned resource_mask, std::uint64_t* own_next) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
-                                          : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
+               : masked_ ? mask_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next)
+               : narrow_ring_.reserve_run_past_own(n, per_cycle, at, resource_mask, own_next);
     }
 
     // slot_ring::reserve_masks_past_own_if_free.
     bool reserve_masks_past_own_if_free(const std::uint64_t* cycles, std::uint16_t* masks, std::size_t n,
                                         std::uint64_t* own_next) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next)
-                                          : narrow_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next);
+               : masked_ ? mask_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next)
+               : narrow_ring_.reserve_masks_past_own_if_free(cycles, masks, n, own_next);
     }
 
     // slot_ring::reserve_block_if_free.
     bool reserve_block_if_free(std::uint64_t cycle0, std::uint64_t n) {
         return __builtin_expect(wide_, 0) ? wide_ring_.reserve_block_if_free(cycle0, n)
-                                          : narrow_ring_.reserve_block_if_free(cycle0, n);
+               : masked_ ? mask_ring_.reserve_block_if_free(cycle0, n)
+               : narrow_ring_.reserve_block_if_free(cycle0, n);
     }
 
 private:
     slot_ring<std::uint16_t> narrow_ring_;
     slot_ring<std::uint32_t> wide_ring_;
-    bool wide_ = false;
+    mask_ring<std::uint16_t> mask_ring_;
+    bool wide_ = false, masked_ = false;
 };
 
 // The shared L1's bank calendar of one SoC (sim_context::shared): banks are

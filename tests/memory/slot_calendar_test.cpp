@@ -95,8 +95,42 @@ TEST(SlotCalendar, RebasingKeepsEveryBookingWithinReach) {
 
 TEST(SlotCalendar, NarrowRingBooksTheSameCyclesAcrossRebases) {
     // 16 banks, a 1024-cycle ring (16-bit slots): a rebase every 2^15 laps
-    // (2^25 cycles); jumps of up to 2^27 cycles cross many of them.
-    EXPECT_GT(compare_calendar(16, 1000, 3000, std::uint64_t{1} << 27, 2000000, 1), 1000u);
+    // (2^25 cycles); jumps of up to 2^27 cycles cross many of them. A slot
+    // per bank and cycle: bookings three laps apart still land where the
+    // reference's do (the calendar of 2 to 16 resources is a mask_ring,
+    // below; slot_ring serves one resource and more than 16).
+    npu::base::slot_ring<std::uint16_t> ring;
+    ring.init(16, 1024);
+    reference_calendar ref(16, 1000);
+    EXPECT_GT(compare_runs(ring, ref, 16, 3000, std::uint64_t{1} << 27, 2000000, std::uint64_t{1} << 32, 1), 1000u);
+}
+
+TEST(SlotCalendar, MaskRingBooksTheSameCyclesAcrossRebases) {
+    // The L1's calendar (16 banks: a tag and a bank mask per cycle), with
+    // initiators within a ring of each other, as the ring's size (four
+    // quanta) keeps them: the same cycles as the reference across rebases.
+    EXPECT_GT(compare_calendar(16, 1000, 600, std::uint64_t{1} << 27, 2000000, 1), 1000u);
+    EXPECT_GT(compare_calendar(8, 1000, 600, std::uint64_t{1} << 27, 2000000, 4), 1000u);
+    EXPECT_GT(compare_calendar(2, 1000, 600, std::uint64_t{1} << 27, 2000000, 5), 1000u);
+}
+
+TEST(SlotCalendar, MaskRingKeepsOneLapPerCycle) {
+    // What the mask ring gives up against a slot per bank: a cycle holds the
+    // bookings of one lap. Booking bank 1 a ring later drops bank 0's booking
+    // of the same ring cycle a lap before (slot_ring kept it); bank 1's own
+    // booking a lap before is dropped by both.
+    npu::base::slot_calendar cal;
+    cal.init(16, 1000);  // a 1024-cycle ring
+    EXPECT_EQ(cal.reserve(0, 5), 5u);
+    EXPECT_EQ(cal.reserve(0, 5), 6u);       // taken: the next cycle
+    EXPECT_EQ(cal.reserve(1, 5 + 1024), 5u + 1024);
+    EXPECT_EQ(cal.reserve(1, 5 + 1024), 6u + 1024);
+    EXPECT_EQ(cal.reserve(0, 5), 5u);       // the lap before: forgotten
+    npu::base::slot_ring<std::uint16_t> ring;
+    ring.init(16, 1024);
+    EXPECT_EQ(ring.reserve(0, 5), 5u);
+    EXPECT_EQ(ring.reserve(1, 5 + 1024), 5u + 1024);
+    EXPECT_EQ(ring.reserve(0, 5), 6u);      // kept
 }
 
 TEST(SlotCalendar, SingleResourceNarrowRing) {
@@ -254,6 +288,20 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16BanksWithoutAvx512) {
     npu::base::use_avx512bw = had;
 }
 #endif
+
+TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn8Banks) {
+    // The mask ring's walk for any count of resources (no pairs path).
+    npu::base::slot_calendar cal;
+    cal.init(8, 1000);
+    compare_runs_and_blocks(cal, 8, 1000, 15, 100);
+}
+
+TEST(SlotCalendar, MaskRingRunsAndBlocksBookAsOneByOneAcrossRebases) {
+    // 8-bit tags: a rebase every 2^7 laps of the 1024-cycle ring.
+    npu::base::mask_ring<std::uint8_t> ring;
+    ring.init(16, 1024);
+    compare_runs_and_blocks(ring, 16, 1000, 16, 100);
+}
 
 TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOnOneResource) {
     npu::base::slot_calendar cal;
