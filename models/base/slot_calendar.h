@@ -140,6 +140,33 @@ __attribute__((target("avx512f,avx512bw"))) inline bool reserve_block16_avx512(s
 }
 #endif
 
+// The check of reserve_masks_past_own_if_free (both rings): for i < n,
+// row i's slots masks[i] at cycles[i], against booked(cycle) (the bits of
+// that cycle's booked resources). Moves own (a copy of own_next) as the
+// word-by-word walk would (a free slot booked: its cycle + 1; a slot passed
+// over: unchanged): a row's own bookings pass over the slots of their cycle
+// that a later row wants too. masks[i] becomes the slots row i books (its
+// free ones not booked by an earlier row of the same cycle), so the caller
+// books them without reading a slot again. False at the first slot another
+// initiator holds.
+template <class Booked>
+bool plan_rows_past_own(const std::uint64_t* cycles, std::uint16_t* masks, std::size_t n, std::uint64_t* own,
+                        Booked booked) {
+    std::uint64_t cycle = cycles[0];
+    unsigned in_cycle = 0;  // the slots of `cycle` booked by the rows so far
+    for (std::size_t i = 0; i < n; ++i) {
+        if (cycles[i] != cycle) cycle = cycles[i], in_cycle = 0;
+        const unsigned taken = booked(cycle) & masks[i];
+        for (unsigned b = taken; b; b &= b - 1)
+            if (own[__builtin_ctz(b)] <= cycle) return false;
+        const unsigned book = masks[i] & ~taken & ~in_cycle & 0xFFFFu;
+        for (unsigned b = book; b; b &= b - 1) own[__builtin_ctz(b)] = cycle + 1;
+        in_cycle |= book;
+        masks[i] = static_cast<std::uint16_t>(book);
+    }
+    return true;
+}
+
 // Where booking i of a run over interleaved resources is (slot_ring::
 // reserve_free_run): resource (resource + i) & resource_mask at cycle
 // cycle + (lane + i) / per_cycle.
@@ -474,28 +501,14 @@ public:
             for (unsigned r = 0; r < 16; ++r) bits |= unsigned{row[r] == t} << r;
             return bits;
         };
-        // First every row is checked, with own_next moved as the word-by-word
-        // walk would move it (a free slot booked: its cycle + 1; a slot
-        // passed over: unchanged), in a copy: a row's own bookings pass over
-        // the slots of their cycle that a later row wants too. masks[i]
-        // becomes the slots row i books (its free ones not booked by an
-        // earlier row of the same cycle), so the bookings below read no slot
-        // again (a 16-byte load of slots just stored two bytes at a time
-        // would wait for the stores).
+        // First every row is checked (plan_rows_past_own), in a copy of
+        // own_next; the bookings below read no slot again (a 16-byte load of
+        // slots just stored two bytes at a time would wait for the stores).
         std::uint64_t own[16];
         std::copy(own_next, own_next + 16, own);
-        std::uint64_t cycle = cycles[0];
-        unsigned in_cycle = 0;  // the slots of `cycle` booked by the rows so far
-        for (std::size_t i = 0; i < n; ++i) {
-            if (cycles[i] != cycle) cycle = cycles[i], in_cycle = 0;
-            const unsigned taken = booked_bits(ring_.data() + (cycle & mask_) * 16) & masks[i];
-            for (unsigned b = taken; b; b &= b - 1)
-                if (own[__builtin_ctz(b)] <= cycle) return false;
-            const unsigned book = masks[i] & ~taken & ~in_cycle & 0xFFFFu;
-            for (unsigned b = book; b; b &= b - 1) own[__builtin_ctz(b)] = cycle + 1;
-            in_cycle |= book;
-            masks[i] = static_cast<std::uint16_t>(book);
-        }
+        if (!plan_rows_past_own(cycles, masks, n, own,
+                                [&](std::uint64_t cycle) { return booked_bits(ring_.data() + (cycle & mask_) * 16); }))
+            return false;
         for (std::size_t i = 0; i < n; ++i) {
             Slot* const row = ring_.data() + (cycles[i] & mask_) * 16;
             for (unsigned b = masks[i]; b; b &= b - 1) row[__builtin_ctz(b)] = t;
@@ -671,19 +684,11 @@ public:
         if (!run_tag(cycles[0], cycles[n - 1], t)) return false;
         std::uint64_t own[16];
         std::copy(own_next, own_next + 16, own);
-        std::uint64_t cycle = cycles[0];
-        unsigned in_cycle = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            if (cycles[i] != cycle) cycle = cycles[i], in_cycle = 0;
-            const cell& c = ring_[cycle & mask_];
-            const unsigned taken = (c.tag == t ? c.mask : 0u) & masks[i];
-            for (unsigned b = taken; b; b &= b - 1)
-                if (own[__builtin_ctz(b)] <= cycle) return false;
-            const unsigned book = masks[i] & ~taken & ~in_cycle & 0xFFFFu;
-            for (unsigned b = book; b; b &= b - 1) own[__builtin_ctz(b)] = cycle + 1;
-            in_cycle |= book;
-            masks[i] = static_cast<std::uint16_t>(book);
-        }
+        if (!plan_rows_past_own(cycles, masks, n, own, [&](std::uint64_t cycle) -> unsigned {
+                const cell& c = ring_[cycle & mask_];
+                return c.tag == t ? c.mask : 0u;
+            }))
+            return false;
         for (std::size_t i = 0; i < n; ++i) {
             cell& c = ring_[cycles[i] & mask_];
             if (c.tag != t) c.tag = t, c.mask = 0;
