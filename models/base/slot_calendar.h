@@ -58,69 +58,6 @@ inline std::uint64_t div_lanes(std::uint64_t n, std::uint64_t d) {
 
 #if NPU_HOST_AVX512
 
-// slot_ring<uint16_t>::reserve_free_run for a DMA burst's L1 words on 16
-// banks: two bookings per cycle from lane 0 and any first bank r, i.e.
-// banks r, r+1 at cycle 0, r+2, r+3 at cycle 1, ... (mod 16). Two cycles'
-// slots are 64 adjacent bytes of the cycle-major ring, in which the four
-// bookings of those cycles are checked with one masked compare and made with
-// one masked store (four such steps at a time): the scalar walk checked and
-// stored each slot. `row`:
-// the ring's slots of the run's first cycle. A step that finds one of its
-// slots taken books its bookings one by one, in order, up to that one
-// (rare: a burst that meets a core's or the SA's booking). The loads are
-// masked: the slots they skip are never read (the last step of a run that
-// ends at the ring's last cycle reads no further).
-__attribute__((target("avx512f,avx512bw"))) inline std::uint64_t reserve_pairs16_avx512(std::uint16_t* row,
-                                                                                       unsigned r, std::uint64_t n,
-                                                                                       std::uint16_t t) {
-    const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
-    // The bits of step s's bookings in its 32 slots, in order (bank q's
-    // slot of the step's first cycle is bit q, of its second 16 + q): the
-    // first bank of a step is 4 banks past the previous one's, so four
-    // steps' masks repeat.
-    unsigned bit[4][4];
-    __mmask32 mask[4];
-    for (unsigned k = 0; k < 4; ++k) {
-        const unsigned q = (r + 4 * k) & 15u;
-        bit[k][0] = q, bit[k][1] = (q + 1) & 15u, bit[k][2] = 16 + ((q + 2) & 15u), bit[k][3] = 16 + ((q + 3) & 15u);
-        mask[k] = (1u << bit[k][0]) | (1u << bit[k][1]) | (1u << bit[k][2]) | (1u << bit[k][3]);
-    }
-    // The bookings of one step (its first `left`, up to 4) one by one, in
-    // order, up to the first that finds its slot taken: how many it booked.
-    auto one_by_one = [&](std::uint16_t* at, const unsigned* b, std::uint64_t left) {
-        for (std::uint64_t k = 0; k < left; ++k) {
-            if (at[b[k]] == t) return k;
-            at[b[k]] = t;
-        }
-        return left;
-    };
-    std::uint64_t i = 0;
-    // Four steps (eight cycles, 256 B of ring) checked, then booked, at once.
-    for (; i + 16 <= n; i += 16, row += 128) {
-        const __mmask32 taken0 = _mm512_mask_cmpeq_epi16_mask(mask[0], _mm512_maskz_loadu_epi16(mask[0], row), tv);
-        const __mmask32 taken1 =
-            _mm512_mask_cmpeq_epi16_mask(mask[1], _mm512_maskz_loadu_epi16(mask[1], row + 32), tv);
-        const __mmask32 taken2 =
-            _mm512_mask_cmpeq_epi16_mask(mask[2], _mm512_maskz_loadu_epi16(mask[2], row + 64), tv);
-        const __mmask32 taken3 =
-            _mm512_mask_cmpeq_epi16_mask(mask[3], _mm512_maskz_loadu_epi16(mask[3], row + 96), tv);
-        if (taken0 | taken1 | taken2 | taken3) break;
-        _mm512_mask_storeu_epi16(row, mask[0], tv);
-        _mm512_mask_storeu_epi16(row + 32, mask[1], tv);
-        _mm512_mask_storeu_epi16(row + 64, mask[2], tv);
-        _mm512_mask_storeu_epi16(row + 96, mask[3], tv);
-    }
-    // The rest (and a group that met a taken slot) a step at a time.
-    for (unsigned k = 0; i < n; i += 4, row += 32, k = (k + 1) & 3u) {
-        const std::uint64_t left = n - i < 4 ? n - i : 4;
-        if (left < 4) return i + one_by_one(row, bit[k], left);
-        if (_mm512_mask_cmpeq_epi16_mask(mask[k], _mm512_maskz_loadu_epi16(mask[k], row), tv))
-            return i + one_by_one(row, bit[k], 4);
-        _mm512_mask_storeu_epi16(row, mask[k], tv);
-    }
-    return n;
-}
-
 // slot_ring<uint16_t>::reserve_block_if_free's check and fill of `slots`
 // adjacent slots, 32 a step (an SA tile's operand rows book every bank for
 // a few hundred cycles at once): false, nothing booked, if one is booked.
@@ -297,13 +234,6 @@ public:
         const std::uint64_t resources = std::uint64_t{resource_mask} + 1;
         const std::ptrdiff_t back = static_cast<std::ptrdiff_t>(resources);
         std::uint64_t resource = first_resource, lane = first_lane, i = 0;
-#if NPU_HOST_AVX512
-        if constexpr (sizeof(Slot) == 2) {
-            if (per_cycle == 2 && resource_mask == 15 && resources_ == 16 && lane == 0 && use_avx512bw)
-                return reserve_pairs16_avx512(ring_.data() + (cycle0 & mask_) * 16, static_cast<unsigned>(resource), n,
-                                              t);
-        }
-#endif
         if (per_cycle == 2 && resource_mask != 0) {
             // Two bookings per cycle (a DMA burst's L1 words, 8 B per cycle
             // over 4-byte banks), in pairs from an even resource r: r and

@@ -278,8 +278,8 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16Banks) {
 
 #if NPU_HOST_AVX512
 TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16BanksWithoutAvx512) {
-    // The portable walk of a DMA burst's pairs also on a host whose runs
-    // above took the AVX-512 path (reserve_pairs16_avx512).
+    // mask_ring's portable walk of a DMA burst's pairs (reserve_pairs16)
+    // also on a host whose runs above took its AVX-512 path.
     const bool had = npu::base::use_avx512bw;
     npu::base::use_avx512bw = false;
     npu::base::slot_calendar cal;
