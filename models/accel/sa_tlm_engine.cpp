@@ -497,7 +497,9 @@ const unsigned char* sa_tlm_engine::view_rows(std::uint64_t first, std::uint64_t
     const base::dmi_window& w = read_window_;
     const std::uint64_t last = first + (rows - 1) * stride + len - 1;
     if (!w.host || first < w.start || last > w.end) return nullptr;
-    if (w.shadow)
+    // Memcheck: every row written (the usual case) in one pass, else row by
+    // row, which reports the first unwritten byte of each row.
+    if (w.shadow && !base::rows_written(w.shadow + (first - w.start), stride, rows, len))
         for (std::uint64_t r = 0; r < rows; ++r) env_.bus.memcheck_read(w, first + r * stride, len);
     if (w.traffic_id >= 0) env_.bus.traffic().read_bytes[w.traffic_id] += rows * len;
     return w.host + (first - w.start);

@@ -205,6 +205,36 @@ inline std::size_t first_not_written(const unsigned char* s, std::size_t n) {
     return n;
 }
 
+// Whether `rows` rows of n shadow bytes, `stride` apart, are all exactly
+// `shadow_written`: an SA tile's operand rows (tens of thousands of 64-byte
+// rows a network) are checked in one pass, their compares OR-ed, instead of
+// a first_not_written call per row; a row that is not (a finding) is then
+// found and reported row by row.
+#if NPU_HOST_AVX512
+__attribute__((target("avx512f,avx512bw"))) inline bool rows_written_avx512(const unsigned char* s, std::size_t stride,
+                                                                             std::size_t rows, std::size_t n) {
+    const __m512i written = _mm512_set1_epi8(static_cast<char>(shadow_written));
+    const std::size_t whole = n & ~std::size_t{63};
+    const __mmask64 tail = n - whole == 0 ? 0 : (std::uint64_t{1} << (n - whole)) - 1;
+    std::uint64_t other = 0;
+    for (std::size_t r = 0; r < rows; ++r, s += stride) {
+        for (std::size_t i = 0; i < whole; i += 64)
+            other |= _mm512_cmpneq_epi8_mask(_mm512_loadu_si512(s + i), written);
+        if (tail) other |= _mm512_mask_cmpneq_epi8_mask(tail, _mm512_maskz_loadu_epi8(tail, s + whole), written);
+    }
+    return other == 0;
+}
+#endif
+
+inline bool rows_written(const unsigned char* s, std::size_t stride, std::size_t rows, std::size_t n) {
+#if NPU_HOST_AVX512
+    if (use_avx512bw) return rows_written_avx512(s, stride, rows, n);
+#endif
+    for (std::size_t r = 0; r < rows; ++r)
+        if (first_not_written(s + r * stride, n) < n) return false;
+    return true;
+}
+
 // SoCs that share one SystemC kernel (one process, several SoCs): the
 // kernel stops when the last of them has requested its stop.
 struct stop_group {

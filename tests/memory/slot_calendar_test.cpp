@@ -427,6 +427,54 @@ TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
     EXPECT_GT(checked, 200000u);
 }
 
+// The SA's one-pass check of its operand rows' shadow (rows_written) is
+// false exactly when a byte inside one of the rows is not exactly written:
+// every row length up to 130 (whole 64-byte steps and masked tails), strides
+// longer than, equal to and shorter than a row, the bad byte in any row at
+// any position; bytes between and after the rows never count. AVX-512 and
+// portable paths as above.
+TEST(MemcheckShadow, RowsWrittenIsFalseExactlyWhenARowHasABadByte) {
+    std::size_t checked = 0, bad_rows = 0;
+#if NPU_HOST_AVX512
+    const bool had = npu::base::use_avx512bw;
+    for (const bool avx512 : {had, false}) {
+        npu::base::use_avx512bw = avx512;
+#else
+    {
+#endif
+    for (std::size_t n = 1; n <= 130; n += n < 70 ? 1 : 5)
+        for (const std::size_t stride : {n, n + 3, n + 64, n / 2 + 1})
+            for (const std::size_t rows : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+                const std::size_t span = (rows - 1) * stride + n;
+                std::vector<unsigned char> shadow(span + 64, 0);
+                // Rows written, everything else not.
+                for (std::size_t r = 0; r < rows; ++r)
+                    std::fill_n(shadow.begin() + static_cast<std::ptrdiff_t>(r * stride), n,
+                                npu::base::shadow_written);
+                ASSERT_TRUE(npu::base::rows_written(shadow.data(), stride, rows, n))
+                    << "n " << n << ", stride " << stride << ", rows " << rows;
+                for (std::size_t r = 0; r < rows; ++r)
+                    for (std::size_t i = 0; i < n; i += i + 1 < n ? std::max<std::size_t>(1, n / 7) : 1) {
+                        const std::size_t at = r * stride + i;
+                        const unsigned char was = shadow[at];
+                        shadow[at] = npu::base::shadow_in_flight;
+                        // Overlapping rows (stride < n): the byte may be in a later row too.
+                        ASSERT_FALSE(npu::base::rows_written(shadow.data(), stride, rows, n))
+                            << "n " << n << ", stride " << stride << ", rows " << rows << ", row " << r << ", byte "
+                            << i;
+                        shadow[at] = was;
+                        ++bad_rows;
+                    }
+                ++checked;
+            }
+    }
+#if NPU_HOST_AVX512
+    npu::base::use_avx512bw = had;
+#endif
+    EXPECT_GT(checked, 1000u);
+    EXPECT_GT(bad_rows, 10000u);
+}
+
 // npu_base links SystemC, whose main() calls sc_main (a gtest_main next to
 // it leaves libsystemc's sc_main reference unresolved with some linkers).
 // extern "C" as SystemC declares it (sc_externs.h; <systemc> is not needed).
