@@ -55,6 +55,7 @@ struct sa_run {
     bool ok = true;             // false: `failed` faulted
     sc_core::sc_time end;       // the job's end (ok), or the failed access's time
     std::uint64_t stall_cycles = 0;  // busy cycles the L1 port added beyond compute
+    bool booked_banks = false;  // the job's port booked its L1 bank-cycles (sa_port_booking)
     sa_failed_access failed;
 };
 

@@ -529,6 +529,7 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     // The port books its banks (sa_port_booking), so the data accesses must
     // not book them again in the memory (txn_ext::bank_booking::booked).
     const bool booking = port_.begin_job();
+    run.booked_banks = booking;
     struct unbook {
         base::bus_initiator& bus;
         bool on;

@@ -113,6 +113,8 @@ private:
     std::string starter_site() const { return starter_site_ ? starter_site_() : std::string(); }
 
     std::uint64_t jobs_ = 0, macs_ = 0, macs_f32_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
+    // Jobs longer than the L1 bank calendar's ring (see start()).
+    std::uint64_t jobs_past_calendar_ = 0;
 };
 
 }  // namespace npu::accel

@@ -744,6 +744,7 @@ public:
         // 2 to 16 resources (the L1's banks): a tag and a mask per cycle
         // (mask_ring), the same 2^15 laps.
         masked_ = !wide_ && resources >= 2 && resources <= 16;
+        ring_cycles_ = size;
         if (wide_)
             wide_ring_.init(resources, size);
         else if (masked_)
@@ -752,6 +753,9 @@ public:
             narrow_ring_.init(resources, size);
     }
     bool empty() const { return narrow_ring_.empty() && wide_ring_.empty() && mask_ring_.empty(); }
+    // Cycles the ring holds: bookings this many cycles apart share a cell,
+    // and the later one drops the earlier (docs/memory-map.md).
+    std::uint64_t ring_cycles() const { return ring_cycles_; }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
@@ -810,6 +814,7 @@ public:
     }
 
 private:
+    std::uint64_t ring_cycles_ = 0;
     slot_ring<std::uint16_t> narrow_ring_;
     slot_ring<std::uint32_t> wide_ring_;
     mask_ring<std::uint16_t> mask_ring_;

@@ -44,6 +44,9 @@ std::vector<std::string> test_overrides() {
     if (const char* model = std::getenv("NPU_SA_MODEL")) o.push_back(std::string("sa.model=") + model);
     // NPU_SA_WEIGHT_BUFFERS=2 runs every case on the double-buffered array.
     if (const char* wb = std::getenv("NPU_SA_WEIGHT_BUFFERS")) o.push_back(std::string("sa.weight_buffers=") + wb);
+    // NPU_SA_QUANTUM=1us: a bank calendar ring of 4 Ki cycles, which a job
+    // that fits L1 can outlast (SaPort.AJobLongerThanTheBankCalendarIsCounted).
+    if (const char* q = std::getenv("NPU_SA_QUANTUM")) o.push_back(std::string("soc.quantum=") + q);
     return o;
 }
 const cfg::config& test_config() {
@@ -857,6 +860,33 @@ TEST(SaPort, TheJobBooksEveryWordItMovesInTheL1Banks) {
         for (std::uint64_t c = first; c < first + 144; ++c)
             for (unsigned b = 0; b < 16; ++b) booked += l1_banks().banks.reserve(b, c) != c;
         EXPECT_EQ(booked, 144u * 16u) << "bank-cycles of the job's stream another initiator could still take";
+    });
+}
+
+TEST(SaPort, AJobLongerThanTheBankCalendarIsCounted) {
+    if (test_config().choice("sa.model") != "tlm") GTEST_SKIP() << "the TLM engine's port model";
+    // int8 16x32x1024: 128 weight tiles of 62 compute cycles, about 8 K
+    // cycles, and 50 KiB of operands in L1.
+    const job longer = make_packed(16, 32, 1024, false);
+    const std::uint64_t ring = l1_banks().banks.ring_cycles();
+    if (expected_cycles(longer) < ring) GTEST_SKIP() << "a ring of " << ring << " cycles (run with NPU_SA_QUANTUM=1us)";
+    E->h.run_job([&] {
+        auto past_calendar = [] {
+            for (const auto& g : E->ctx.stats().groups())
+                if (g.owner == "sa")
+                    for (const auto& v : g.values)
+                        if (v.name == "jobs_past_calendar") return *v.value;
+            ADD_FAILURE() << "no stat sa.jobs_past_calendar";
+            return std::uint64_t{0};
+        };
+        sc_time t0;
+        const job shorter = make(64, 16, 16, false);
+        ASSERT_LT(run_timed(shorter, 54, t0), ring);
+        EXPECT_EQ(past_calendar(), 0u) << "a job shorter than the ring of " << ring << " cycles";
+        EXPECT_GE(run_timed(longer, 55, t0), ring);
+        EXPECT_EQ(past_calendar(), 1u) << "a job of more than the ring of " << ring << " cycles";
+        EXPECT_GE(run_timed(longer, 56, t0), ring);
+        EXPECT_EQ(past_calendar(), 2u) << "every such job counts (the warning is said once)";
     });
 }
 
