@@ -206,8 +206,8 @@ inline std::size_t first_not_written(const unsigned char* s, std::size_t n) {
 }
 
 // Whether `rows` rows of n shadow bytes, `stride` apart, are all exactly
-// `shadow_written`: an SA tile's operand rows (tens of thousands of 64-byte
-// rows a network) are checked in one pass, their compares OR-ed, instead of
+// `shadow_written`: an SA tile's operand rows (64 bytes each for fp32 on a
+// 16-wide array) are checked in one pass, their compares OR-ed, instead of
 // a first_not_written call per row; a row that is not (a finding) is then
 // found and reported row by row.
 #if NPU_HOST_AVX512
