@@ -392,6 +392,22 @@ TEST(L2PathCalendar, BurstsBookTheSlotsTheOneByOneLoopBooked) {
 
 }  // namespace
 
+// Runs `check` on each path a memcheck scan has on this host: the AVX-512
+// one (if the host has it) and the portable one (use_avx512bw cleared).
+template <class F>
+void on_each_scan_path(F check) {
+#if NPU_HOST_AVX512
+    const bool had = npu::base::use_avx512bw;
+    for (const bool avx512 : {had, false}) {
+        npu::base::use_avx512bw = avx512;
+        check();
+    }
+    npu::base::use_avx512bw = had;
+#else
+    check();
+#endif
+}
+
 // Memcheck's scan of a read's shadow bytes (32, then 8 bytes per compare)
 // finds the same first not-written byte as a byte loop: every length up to
 // 100, every position of the first bad byte, every kind of bad byte, at
@@ -401,29 +417,20 @@ TEST(L2PathCalendar, BurstsBookTheSlotsTheOneByOneLoopBooked) {
 TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
     std::vector<unsigned char> shadow(200 + 16);
     std::size_t checked = 0;
-#if NPU_HOST_AVX512
-    const bool had = npu::base::use_avx512bw;
-    for (const bool avx512 : {had, false}) {
-        npu::base::use_avx512bw = avx512;
-#else
-    {
-#endif
-    for (std::size_t align = 0; align < 16; ++align)
-        for (std::size_t n = 0; n <= 200; n += n < 100 ? 1 : 7)
-            for (std::size_t bad = 0; bad <= n; ++bad)
-                for (unsigned char kind : {0, 2, 3, 4}) {
-                    std::fill(shadow.begin(), shadow.end(), npu::base::shadow_written);
-                    if (bad < n) shadow[align + bad] = kind;
-                    // Bytes past the end never count.
-                    shadow[align + n] = 0;
-                    ASSERT_EQ(npu::base::first_not_written(shadow.data() + align, n), bad)
-                        << "n " << n << ", bad byte at " << bad << " (" << int(kind) << "), start + " << align;
-                    ++checked;
-                }
-    }
-#if NPU_HOST_AVX512
-    npu::base::use_avx512bw = had;
-#endif
+    on_each_scan_path([&] {
+        for (std::size_t align = 0; align < 16; ++align)
+            for (std::size_t n = 0; n <= 200; n += n < 100 ? 1 : 7)
+                for (std::size_t bad = 0; bad <= n; ++bad)
+                    for (unsigned char kind : {0, 2, 3, 4}) {
+                        std::fill(shadow.begin(), shadow.end(), npu::base::shadow_written);
+                        if (bad < n) shadow[align + bad] = kind;
+                        // Bytes past the end never count.
+                        shadow[align + n] = 0;
+                        ASSERT_EQ(npu::base::first_not_written(shadow.data() + align, n), bad)
+                            << "n " << n << ", bad byte at " << bad << " (" << int(kind) << "), start + " << align;
+                        ++checked;
+                    }
+    });
     EXPECT_GT(checked, 200000u);
 }
 
@@ -435,42 +442,33 @@ TEST(MemcheckShadow, FirstNotWrittenIsTheFirstByteThatIsNotExactlyWritten) {
 // portable paths as above.
 TEST(MemcheckShadow, RowsWrittenIsFalseExactlyWhenARowHasABadByte) {
     std::size_t checked = 0, bad_rows = 0;
-#if NPU_HOST_AVX512
-    const bool had = npu::base::use_avx512bw;
-    for (const bool avx512 : {had, false}) {
-        npu::base::use_avx512bw = avx512;
-#else
-    {
-#endif
-    for (std::size_t n = 1; n <= 130; n += n < 70 ? 1 : 5)
-        for (const std::size_t stride : {n, n + 3, n + 64, n / 2 + 1})
-            for (const std::size_t rows : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
-                const std::size_t span = (rows - 1) * stride + n;
-                std::vector<unsigned char> shadow(span + 64, 0);
-                // Rows written, everything else not.
-                for (std::size_t r = 0; r < rows; ++r)
-                    std::fill_n(shadow.begin() + static_cast<std::ptrdiff_t>(r * stride), n,
-                                npu::base::shadow_written);
-                ASSERT_TRUE(npu::base::rows_written(shadow.data(), stride, rows, n))
-                    << "n " << n << ", stride " << stride << ", rows " << rows;
-                for (std::size_t r = 0; r < rows; ++r)
-                    for (std::size_t i = 0; i < n; i += i + 1 < n ? std::max<std::size_t>(1, n / 7) : 1) {
-                        const std::size_t at = r * stride + i;
-                        const unsigned char was = shadow[at];
-                        shadow[at] = npu::base::shadow_in_flight;
-                        // Overlapping rows (stride < n): the byte may be in a later row too.
-                        ASSERT_FALSE(npu::base::rows_written(shadow.data(), stride, rows, n))
-                            << "n " << n << ", stride " << stride << ", rows " << rows << ", row " << r << ", byte "
-                            << i;
-                        shadow[at] = was;
-                        ++bad_rows;
-                    }
-                ++checked;
-            }
-    }
-#if NPU_HOST_AVX512
-    npu::base::use_avx512bw = had;
-#endif
+    on_each_scan_path([&] {
+        for (std::size_t n = 1; n <= 130; n += n < 70 ? 1 : 5)
+            for (const std::size_t stride : {n, n + 3, n + 64, n / 2 + 1})
+                for (const std::size_t rows : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+                    const std::size_t span = (rows - 1) * stride + n;
+                    std::vector<unsigned char> shadow(span + 64, 0);
+                    // Rows written, everything else not.
+                    for (std::size_t r = 0; r < rows; ++r)
+                        std::fill_n(shadow.begin() + static_cast<std::ptrdiff_t>(r * stride), n,
+                                    npu::base::shadow_written);
+                    ASSERT_TRUE(npu::base::rows_written(shadow.data(), stride, rows, n))
+                        << "n " << n << ", stride " << stride << ", rows " << rows;
+                    for (std::size_t r = 0; r < rows; ++r)
+                        for (std::size_t i = 0; i < n; i += i + 1 < n ? std::max<std::size_t>(1, n / 7) : 1) {
+                            const std::size_t at = r * stride + i;
+                            const unsigned char was = shadow[at];
+                            shadow[at] = npu::base::shadow_in_flight;
+                            // Overlapping rows (stride < n): the byte may be in a later row too.
+                            ASSERT_FALSE(npu::base::rows_written(shadow.data(), stride, rows, n))
+                                << "n " << n << ", stride " << stride << ", rows " << rows << ", row " << r << ", byte "
+                                << i;
+                            shadow[at] = was;
+                            ++bad_rows;
+                        }
+                    ++checked;
+                }
+    });
     EXPECT_GT(checked, 1000u);
     EXPECT_GT(bad_rows, 10000u);
 }
