@@ -530,6 +530,18 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     // not book them again in the memory (txn_ext::bank_booking::booked).
     const bool booking = port_.begin_job();
     run.booked_banks = booking;
+    // The stream is booked from the job's start to its end, now: the ring
+    // must hold the job on top of the others' bookings around it (cores up
+    // to about a quantum ahead of SystemC time and behind the job's start:
+    // half the calendar's window of four quanta), or the job's later
+    // bookings drop its earlier ones (a ring apart, one cell). Twice the
+    // job's cycles alone leave room for stalls; a job that still outruns
+    // the ring is counted (systolic_array::start). Most jobs fit the ring
+    // as it is.
+    if (booking) {
+        auto& banks = env_.l1_banks->banks;
+        banks.grow_to(banks.window() / 2 + 2 * sa_job_cycles(j, geo).total);
+    }
     struct unbook {
         base::bus_initiator& bus;
         bool on;

@@ -201,21 +201,21 @@ void systolic_array::start(std::uint32_t) {
         fault(j, run.failed);
     job_cycles_ = static_cast<std::uint64_t>(std::llround((job_end_ - t0) / clock_period()));
     busy_cycles_ += job_cycles_;
-    // The job booked its L1 bank-cycles at its start, up to its end. The
-    // calendar's ring holds one lap of bookings per cycle: a job longer than
-    // the ring books cells it booked itself a ring earlier, and the later
-    // booking drops the earlier (slot_calendar.h, mask_ring). Cores and DMA
-    // bursts then see no SA booking where there was one, so their waits for
-    // the array are under-counted. Counted, and said once, so an architect
-    // reading the contention figures knows (docs/memory-map.md).
+    // The job booked its L1 bank-cycles at its start, up to its end, and
+    // the engine grew the calendar's ring to hold twice the job's cycles
+    // alone on top of the four quanta it holds for the others. A job that
+    // stalled more than that (or met the ring's cap) booked cells it had
+    // booked itself a ring earlier, and the later booking dropped the
+    // earlier (slot_calendar.h): cores and DMA bursts then see no SA booking
+    // where there was one. Counted, and said once, so an architect reading
+    // the contention figures knows (docs/memory-map.md).
     if (ok && run.booked_banks) {
         const std::uint64_t ring = context().shared<base::l1_bank_calendar>().banks.ring_cycles();
         if (ring != 0 && job_cycles_ >= ring && jobs_past_calendar_++ == 0)
             NPU_LOG(log(), warn,
-                    "job {}x{}x{} of {} cycles is longer than the L1 bank calendar's ring of {} cycles (4 quanta of "
-                    "soc.quantum, rounded up to a power of two): the bank contention other initiators see against "
-                    "it is approximated past that (a larger soc.quantum lengthens the ring; stat sa.jobs_past_calendar "
-                    "counts such jobs)",
+                    "job {}x{}x{} of {} cycles is longer than the L1 bank calendar's ring of {} cycles: the bank "
+                    "contention other initiators see against it is approximated past that (stat "
+                    "sa.jobs_past_calendar counts such jobs)",
                     j.m, j.n, j.k, job_cycles_, ring);
     }
     if (base::activity_sink* a = context().activity)

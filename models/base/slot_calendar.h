@@ -447,6 +447,23 @@ public:
         return true;
     }
 
+    // A ring of `size` cycles (a larger power of two) with every booking of
+    // this one at its cycle: slot_calendar::grow_to.
+    void grow(std::uint64_t size) {
+        const std::vector<Slot> old = std::move(ring_);
+        const std::uint64_t old_mask = mask_, old_base = base_lap_;
+        const unsigned old_shift = lap_shift_;
+        init(static_cast<unsigned>(resources_), size);
+        base_lap_ = old_base >> (lap_shift_ - old_shift);
+        for (std::uint64_t i = 0; i <= old_mask; ++i)
+            for (std::size_t r = 0; r < resources_; ++r)
+                if (const Slot t = old[i * resources_ + r]) {
+                    const std::uint64_t cycle = ((t - 1 + old_base) << old_shift) | i;
+                    ring_[(cycle & mask_) * resources_ + r] =
+                        static_cast<Slot>((cycle >> lap_shift_) - base_lap_ + 1);
+                }
+    }
+
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
@@ -628,6 +645,20 @@ public:
         return true;
     }
 
+    // slot_ring::grow's contract.
+    void grow(std::uint64_t size) {
+        const std::vector<cell> old = std::move(ring_);
+        const std::uint64_t old_mask = mask_, old_base = base_lap_;
+        const unsigned old_shift = lap_shift_;
+        init(resources_, size);
+        base_lap_ = old_base >> (lap_shift_ - old_shift);
+        for (std::uint64_t i = 0; i <= old_mask; ++i)
+            if (old[i].tag) {
+                const std::uint64_t cycle = ((old[i].tag - 1 + old_base) << old_shift) | i;
+                ring_[cycle & mask_] = cell{static_cast<Slot>((cycle >> lap_shift_) - base_lap_ + 1), old[i].mask};
+            }
+    }
+
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
 
@@ -735,7 +766,7 @@ public:
         // At most 2^22 slots in all: a huge quantum then forgets bookings
         // older than the ring, under-counting conflicts only.
         std::uint64_t size = 1024;
-        while (size < window && size * resources < (std::uint64_t{1} << 22)) size <<= 1;
+        while (size < window && size * resources < max_slots) size <<= 1;
         // No initiator books more than a few windows (quanta) behind another;
         // 16-bit slots keep 2^15 laps of the ring, which covers that by far
         // unless the ring was capped far below the window (a quantum of
@@ -744,7 +775,9 @@ public:
         // 2 to 16 resources (the L1's banks): a tag and a mask per cycle
         // (mask_ring), the same 2^15 laps.
         masked_ = !wide_ && resources >= 2 && resources <= 16;
-        ring_cycles_ = size;
+        ring_cycles_ = initial_cycles_ = size;
+        window_ = window;
+        resources_ = resources;
         if (wide_)
             wide_ring_.init(resources, size);
         else if (masked_)
@@ -756,6 +789,27 @@ public:
     // Cycles the ring holds: bookings this many cycles apart share a cell,
     // and the later one drops the earlier (docs/memory-map.md).
     std::uint64_t ring_cycles() const { return ring_cycles_; }
+    // The ring's cycles as init made it, and the window init was asked
+    // for (the L1's: four quanta).
+    std::uint64_t initial_cycles() const { return initial_cycles_; }
+    std::uint64_t window() const { return window_; }
+    // Lengthens the ring to at least `cycles` (a power of two, at most
+    // max_slots slots in all), keeping every booking: for an initiator that
+    // books further ahead than the ring init made holds (an SA job books its
+    // whole stream at its start). Returns the ring's cycles after.
+    std::uint64_t grow_to(std::uint64_t cycles) {
+        // A wide ring is one init capped already.
+        if (empty() || wide_ || cycles <= ring_cycles_) return ring_cycles_;
+        std::uint64_t size = ring_cycles_;
+        while (size < cycles && 2 * size * resources_ <= max_slots) size <<= 1;
+        if (size == ring_cycles_) return ring_cycles_;
+        if (masked_)
+            mask_ring_.grow(size);
+        else
+            narrow_ring_.grow(size);
+        ring_cycles_ = size;
+        return size;
+    }
 
     // Books the first free cycle of `resource` at or after `cycle`; returns it.
     std::uint64_t reserve(unsigned resource, std::uint64_t cycle) {
@@ -814,7 +868,10 @@ public:
     }
 
 private:
-    std::uint64_t ring_cycles_ = 0;
+    // At most 2^22 slots in all (init, grow_to).
+    static constexpr std::uint64_t max_slots = std::uint64_t{1} << 22;
+    std::uint64_t ring_cycles_ = 0, initial_cycles_ = 0, window_ = 0;
+    unsigned resources_ = 0;
     slot_ring<std::uint16_t> narrow_ring_;
     slot_ring<std::uint32_t> wide_ring_;
     mask_ring<std::uint16_t> mask_ring_;

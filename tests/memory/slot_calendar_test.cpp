@@ -133,6 +133,58 @@ TEST(SlotCalendar, MaskRingKeepsOneLapPerCycle) {
     EXPECT_EQ(ring.reserve(0, 5), 6u);      // kept
 }
 
+// grow_to lengthens the ring and keeps every booking: a calendar grown
+// after its bookings answers every later booking exactly as one made that
+// long from the start, on each ring kind (mask ring: 16 and 8 banks; slot
+// ring: 1 and 32 resources; a ring at its cap does not grow). The bookings span most of
+// the small ring and several laps of tags, then the probes reach a whole
+// small ring past them: cells the small ring would share.
+void compare_grown(unsigned resources, std::uint64_t window, std::uint64_t grown_window, unsigned seed) {
+    npu::base::slot_calendar grown, made;
+    grown.init(resources, window);
+    made.init(resources, grown_window);
+    const std::uint64_t small = grown.ring_cycles(), big = made.ring_cycles();
+    ASSERT_LT(small, big);
+    std::mt19937_64 rng(seed);
+    // Laps of the small ring before the bookings: tags other than 1.
+    const std::uint64_t base = 37 * small;
+    // A quarter of the slots of the small ring's first half, before its
+    // end: no booking's walk to a free cycle reaches the next lap (which the
+    // small ring would share with this one).
+    const std::uint64_t bookings = resources * small / 8;
+    for (std::uint64_t i = 0; i < bookings; ++i) {
+        const auto r = static_cast<unsigned>(rng() % resources);
+        const std::uint64_t c = base + rng() % (small / 2);
+        ASSERT_EQ(grown.reserve(r, c), made.reserve(r, c)) << "booking " << i;
+    }
+    ASSERT_EQ(grown.grow_to(big), big);
+    EXPECT_EQ(grown.ring_cycles(), big);
+    EXPECT_EQ(grown.initial_cycles(), small);
+    std::uint64_t waited = 0;
+    for (std::uint64_t i = 0; i < bookings; ++i) {
+        const auto r = static_cast<unsigned>(rng() % resources);
+        const std::uint64_t c = base + rng() % (2 * small);
+        const std::uint64_t got = grown.reserve(r, c);
+        ASSERT_EQ(got, made.reserve(r, c)) << "probe " << i << ": resource " << r << ", cycle " << c;
+        waited += got != c;
+    }
+    // Probes met the kept bookings (a lost booking would let one through).
+    EXPECT_GT(waited, bookings / 20);
+}
+
+TEST(SlotCalendar, GrowToKeepsEveryBookingOnEachRing) {
+    compare_grown(16, 1000, 5000, 21);                   // mask ring, 1 Ki -> 8 Ki cycles
+    compare_grown(8, 3000, 9000, 22);                    // mask ring, 8 banks
+    compare_grown(1, 1000, 4000, 23);                    // slot ring, one resource
+    compare_grown(32, 1000, 2048, 24);                   // slot ring, more than 16
+    // A ring at its cap (2^22 slots: the wide ring's case) stays as it is.
+    npu::base::slot_calendar capped;
+    capped.init(16, std::uint64_t{1} << 24);
+    const std::uint64_t cap = capped.ring_cycles();
+    EXPECT_EQ(cap, (std::uint64_t{1} << 22) / 16);
+    EXPECT_EQ(capped.grow_to(4 * cap), cap);
+}
+
 TEST(SlotCalendar, SingleResourceNarrowRing) {
     EXPECT_GT(compare_calendar(1, 1024, 2000, std::uint64_t{1} << 27, 1000000, 2), 1000u);
 }
