@@ -492,8 +492,10 @@ private:
 // SA tile's whole row) checks and books them with one compare and one store.
 // One difference: a cycle holds bookings of one lap only. A booking of a
 // newer lap drops the cycle's older one's, which slot_ring kept per bank. Both
-// keep only what is at most a ring (four quanta) old in practice: no
-// initiator books that far behind another (slot_calendar::init).
+// keep only what is at most a ring old: cores and DMA bursts book within
+// about a quantum of each other (the ring starts at four, slot_calendar::init),
+// and the ring grows before an SA job whose stream it would not hold
+// (slot_calendar::grow_to).
 template <class Slot>
 class mask_ring {
 public:
