@@ -202,8 +202,8 @@ void systolic_array::start(std::uint32_t) {
     job_cycles_ = static_cast<std::uint64_t>(std::llround((job_end_ - t0) / clock_period()));
     busy_cycles_ += job_cycles_;
     // The job booked its L1 bank-cycles at its start, up to its end, and
-    // the engine grew the calendar's ring to hold twice the job's cycles
-    // alone on top of the four quanta it holds for the others. A job that
+    // the engine grew the calendar's ring, if it had to, to hold twice the
+    // job's cycles alone on top of two quanta for the others. A job that
     // stalled more than that (or met the ring's cap) booked cells it had
     // booked itself a ring earlier, and the later booking dropped the
     // earlier (slot_calendar.h): cores and DMA bursts then see no SA booking
