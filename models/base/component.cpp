@@ -26,7 +26,9 @@ component::component(sc_core::sc_module_name nm, const cfg::config& cfg, std::st
       log_(name(), ctx_->level) {
     const double hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     period_ = sc_core::sc_time(1.0 / hz, sc_core::SC_SEC);
-    for (std::size_t n = 0; n < small_cycles_.size(); ++n) small_cycles_[n] = period_ * static_cast<double>(n);
+    for (unsigned k = 0; k < digits; ++k)
+        for (std::uint64_t j = 0; j < digit_base; ++j)
+            digit_cycles_[k][j] = period_ * static_cast<double>(j << (digit_bits * k));
 }
 
 void component::add_stat(const std::string& name, const std::uint64_t& v, const std::string& unit,

@@ -48,11 +48,19 @@ public:
 
     // The cluster clock period; timing in the models is in cycles of it.
     const sc_core::sc_time& clock_period() const { return period_; }
-    // (In doubles, inline: sc_time::from_value is a libsystemc call. The
-    // small counts every burst and access asks for are looked up: the same
-    // values, without sc_time's double round trip per call.)
+    // (Inline, without sc_time's double round trip through a volatile, and
+    // without sc_time::from_value, a libsystemc call: the small counts every
+    // burst and access asks for are looked up, and an absolute cycle (a DMA
+    // burst's end on the L2 path, per burst) is the sum of one table entry
+    // per base-64 digit. The same values as period * n in doubles while
+    // those are exact (below 2^53 resolution units), exact beyond up to 2^24
+    // cycles; past that, doubles as before.)
     sc_core::sc_time cycles(std::uint64_t n) const {
-        return n < small_cycles_.size() ? small_cycles_[n] : period_ * static_cast<double>(n);
+        if (n < digit_base) return digit_cycles_[0][n];
+        if (n >= std::uint64_t{1} << (digit_bits * digits)) return period_ * static_cast<double>(n);
+        sc_core::sc_time t = digit_cycles_[0][n % digit_base];
+        for (unsigned k = 1; k < digits; ++k) t += digit_cycles_[k][(n >> (digit_bits * k)) % digit_base];
+        return t;
     }
     // nearest_cycle at the cluster clock.
     std::uint64_t cycle_of(const sc_core::sc_time& t) const { return nearest_cycle(t, period_); }
@@ -67,7 +75,10 @@ private:
     sim_context* ctx_;
     logger log_;
     sc_core::sc_time period_;
-    std::array<sc_core::sc_time, 64> small_cycles_;  // cycles(n) for n < 64
+    static constexpr unsigned digit_bits = 6, digits = 4;
+    static constexpr std::uint64_t digit_base = std::uint64_t{1} << digit_bits;
+    // digit_cycles_[k][j]: cycles(j << (digit_bits * k)).
+    std::array<std::array<sc_core::sc_time, digit_base>, digits> digit_cycles_;
     stats_registry::group* stats_ = nullptr;
 };
 

@@ -112,6 +112,30 @@ struct run_cursor {
     unsigned resource = 0;
 };
 
+// What both rings' grow() does with the laps: the grown ring's base lap,
+// and where a booking of the old ring (tag t at ring cycle i, which is cycle
+// ((t - 1 + old_base) << old_shift) | i) goes in the new one, with its new tag.
+struct lap_regrow {
+    std::uint64_t old_base = 0;
+    unsigned old_shift = 0;
+    std::uint64_t new_base = 0, new_mask = 0;
+    unsigned new_shift = 0;
+
+    // Sets the new ring's geometry (mask, lap shift, after its init) and
+    // returns its base lap: the old base's lap in the longer laps.
+    std::uint64_t to(std::uint64_t mask, unsigned shift) {
+        new_mask = mask, new_shift = shift;
+        return new_base = old_base >> (new_shift - old_shift);
+    }
+    // The new ring cycle of the old booking (t, i); its tag in `tag`.
+    template <class Slot>
+    std::uint64_t place(Slot t, std::uint64_t i, Slot& tag) const {
+        const std::uint64_t cycle = ((t - 1 + old_base) << old_shift) | i;
+        tag = static_cast<Slot>((cycle >> new_shift) - new_base + 1);
+        return cycle & new_mask;
+    }
+};
+
 // The ring of a slot_calendar with slots of type Slot. A slot holds the ring
 // lap of its booking (cycle / ring size) counted from base_lap_, plus one
 // (0: never booked): the same cycle matches as when the slot held the cycle
@@ -451,16 +475,16 @@ public:
     // this one at its cycle: slot_calendar::grow_to.
     void grow(std::uint64_t size) {
         const std::vector<Slot> old = std::move(ring_);
-        const std::uint64_t old_mask = mask_, old_base = base_lap_;
-        const unsigned old_shift = lap_shift_;
+        const std::uint64_t old_mask = mask_;
+        lap_regrow laps{base_lap_, lap_shift_};
         init(static_cast<unsigned>(resources_), size);
-        base_lap_ = old_base >> (lap_shift_ - old_shift);
+        base_lap_ = laps.to(mask_, lap_shift_);
         for (std::uint64_t i = 0; i <= old_mask; ++i)
             for (std::size_t r = 0; r < resources_; ++r)
                 if (const Slot t = old[i * resources_ + r]) {
-                    const std::uint64_t cycle = ((t - 1 + old_base) << old_shift) | i;
-                    ring_[(cycle & mask_) * resources_ + r] =
-                        static_cast<Slot>((cycle >> lap_shift_) - base_lap_ + 1);
+                    Slot tag;
+                    const std::uint64_t at = laps.place(t, i, tag);
+                    ring_[at * resources_ + r] = tag;
                 }
     }
 
@@ -650,14 +674,15 @@ public:
     // slot_ring::grow's contract.
     void grow(std::uint64_t size) {
         const std::vector<cell> old = std::move(ring_);
-        const std::uint64_t old_mask = mask_, old_base = base_lap_;
-        const unsigned old_shift = lap_shift_;
+        const std::uint64_t old_mask = mask_;
+        lap_regrow laps{base_lap_, lap_shift_};
         init(resources_, size);
-        base_lap_ = old_base >> (lap_shift_ - old_shift);
+        base_lap_ = laps.to(mask_, lap_shift_);
         for (std::uint64_t i = 0; i <= old_mask; ++i)
             if (old[i].tag) {
-                const std::uint64_t cycle = ((old[i].tag - 1 + old_base) << old_shift) | i;
-                ring_[cycle & mask_] = cell{static_cast<Slot>((cycle >> lap_shift_) - base_lap_ + 1), old[i].mask};
+                Slot tag;
+                const std::uint64_t at = laps.place(old[i].tag, i, tag);
+                ring_[at] = cell{tag, old[i].mask};
             }
     }
 

@@ -594,6 +594,16 @@ std::uint64_t core::stores(int id) const {
 
 void core::start() {
     h_.pc = boot_address_;
+    // The boot code's decode block is made here, at load, as run() would
+    // make it at the hart's first fetch: the same DMI request for the boot
+    // address, the same block (decode_cache::create, which also maps the
+    // host pages of its slots for all of the firmware's code). Its host cost,
+    // a calloc and a madvise of the code's pages, is start-up, like the
+    // loader's, not the simulation's. Decoding itself stays lazy. Without
+    // DMI there (a fetch fault), nothing is made: run() reports it.
+    if (!dc_->find(h_.pc))
+        if (const base::dmi_window* w = mem_->bus.dmi_for(h_.pc, 2, false))
+            dc_->create(h_.pc, w->start, w->end - w->start + 1, w->host);
     if (state_ == run_state::parked) {
         state_ = run_state::running;
         if (simulation_started()) wake_event_.notify(sc_core::SC_ZERO_TIME);

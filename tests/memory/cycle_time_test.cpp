@@ -3,7 +3,8 @@
 // gave: nearest_cycle(t, period) = std::llround(t / period), over times up
 // to hours at periods of real clocks (an odd and an even number of
 // picoseconds), around every half cycle; and component::cycle_of is it at
-// the cluster clock.
+// the cluster clock. And component::cycles(n), summed from a table per
+// base-64 digit, is period * n as sc_time's double arithmetic gives it.
 #include "base/component.h"
 #include "util/harness.h"
 
@@ -60,6 +61,30 @@ TEST(CycleTime, NearestCycleMatchesTheDoubleArithmetic) {
     EXPECT_GT(checked, 3000000u);
     EXPECT_GT(halves, 100000u);  // exact halves (even period) round up on both
     EXPECT_EQ(base::nearest_cycle(sc_core::SC_ZERO_TIME, period), 0u);
+}
+
+TEST(CycleTime, CyclesMatchTheDoubleArithmetic) {
+    const cfg::config cfg = gap9();
+    test::test_context ctx("ctx", cfg);
+    probe p("p", cfg);
+    const sc_core::sc_time period = p.clock_period();
+    std::uint64_t checked = 0;
+    auto check = [&](std::uint64_t n) {
+        ASSERT_EQ(p.cycles(n), period * static_cast<double>(n)) << "n " << n;
+        ASSERT_EQ(p.cycles(n).value(), period.value() * n) << "n " << n;  // exact: the product fits a double
+        ++checked;
+    };
+    // Every count up to 2^14, each side of every digit's boundary (64^k,
+    // a digit at 63 rolling over), and the tables' end (2^24), past which
+    // cycles() multiplies in doubles.
+    for (std::uint64_t n = 0; n < (std::uint64_t{1} << 14); ++n) check(n);
+    for (unsigned k = 1; k <= 4; ++k)
+        for (std::uint64_t base = std::uint64_t{1} << (6 * k), d = 1; d < 64 && base * d < (std::uint64_t{1} << 30);
+             ++d)
+            for (const std::uint64_t n : {base * d - 1, base * d, base * d + 1}) check(n);
+    std::mt19937_64 rng(11);
+    for (unsigned i = 0; i < 200000; ++i) check(rng() >> (34 + rng() % 30));  // up to 2^30
+    EXPECT_GT(checked, 200000u);
 }
 
 extern "C" int sc_main(int argc, char** argv) {
