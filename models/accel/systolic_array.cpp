@@ -42,6 +42,7 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     // sets the calendar up; a second init is a no-op).
     auto& l1_banks = context().shared<base::l1_bank_calendar>();
     l1_banks.init(cfg);
+    l1_banks_ = &l1_banks;
     engine_ = make_engine(sa_engine_env{bus, geo_, clock_period(), services(), &l1_banks});
 
     // Job registers: plain storage, mirrored here and latched at START.
@@ -199,7 +200,7 @@ void systolic_array::start(std::uint32_t) {
         job_end_ = run.end;
     else
         fault(j, run.failed);
-    job_cycles_ = static_cast<std::uint64_t>(std::llround((job_end_ - t0) / clock_period()));
+    job_cycles_ = cycle_of(job_end_ - t0);
     busy_cycles_ += job_cycles_;
     // The job booked its L1 bank-cycles at its start, up to its end, and
     // the engine grew the calendar's ring, if it had to, to hold twice the
@@ -210,7 +211,7 @@ void systolic_array::start(std::uint32_t) {
     // where there was one. Counted, and said once, so an architect reading
     // the contention figures knows (docs/memory-map.md).
     if (ok && run.booked_banks) {
-        const std::uint64_t ring = context().shared<base::l1_bank_calendar>().banks.ring_cycles();
+        const std::uint64_t ring = l1_banks_->banks.ring_cycles();
         if (ring != 0 && job_cycles_ >= ring && jobs_past_calendar_++ == 0)
             NPU_LOG(log(), warn,
                     "job {}x{}x{} of {} cycles is longer than the L1 bank calendar's ring of {} cycles: the bank "

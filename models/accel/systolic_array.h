@@ -115,6 +115,8 @@ private:
     std::uint64_t jobs_ = 0, macs_ = 0, macs_f32_ = 0, busy_cycles_ = 0, stall_cycles_ = 0, errors_ = 0, refused_ = 0;
     // Jobs longer than the L1 bank calendar's ring (see start()).
     std::uint64_t jobs_past_calendar_ = 0;
+    // The SoC's L1 bank calendar (sim_context::shared), found once.
+    const base::l1_bank_calendar* l1_banks_ = nullptr;
 };
 
 }  // namespace npu::accel
