@@ -475,7 +475,7 @@ bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned
     }
     // The access is issued at `when`; the memory's answer (latency, DMI) is
     // not the SA's timing — the cycle model is (see sa_job_cycles).
-    sc_core::sc_time delay = when - sc_core::sc_time_stamp();
+    sc_core::sc_time delay = when - base::sim_time();
     const auto st = addr + len - 1 > 0xFFFFFFFFull ? tlm::TLM_ADDRESS_ERROR_RESPONSE
                     : write                        ? env_.bus.write(addr, data, len, delay)
                                                    : env_.bus.read(addr, data, len, delay);

@@ -63,8 +63,8 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
             synchronise_access();
             // Notified here, not at START: a pending earlier notification
             // would swallow a later one; re-arming per wake-up cannot hang.
-            while (sc_core::sc_time_stamp() < job_end_) {
-                job_end_event_.notify(job_end_ - sc_core::sc_time_stamp());
+            while (base::sim_time() < job_end_) {
+                job_end_event_.notify(job_end_ - base::sim_time());
                 wait_in_access(job_end_event_);
             }
         }
@@ -233,7 +233,7 @@ void systolic_array::start(std::uint32_t) {
                  {"started by", by()},
                  {"status", ok ? "done" : "aborted"}});
     outcome_ = ok ? outcome::done : outcome::error;
-    const sc_core::sc_time to_end = job_end_ - sc_core::sc_time_stamp();
+    const sc_core::sc_time to_end = job_end_ - base::sim_time();
     NPU_LOG(log(), debug, "job {}x{}x{} {} by {}: {} cycles, {}", j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", by(),
             job_cycles_, ok ? "done" : "aborted");
     if (ok) {
@@ -264,7 +264,7 @@ void systolic_array::mark_results(const sa_job& j, bool on) {
 bool systolic_array::release_ended_results(std::uint64_t addr) {
     // Waiting for the job (WAIT, or sleeping on its done event) brings the
     // reader's SystemC time to the job's end, so this compares true times.
-    if (!results_pending_ || sc_core::sc_time_stamp() < job_end_) return false;
+    if (!results_pending_ || base::sim_time() < job_end_) return false;
     if (addr != UINT64_MAX && running_job_row(addr) < 0) return false;
     release_results();
     return true;

@@ -28,6 +28,11 @@
 
 namespace npu::base {
 
+// SystemC's current time. sc_core::sc_time_stamp() is a libsystemc call
+// (through the PLT) on paths taken per burst and per access; the current
+// simcontext's own accessor is inline and returns the same time.
+inline const sc_core::sc_time& sim_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 class sim_context {
 public:
     sim_context() = default;
@@ -60,7 +65,7 @@ public:
     // The quantum boundary the keepers of this context sync at: the same
     // formula as tlm::tlm_global_quantum::compute_local_quantum(), on this
     // context's quantum instead of the process-wide one.
-    sc_core::sc_time compute_local_quantum() const { return compute_local_quantum(sc_core::sc_time_stamp()); }
+    sc_core::sc_time compute_local_quantum() const { return compute_local_quantum(sim_time()); }
     // The same at SystemC time `now` (a caller that already holds it).
     sc_core::sc_time compute_local_quantum(const sc_core::sc_time& now) const {
         if (quantum == sc_core::SC_ZERO_TIME) return sc_core::SC_ZERO_TIME;

@@ -47,7 +47,7 @@ public:
     std::uint64_t current_pc() const { return ctx_->pc; }
     // The initiator's local time of the access being served (SystemC time
     // plus its temporal-decoupling offset): what a counter read must show.
-    sc_core::sc_time access_time() const { return sc_core::sc_time_stamp() + ctx_->offset; }
+    sc_core::sc_time access_time() const { return base::sim_time() + ctx_->offset; }
     // Extra delay the callback wants to add to the access (e.g. a blocking
     // write); reset before every access.
     sc_core::sc_time& access_delay() { return ctx_->extra; }

@@ -184,12 +184,12 @@ void event_unit::raise(unsigned line, std::uint32_t hart_mask, const sc_core::sc
         apply(line, hart_mask);
         return;
     }
-    raised_.emplace(sc_core::sc_time_stamp() + delay, std::make_pair(line, hart_mask));
+    raised_.emplace(base::sim_time() + delay, std::make_pair(line, hart_mask));
     raised_event_.notify(delay);
 }
 
 void event_unit::deliver_raised() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = base::sim_time();
     auto it = raised_.begin();
     for (; it != raised_.end() && it->first <= now; ++it) apply(it->second.first, it->second.second);
     raised_.erase(raised_.begin(), it);
@@ -224,11 +224,11 @@ template <class Ready>
 void event_unit::block(unsigned h, const sc_core::sc_event& e, Ready ready) {
     if (ready()) return;
     hart_state& s = harts_state_[h];
-    const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+    const sc_core::sc_time t0 = base::sim_time();
     s.blocked = true;
     while (!ready()) wait_in_access(e);
     s.blocked = false;
-    s.wait_cycles += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
+    s.wait_cycles += static_cast<std::uint64_t>((base::sim_time() - t0) / clock_period());
 }
 
 std::uint32_t event_unit::wait_events(bool clear) {

@@ -385,7 +385,7 @@ struct core::bus_memory {
     // quantum keeper holds the new local offset) and ends soon after.
     __attribute__((noinline)) void rebase(const sc_core::sc_time& stamp, const sc_core::sc_time& before,
                                           const sc_core::sc_time& delay, std::uint64_t& cyc) {
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        const sc_core::sc_time now = base::sim_time();
         const sc_core::sc_time start = stamp + before;  // the hart's time when it issued the access
         const sc_core::sc_time end = std::max(now + delay, start);  // never back in time
         const sc_core::sc_time asleep = now > start ? now - start : sc_core::SC_ZERO_TIME;
@@ -449,13 +449,13 @@ struct core::bus_memory {
         }
         sc_core::sc_time delay = local_time(cyc);
         const sc_core::sc_time before = delay;
-        const sc_core::sc_time stamp = sc_core::sc_time_stamp();
+        const sc_core::sc_time stamp = base::sim_time();
         bus.set_pc(pc);
         h.pc = pc;  // what a deadlock report shows if the target blocks for good
         c.in_bus_access_ = true;
         const auto st = write ? bus.write(a, p, size, delay) : bus.read(a, p, size, delay);
         c.in_bus_access_ = false;
-        if (__builtin_expect(sc_core::sc_time_stamp() != stamp, 0)) {
+        if (__builtin_expect(base::sim_time() != stamp, 0)) {
             rebase(stamp, before, delay, cyc);
         } else {
             const std::uint32_t lat = delay > before ? to_cycles(delay - before) : 0;
@@ -670,7 +670,7 @@ void core::halt() {
 }
 
 std::uint64_t core::now_cycles() const {
-    return cycle_of(sc_core::sc_time_stamp() + qk_.get_local_time());
+    return cycle_of(base::sim_time() + qk_.get_local_time());
 }
 
 void core::update_stats() {
@@ -752,9 +752,9 @@ void core::thread() {
     auto& sim = services();
     qk_.reset();
     while (state_ == run_state::parked) {
-        const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+        const sc_core::sc_time t0 = base::sim_time();
         sc_core::wait(wake_event_);
-        sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
+        sleep_cycles_ += static_cast<std::uint64_t>((base::sim_time() - t0) / clock_period());
     }
     qk_.reset();
     // Awake from here until it halts or sleeps (sim_context::harts_awake).
@@ -769,7 +769,7 @@ void core::thread() {
     // call) several times per batch: only a wait changes it — in a bus access
     // of the batch, in the sync after it, or in a WFI — and each of those
     // reads it anew or knows it.
-    sc_core::sc_time stamp = sc_core::sc_time_stamp();
+    sc_core::sc_time stamp = base::sim_time();
     for (;;) {
         if (sim.stop_requested() || state_ == run_state::halted) {
             halt();
@@ -878,20 +878,20 @@ void core::thread() {
             qk_.sync();
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "wfi", now_cycles());
             {
-                const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+                const sc_core::sc_time t0 = base::sim_time();
                 --awake;
                 set_dense(false);  // asleep, it contends with nobody
                 while (state_ == run_state::wfi) sc_core::wait(wake_event_);
                 ++awake;
-                sleep_cycles_ += static_cast<std::uint64_t>((sc_core::sc_time_stamp() - t0) / clock_period());
+                sleep_cycles_ += static_cast<std::uint64_t>((base::sim_time() - t0) / clock_period());
             }
             wake_pending_ = false;
             qk_.reset();
             if (base::activity_sink* a = context().activity) a->hart_state(h_.hart_id, "running", now_cycles());
-            stamp = sc_core::sc_time_stamp();
+            stamp = base::sim_time();
             continue;
         }
-        stamp = sc_core::sc_time_stamp();  // a bus access of the batch may have waited
+        stamp = base::sim_time();  // a bus access of the batch may have waited
         if (qk_.need_sync_at(stamp) || contended_batches_ || sparse_batches_ || dma_in_flight ||
             mem_->banks.dense_harts) {
             update_stats();

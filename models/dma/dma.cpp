@@ -91,7 +91,7 @@ struct dma::channel {
 
 namespace {
 void wait_until(const sc_time& t) {
-    if (t > sc_core::sc_time_stamp()) sc_core::wait(t - sc_core::sc_time_stamp());
+    if (t > base::sim_time()) sc_core::wait(t - base::sim_time());
 }
 
 // What alone_until learnt at SystemC time `at`, in delta cycle `delta`:
@@ -158,7 +158,7 @@ sc_time wait_unless_alone(const sc_time& t, const sc_time& now, const base::sim_
                           pending_horizon* horizon = nullptr) {
     if (alone_until(t, now, ctx, horizon)) return now;
     sc_core::wait(t - now);
-    return sc_core::sc_time_stamp();
+    return base::sim_time();
 }
 
 const char* dims_name(unsigned d) { return d == 1 ? "1-D" : d == 2 ? "2-D" : "3-D"; }
@@ -498,7 +498,7 @@ std::uint32_t dma::push(unsigned dims) {
         wait_in_access(channel_freed_);
     }
     check_buffers_in_use(d, by, pc, chain);
-    const sc_time offset = access_time() - sc_core::sc_time_stamp();
+    const sc_time offset = access_time() - base::sim_time();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();
     ch->by_role = by ? by->role : std::string();
@@ -543,15 +543,15 @@ void dma::channel_thread(unsigned c) {
     channel& ch = *chans_[c];
     for (;;) {
         sc_core::wait(ch.start);
-        if (active_++ == 0) busy_since_ = sc_core::sc_time_stamp();
-        const sc_core::sc_time began = sc_core::sc_time_stamp();
+        if (active_++ == 0) busy_since_ = base::sim_time();
+        const sc_core::sc_time began = base::sim_time();
         const bool ok = run_transfer(ch);
         if (base::activity_sink* a = context().activity) {
             const descriptor& d = ch.desc;
             const std::uint64_t bytes = std::uint64_t(d.len) * d.count_2d * d.count_3d;
             a->span(fmt::format("dma channel {}", c), fmt::format("{} B {:#x} -> {:#x}{}", bytes, d.src, d.dst, ok ? "" : " (aborted)"),
                     static_cast<std::uint64_t>(began / clock_period()),
-                    static_cast<std::uint64_t>(sc_core::sc_time_stamp() / clock_period()),
+                    static_cast<std::uint64_t>(base::sim_time() / clock_period()),
                     {{"descriptor", describe(d)},
                      {"bytes", std::to_string(bytes)},
                      {"pushed by", ch.by_name + (ch.has_pc ? fmt::format(" at pc {:#010x}", ch.pc) : "")},
@@ -559,7 +559,7 @@ void dma::channel_thread(unsigned c) {
         }
         if (!ok) mark_destination(ch, false);
         if (--active_ == 0) {
-            busy_time_ += sc_core::sc_time_stamp() - busy_since_;
+            busy_time_ += base::sim_time() - busy_since_;
             busy_stat_ = static_cast<std::uint64_t>(busy_time_ / clock_period());
         }
         busy_mask_ &= ~(1u << c);
@@ -607,7 +607,7 @@ bool dma::run_transfer(channel& ch) {
     // while nothing else could run before it (advance_to): the same bursts,
     // bookings and data at the same times as with a wait before every burst,
     // without a SystemC context switch per burst.
-    sc_time lt = sc_core::sc_time_stamp();
+    sc_time lt = base::sim_time();
     // A transfer whose bursts all reach memories (each side's rows in one
     // memory's bus window) runs no code that could add an event: the
     // kernel's next pending activity is asked once per stretch of running
@@ -690,7 +690,7 @@ bool dma::run_transfer(channel& ch) {
             lt = t;
             if (waits) {
                 sc_core::wait(lt - stamp);
-                stamp = sc_core::sc_time_stamp();
+                stamp = base::sim_time();
             }
         }
         delay = lt - stamp;
@@ -719,7 +719,7 @@ bool dma::run_transfer(channel& ch) {
         if (!was_stopped && services().stop_requested()) services().stop_time_at_least(lt);
         // A target that waited inside the access (a peripheral's sync) took
         // SystemC time past the channel's; a memory never waits.
-        if (!memory_only) stamp = sc_core::sc_time_stamp();
+        if (!memory_only) stamp = base::sim_time();
         if (stamp > lt) lt = stamp;
         if (!booked) done = std::max(stamp + delay, path_done);
         return st;

@@ -294,7 +294,7 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
     const auto booking = ext ? ext->booking : base::txn_ext::bank_booking::normal;
     if (booking == base::txn_ext::bank_booking::ahead) {
         // Timing only: the banks are booked now, the data comes later.
-        delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext->beat_bytes);
+        delay += burst_time(offset, len, base::sim_time() + delay, ext->beat_bytes);
         return tlm::TLM_OK_RESPONSE;
     }
     const bool write = cmd == tlm::TLM_WRITE_COMMAND;
@@ -324,7 +324,7 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
     copy(offset, data, len, write);
 
     if (booking != base::txn_ext::bank_booking::booked)
-        delay += burst_time(offset, len, sc_core::sc_time_stamp() + delay, ext ? ext->beat_bytes : 0);
+        delay += burst_time(offset, len, base::sim_time() + delay, ext ? ext->beat_bytes : 0);
 
     count(write, len);
     if (ext) ext->traffic_id = traffic_id_;

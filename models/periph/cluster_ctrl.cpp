@@ -16,7 +16,7 @@ cluster_ctrl::cluster_ctrl(sc_core::sc_module_name nm, const cfg::config& cfg)
         for (unsigned h = 0; h < harts_; ++h)
             if (mask >> h & 1u) {
                 ++wakes_;
-                fetch_enable[h]->drive(0, true, access_time() - sc_core::sc_time_stamp());
+                fetch_enable[h]->drive(0, true, access_time() - base::sim_time());
             }
     });
     add_register(NPU_CLUSTER_BOOT_ADDR, "boot_addr", read_write, 0, nullptr, [this](std::uint32_t a) {
