@@ -318,14 +318,19 @@ struct core::bus_memory {
         return (lo & 0x7f) == 0x07 || (lo & 0xe003) == 0x6000 || (lo & 0xe003) == 0x6002;
     }
 
-    bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
+    // The DMI window holding pc, if its target grants one (no access made).
+    bool dmi_code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
         // 2 bytes: a 16-bit instruction may end a window.
-        if (const base::dmi_window* w = bus.dmi_for(pc, 2, false)) {
-            start = w->start;
-            len = w->end - w->start + 1;
-            host = w->host;
-            return true;
-        }
+        const base::dmi_window* w = bus.dmi_for(pc, 2, false);
+        if (!w) return false;
+        start = w->start;
+        len = w->end - w->start + 1;
+        host = w->host;
+        return true;
+    }
+
+    bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {
+        if (dmi_code_window(pc, start, len, host)) return true;
         // No DMI there: either nothing answers (a bus error, reported as a
         // fetch fault) or a target without DMI, from which this ISS does not
         // execute (it decodes from host memory).
@@ -600,10 +605,11 @@ void core::start() {
     // host pages of its slots for all of the firmware's code). Its host cost,
     // a calloc and a madvise of the code's pages, is start-up, like the
     // loader's, not the simulation's. Decoding itself stays lazy. Without
-    // DMI there (a fetch fault), nothing is made: run() reports it.
-    if (!dc_->find(h_.pc))
-        if (const base::dmi_window* w = mem_->bus.dmi_for(h_.pc, 2, false))
-            dc_->create(h_.pc, w->start, w->end - w->start + 1, w->host);
+    // DMI there (a fetch fault), nothing is made and no access is made:
+    // run() reports it.
+    std::uint64_t start = 0, len = 0;
+    const unsigned char* host = nullptr;
+    if (!dc_->find(h_.pc) && mem_->dmi_code_window(h_.pc, start, len, host)) dc_->create(h_.pc, start, len, host);
     if (state_ == run_state::parked) {
         state_ = run_state::running;
         if (simulation_started()) wake_event_.notify(sc_core::SC_ZERO_TIME);
