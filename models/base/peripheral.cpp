@@ -21,6 +21,11 @@ void peripheral::add_register(std::uint32_t offset, std::string name, access rig
     if (find(offset))
         throw std::logic_error(std::string(this->name()) + ": two registers at offset " + std::to_string(offset));
     regs_.push_back(reg{offset, std::move(name), rights, reset, std::move(on_read), std::move(on_write)});
+    const std::size_t word = offset / 4;
+    if ((offset & 3) == 0 && word < (std::size_t{1} << 14) && regs_.size() < 0xFFFF) {
+        if (by_word_.size() <= word) by_word_.resize(word + 1, 0);
+        by_word_[word] = static_cast<std::uint16_t>(regs_.size());
+    }
 }
 
 void peripheral::set_register(std::uint32_t offset, std::uint32_t value) {
@@ -38,6 +43,10 @@ std::string peripheral::access_problem(std::uint64_t offset, bool write) const {
 }
 
 peripheral::reg* peripheral::find(std::uint32_t offset) {
+    if ((offset & 3) == 0 && offset / 4 < by_word_.size()) {
+        const std::uint16_t i = by_word_[offset / 4];
+        if (i) return &regs_[i - 1u];
+    }
     for (auto& r : regs_)
         if (r.offset == offset) return &r;
     return nullptr;

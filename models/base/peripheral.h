@@ -91,6 +91,12 @@ private:
     };
 
     std::vector<reg> regs_;
+    // regs_'s index + 1 of the register at each word offset below 64 KiB (0:
+    // none): every access finds its register in one load, not by a walk over
+    // the bank (the event unit has dozens, each carrying a name and two
+    // callbacks: a walk touched a cache line per register). Offsets past
+    // the table (none of ours) are walked.
+    std::vector<std::uint16_t> by_word_;
     sc_core::sc_time latency_;
     access_ctx idle_ctx_;
     access_ctx* ctx_ = &idle_ctx_;
