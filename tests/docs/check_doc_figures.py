@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""check_doc_figures: the docs' deterministic figures against what their commands print.
+
+    tests/docs/check_doc_figures.py --root SRC --build BUILD [--only NAME ...] [--list]
+
+The simulator is deterministic, so a figure a doc quotes from a command
+(cycles, stats, a report block, the fidelity table) is either what that
+command prints now or stale. Timing changes moved hundreds of such figures
+without anyone noticing (docs re-measured at 7ee4594); this check runs the
+documented commands of the docs' most-quoted figures and compares:
+
+  getting-started   the end-of-run report block of matmul.elf, line by line
+  examples          the tiled_matmul.elf block, line by line
+  fidelity          docs/memory-map.md's fidelity table, row by row
+  npurt-conv        the per-layer table of fwtest_npurt_conv_cycles
+  npuc-mlp          docs/compiler.md's mlp cycles table (whole-run cycles)
+  sa-buffers        docs/sa.md's sa.weight_buffers=1|2 table (SA busy, run cycles)
+  configurations    docs/compiler.md's verified-configurations table (every
+                    network x placement x L1 size cell, by ./npu run)
+
+A report block is compared line by line, in order, whitespace-insensitive;
+"..." lines in the doc skip output, and host-dependent figures (host
+seconds, MIPS) are masked on both sides. Each mismatch names the doc's
+file and line, what the doc says and what the command printed.
+Exit codes: 0 every figure matches, 1 a figure differs (or a command
+failed), 2 usage or a missing tool.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT_S = 600
+
+
+class Failure(Exception):
+    pass
+
+
+class Ctx:
+    def __init__(self, root, build):
+        self.root = root
+        self.build = build
+        self.tmp = tempfile.mkdtemp(prefix="npu-docfig-")
+        self.npusim = os.path.join(build, "sc_main", "npusim")
+        self.npuc = os.path.join(build, "compiler", "tools", "npuc", "npuc")
+        self.cache = {}
+        self.mismatches = []
+
+    def path(self, p):
+        """A documented path: build/... is the build tree, the rest the source tree."""
+        if p.startswith("build/"):
+            return os.path.join(self.build, p[len("build/"):])
+        return os.path.join(self.root, p)
+
+    def run(self, cmd, env=None):
+        key = (tuple(cmd), tuple(sorted((env or {}).items())))
+        if key in self.cache:
+            return self.cache[key]
+        full_env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", **(env or {}))
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=self.root, env=full_env)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"{' '.join(cmd)}: no answer within {TIMEOUT_S} s")
+        if p.returncode != 0:
+            raise Failure(f"{' '.join(cmd)}: exit {p.returncode}\n{(p.stdout + p.stderr)[-1500:]}")
+        self.cache[key] = p.stdout + p.stderr
+        return self.cache[key]
+
+    def compile(self, net, args):
+        out = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9]+", "_", net + "_" + "_".join(args)))
+        if not os.path.exists(os.path.join(out, "manifest.json")):
+            self.run([self.npuc, self.path(net), "-o", out, "--config", self.path("configs/gap9.cfg")] + args)
+        return os.path.join(out, "manifest.json")
+
+    def simulate(self, manifest, args=()):
+        """npusim on a manifest: its --stats JSON (the run must pass its golden check)."""
+        stats = os.path.join(self.tmp, f"stats_{abs(hash((manifest,) + tuple(args)))}.json")
+        text = self.run([self.npusim, "--manifest", manifest, "--stats", stats] + list(args))
+        if "golden comparison: PASS" not in text:
+            raise Failure(f"npusim --manifest {manifest} {' '.join(args)}: no 'golden comparison: PASS'")
+        with open(stats) as f:
+            return json.load(f)
+
+    def differ(self, doc, line, what, says, printed, command):
+        self.mismatches.append(f"{doc}:{line}: {what}: the doc says {says!r}, {command} prints {printed!r}")
+
+
+def read_doc(ctx, doc):
+    with open(os.path.join(ctx.root, doc)) as f:
+        return f.read().split("\n")
+
+
+def find_line(lines, doc, pattern, start=0):
+    rx = re.compile(pattern)
+    hits = [i for i in range(start, len(lines)) if rx.search(lines[i])]
+    if len(hits) != 1:
+        raise Failure(f"{doc}: {len(hits)} lines match {pattern!r} (the check expects exactly one)")
+    return hits[0]
+
+
+def indented_block(lines, first):
+    """The indented block from line `first` on (4 spaces; blank lines inside kept)."""
+    block = []
+    i = first
+    while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+        block.append((i, lines[i]))
+        i += 1
+    while block and not block[-1][1].strip():
+        block.pop()
+    return block
+
+
+def fenced_block(lines, after):
+    """The ``` block after line `after`."""
+    start = next(i for i in range(after, len(lines)) if lines[i].startswith("```"))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("```"))
+    return [(i, lines[i]) for i in range(start + 1, end)]
+
+
+# Figures of the host, not of the simulation: masked on both sides.
+HOST_FIGURES = [(re.compile(r"[0-9.]+ s host"), "<host s> s host"),
+                (re.compile(r"simulation speed: [0-9.]+ MIPS"), "simulation speed: <host> MIPS")]
+
+
+def normalise(line):
+    for rx, mask in HOST_FIGURES:
+        line = rx.sub(mask, line)
+    return " ".join(line.split())
+
+
+def compare_block(ctx, doc, block, output, command):
+    """Every doc line (but "...") appears in the output, in order."""
+    out = [normalise(l) for l in output.split("\n")]
+    pos = 0
+    for lineno, text in block:
+        want = normalise(text)
+        if not want or want == "...":
+            continue
+        try:
+            pos = out.index(want, pos) + 1
+        except ValueError:
+            # The nearest printed line that starts like it, for the report.
+            head = " ".join(want.split()[:2])
+            near = next((o for o in out[pos:] if o.startswith(head)), "(no such line)")
+            ctx.differ(doc, lineno + 1, "report line", want, near, command)
+
+
+def check_getting_started(ctx):
+    doc = "docs/getting-started.md"
+    lines = read_doc(ctx, doc)
+    cmd_line = find_line(lines, doc, r"^\s+\$ build/sc_main/npusim --config configs/gap9.cfg build/firmware/examples/matmul.elf$")
+    block = indented_block(lines, cmd_line + 1)
+    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"), ctx.path("build/firmware/examples/matmul.elf")]
+    compare_block(ctx, doc, block, ctx.run(cmd), "npusim ... matmul.elf")
+
+
+def check_examples(ctx):
+    doc = "docs/examples.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^Example: `tiled_matmul.elf` on gap9")
+    block = indented_block(lines, anchor + 2)
+    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"), ctx.path("build/firmware/examples/tiled_matmul.elf")]
+    compare_block(ctx, doc, block, ctx.run(cmd), "npusim ... tiled_matmul.elf")
+
+
+def check_fidelity(ctx):
+    doc = "docs/memory-map.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^What `cmake --build build --target fidelity` prints")
+    block = fenced_block(lines, anchor)
+    elf = ctx.path("build/firmware/tests/fwtest_mem_fidelity.elf")
+    output = ctx.run([ctx.path("build/bench/fidelity_bench")], env={"NPUSIM": ctx.npusim, "NPU_MEM_FIDELITY_ELF": elf})
+    # The rows only: the notes under each group are prose the bench prints too,
+    # but wrapped as the doc wraps them.
+    rows = [(i, t) for i, t in block if re.match(r"^(SA|memory)\s", t)]
+    if len(rows) < 20:
+        raise Failure(f"{doc}: only {len(rows)} fidelity rows found under line {anchor + 1}")
+    compare_block(ctx, doc, rows, output, "fidelity_bench")
+
+
+def check_npurt_conv(ctx):
+    doc = "docs/npurt-conv.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^### Measured \(gap9.cfg, `fw.npurt_conv_cycles`")
+    rows = [i for i in range(anchor, min(anchor + 20, len(lines))) if re.match(r"^\| [A-Za-z].*\| [0-9,]+ \| [0-9.]+ \|", lines[i])]
+    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"),
+           ctx.path("build/compiler/runtime/tests/fwtest_npurt_conv_cycles.elf")]
+    printed = re.findall(r": (\d+) cycles, \d+ MACs, ([0-9.]+) MAC/cycle", ctx.run(cmd))
+    if len(rows) != len(printed) or not rows:
+        raise Failure(f"{doc}: {len(rows)} table rows under line {anchor + 1}, the firmware prints {len(printed)} layers")
+    for i, (cycles, mpc) in zip(rows, printed):
+        cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+        says = (cells[2].replace(",", ""), cells[3])
+        if says != (cycles, mpc):
+            ctx.differ(doc, i + 1, "cycles, MAC/cycle", " / ".join(says), f"{cycles} / {mpc}", "fwtest_npurt_conv_cycles")
+
+
+def check_npuc_mlp(ctx):
+    doc = "docs/compiler.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^\| network \| weights \| npuc \| npusim wall \| cycles \| layer1 / layer2 / layer3 \|$")
+    for i in range(anchor + 2, anchor + 6):
+        m = re.match(r"^\| (mlp_\w+) \| (L[23]) \| [^|]+\| [^|]+\| ([0-9,]+) \|", lines[i])
+        if not m:
+            raise Failure(f"{doc}:{i + 1}: not a row of the mlp table")
+        net, level, says = m.group(1), m.group(2), m.group(3).replace(",", "")
+        stats = ctx.simulate(ctx.compile(f"compiler/networks/{net}.mlir", [f"--default-mem-level={level}"]))
+        if str(stats["cycles"]) != says:
+            ctx.differ(doc, i + 1, f"{net} {level} cycles", says, str(stats["cycles"]), f"npuc {net} + npusim")
+
+
+def check_sa_buffers(ctx):
+    doc = "docs/sa.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^\| network \| SA busy, 1 \| SA busy, 2 \| SA speedup \| run cycles, 1 \| run cycles, 2 \| run speedup \|$")
+    i = anchor + 2
+    while i < len(lines) and lines[i].startswith("| "):
+        cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+        net = cells[0]
+        manifest = ctx.compile(f"compiler/networks/{net}.mlir", [])
+        got = {}
+        for b in (1, 2):
+            st = ctx.simulate(manifest, [f"--sa.weight_buffers={b}"])
+            got[b] = (str(st["stats"]["soc.sa"]["busy_cycles"]), str(st["cycles"]))
+        says = (cells[1], cells[2], cells[4], cells[5])
+        printed = (got[1][0], got[2][0], got[1][1], got[2][1])
+        if says != printed:
+            ctx.differ(doc, i + 1, f"{net} SA busy 1/2, run cycles 1/2", " / ".join(says), " / ".join(printed),
+                       f"npusim --manifest {net} --sa.weight_buffers=1|2")
+        i += 1
+
+
+def check_configurations(ctx):
+    doc = "docs/compiler.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^\| network \| elements \| gap9 L2 \| gap9 L3 \| siracusa L2 / L3 \| L1 32 KiB \| 32 KiB, 1 KiB stacks \| L1 64 KiB \| L1 128 KiB \|$")
+    # The columns' ./npu run arguments (the table's header says the command).
+    siracusa = ["--config", "configs/siracusa.cfg"]
+    columns = [[], ["--default-mem-level=L3"], siracusa, siracusa + ["--default-mem-level=L3"],
+               ["--l1.size=32KiB"], ["--l1.size=32KiB", "--firmware.stack_size=1KiB"], ["--l1.size=64KiB"],
+               ["--l1.size=128KiB"]]
+    i = anchor + 2
+    rows = 0
+    while i < len(lines) and lines[i].startswith("| "):
+        cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+        net = cells[0]
+        # siracusa's two runs share a cell ("L2 / L3"); notes in brackets are not figures.
+        says = []
+        for c in cells[2:]:
+            says += [re.sub(r"\s*\(.*\)", "", x).replace(",", "").strip() for x in c.split(" / ")]
+        if len(says) != len(columns):
+            raise Failure(f"{doc}:{i + 1}: {len(says)} cycle figures in the row, the check knows {len(columns)} columns")
+        for want, args in zip(says, columns):
+            out = os.path.join(ctx.tmp, "cfg_" + re.sub(r"[^A-Za-z0-9]+", "_", net + "_" + "_".join(args)))
+            text = ctx.run([ctx.path("npu"), "run", f"compiler/networks/{net}.mlir", "-o", out] + args,
+                           env={"NPU_BUILD_DIR": ctx.build})
+            m = re.search(r"^cycles\s+: (\d+) @", text, re.M)
+            if not m or "golden comparison: PASS" not in text:
+                raise Failure(f"./npu run {net} {' '.join(args)}: no cycles line or no 'golden comparison: PASS'")
+            if m.group(1) != want:
+                ctx.differ(doc, i + 1, f"{net} {' '.join(args) or 'gap9 L2'}", want, m.group(1), f"./npu run {net}")
+        rows += 1
+        i += 1
+    if rows == 0:
+        raise Failure(f"{doc}: no rows under line {anchor + 1}")
+
+
+CHECKS = {
+    "getting-started": check_getting_started,
+    "examples": check_examples,
+    "fidelity": check_fidelity,
+    "npurt-conv": check_npurt_conv,
+    "npuc-mlp": check_npuc_mlp,
+    "sa-buffers": check_sa_buffers,
+    "configurations": check_configurations,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--root", required=True, help="the source tree (docs/, configs/, compiler/networks/)")
+    ap.add_argument("--build", required=True, help="the build tree (npusim, npuc, firmware, fidelity_bench)")
+    ap.add_argument("--only", nargs="*", choices=sorted(CHECKS), help="run only these checks")
+    ap.add_argument("--list", action="store_true", help="list the checks and exit")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(CHECKS))
+        return 0
+    ctx = Ctx(os.path.abspath(a.root), os.path.abspath(a.build))
+    for tool in (ctx.npusim, ctx.npuc):
+        if not os.access(tool, os.X_OK):
+            print(f"check_doc_figures: {tool} is not an executable (build it first)", file=sys.stderr)
+            return 2
+    failed = False
+    for name in a.only or CHECKS:
+        before = len(ctx.mismatches)
+        try:
+            CHECKS[name](ctx)
+        except Failure as e:
+            print(f"{name}: FAILED: {e}")
+            failed = True
+            continue
+        found = ctx.mismatches[before:]
+        print(f"{name}: {'ok' if not found else f'{len(found)} stale figure(s)'}")
+        for m in found:
+            print(f"  {m}")
+        failed = failed or bool(found)
+    if failed:
+        print("Re-measure with the command named and update the doc (or fix the change that moved it).")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
