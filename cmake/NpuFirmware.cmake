@@ -80,10 +80,17 @@ endif()
 set(NPU_FW_ARCH_FLAGS --target=riscv32-unknown-elf -march=${NPU_FW_MARCH} -mabi=ilp32f -mcmodel=medlow)
 # -g keeps DWARF: npusim names function and file:line in its reports.
 # -nostdlibinc: only picolibc's headers, never a newlib the driver might find.
-set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections
-    -std=gnu11 -Wall -Wextra -nostdlibinc -isystem ${NPU_PICOLIBC_INCLUDE})
 set(_npu_fw_repo ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(_npu_fw_repo "${_npu_fw_repo}" ABSOLUTE)
+# -ffile-prefix-map: __FILE__ (npu_l1_malloc's abort message) and DWARF name
+# sources relative to the repository (firmware/tests/x.c), so an ELF's bytes,
+# and its cycles, do not depend on the folder the repository was cloned into
+# (a longer path moved that string's neighbours), and reports and gdb name
+# the files as the docs do. The compilation directory stays absolute (the
+# objects are compiled in the repository's root, _npu_fw_compile): gdb
+# finds the sources from any working directory.
+set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections
+    -std=gnu11 -Wall -Wextra -nostdlibinc -isystem ${NPU_PICOLIBC_INCLUDE} -ffile-prefix-map=${_npu_fw_repo}/=)
 # An installed SDK (npusimConfig.cmake) sets its own include directory first.
 if(NOT DEFINED NPU_FW_RUNTIME_INCLUDES)
   set(NPU_FW_RUNTIME_INCLUDES ${_npu_fw_repo}/firmware/runtime ${_npu_fw_repo}/models/periph
@@ -98,10 +105,14 @@ function(_npu_fw_compile out_var src objdir label)
   get_filename_component(src "${src}" ABSOLUTE)
   get_filename_component(base "${src}" NAME)
   set(obj ${objdir}/${base}.o)
+  # Compiled in the repository's root: DWARF's compilation directory is then
+  # the repository (absolute, so gdb finds the sources from anywhere), and
+  # every file name in it relative (-ffile-prefix-map, NPU_FW_COMPILE_FLAGS).
   add_custom_command(OUTPUT ${obj}
     COMMAND ${NPU_FW_CC} ${C_FLAGS} -MD -MF ${obj}.d -c ${src} -o ${obj}
     DEPENDS ${src} ${C_DEPENDS}
     DEPFILE ${obj}.d
+    WORKING_DIRECTORY ${_npu_fw_repo}
     COMMENT "Firmware ${label}: compiling ${base}"
     COMMAND_EXPAND_LISTS VERBATIM)
   set(${out_var} ${${out_var}} ${obj} PARENT_SCOPE)
