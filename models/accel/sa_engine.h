@@ -130,7 +130,9 @@ class sa_port_booking {
 public:
     sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth);
     // False: no calendar to book in (the port books nothing this job).
-    bool begin_job();
+    // `start_cycle`: the job's START, from which the ring must hold its
+    // bookings (reach).
+    bool begin_job(std::uint64_t start_cycle);
     void begin_tile(std::uint64_t cycle);
     // The row burst [addr, addr + len) of the tile's stream.
     void row(std::uint64_t addr, std::uint64_t len);
@@ -141,7 +143,22 @@ public:
     std::uint64_t wait() const { return wait_; }
 
 private:
+    // The stream is about to book up to `cycle`: the calendar's ring must
+    // hold every booking from half its window before the job's START to
+    // there, or a booking a ring later takes the cell of an earlier one
+    // (its own or another initiator's) and drops it. The engine grows the
+    // ring at START for the job alone (twice its closed form); a stream
+    // that waits for other initiators' bank-cycles can outrun that, and
+    // grows it again here, keeping every booking (slot_calendar::grow_to),
+    // until the ring's cap (then the job is counted: sa.jobs_past_calendar).
+    void reach(std::uint64_t cycle) {
+        if (__builtin_expect(cycle - job_start_ + margin_ >= banks_->banks.ring_cycles(), 0) && !capped_)
+            grow_for(cycle);
+    }
+    void grow_for(std::uint64_t cycle);
     base::l1_bank_calendar* banks_;
+    std::uint64_t job_start_ = 0, margin_ = 0;
+    bool capped_ = false;
     std::uint64_t port_bandwidth_, words_per_cycle_ = 1;
     std::uint64_t tile_cycle_ = 0, bytes_ = 0, wait_ = 0;
     // Per bank: one past the last cycle this job booked it (0: none), kept

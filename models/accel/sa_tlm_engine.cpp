@@ -342,12 +342,22 @@ sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g) {
 sa_port_booking::sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth)
     : banks_(banks), port_bandwidth_(std::max<std::uint64_t>(1, port_bandwidth)) {}
 
-bool sa_port_booking::begin_job() {
+bool sa_port_booking::begin_job(std::uint64_t start_cycle) {
     own_next_.clear();
     if (!banks_ || banks_->banks.empty()) return false;
+    job_start_ = start_cycle;
+    margin_ = banks_->banks.window() / 2;
+    capped_ = false;
     words_per_cycle_ = std::max<std::uint64_t>(1, port_bandwidth_ >> banks_->shift);
     own_next_.assign(std::size_t(banks_->bank_mask) + 1, 0);
     return true;
+}
+
+void sa_port_booking::grow_for(std::uint64_t cycle) {
+    // Twice the stretch so far: a stream that keeps waiting grows the ring
+    // a logarithmic number of times.
+    const std::uint64_t before = banks_->banks.ring_cycles();
+    if (banks_->banks.grow_to(margin_ + 2 * (cycle - job_start_) + 1) <= before) capped_ = true;
 }
 
 void sa_port_booking::begin_tile(std::uint64_t cycle) {
@@ -377,11 +387,18 @@ void sa_port_booking::row(std::uint64_t addr, std::uint64_t len) {
     // run cannot take (its lap ends) is looked at alone.
     base::run_cursor at{start, 0, static_cast<unsigned>(first) & mask};
     std::uint64_t left = words, waited = 0;
+    reach(start + words / per_cycle + 1);
     while (left) {
         left -= cal.banks.reserve_run_past_own(left, per_cycle, at, mask, own_next_.data());
         if (!left) break;
         if (own_next_[at.resource] <= at.cycle) {
+            // How far the bank's first free cycle lies is known once found:
+            // the rest of the stream from there must fit the ring. (The
+            // search itself ends at the first cell no live booking holds:
+            // other initiators book within about a quantum, which the ring
+            // holds.)
             const std::uint64_t served = cal.banks.reserve(at.resource, at.cycle);
+            if (served != at.cycle) reach(served + left / per_cycle + 1);
             waited += served - at.cycle;
             at.cycle = served;
             own_next_[at.resource] = served + 1;
@@ -414,6 +431,7 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
     if (rows_in_l1 && words_per_cycle_ == banks && len == port_bandwidth_ && len == span && stride % span == 0 &&
         (first - cal.base) % bank_width == 0) {
         const std::uint64_t start = tile_cycle_ + wait_ + bytes_ / port_bandwidth_;
+        reach(start + count);
         if (banks_->banks.reserve_block_if_free(start, count)) {
             std::fill(own_next_.begin(), own_next_.end(), start + count);
             bytes_ += count * len;
@@ -444,6 +462,7 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
             row_masks_[r] = static_cast<std::uint16_t>((run << bank) | (run >> (16 - bank)));
             for (part += len; part >= port_bandwidth_; part -= port_bandwidth_) ++cycle;
         }
+        if (r == count) reach(cycle + 1);
         if (r == count &&
             banks_->banks.reserve_masks_past_own_if_free(row_cycles_.data(), row_masks_.data(), count, own_next_.data())) {
             bytes_ += count * len;
@@ -528,16 +547,17 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
 
     // The port books its banks (sa_port_booking), so the data accesses must
     // not book them again in the memory (txn_ext::bank_booking::booked).
-    const bool booking = port_.begin_job();
+    const bool booking = port_.begin_job(base::nearest_cycle(t0, env_.period));
     run.booked_banks = booking;
     // The stream is booked from the job's start to its end, now: the ring
     // must hold the job on top of the others' bookings around it (cores up
     // to about a quantum ahead of SystemC time and behind the job's start:
     // half the calendar's window of four quanta), or the job's later
     // bookings drop its earlier ones (a ring apart, one cell). Twice the
-    // job's cycles alone leave room for stalls; a job that still outruns
-    // the ring is counted (systolic_array::start). Most jobs fit the ring
-    // as it is.
+    // job's cycles alone leave room for stalls; a stream that waits longer
+    // grows it again on the way (sa_port_booking::reach), and a job that
+    // still outruns it (the ring's cap) is counted (systolic_array::start).
+    // Most jobs fit the ring as it is.
     if (booking) {
         auto& banks = env_.l1_banks->banks;
         banks.grow_to(banks.window() / 2 + 2 * sa_job_cycles(j, geo).total);

@@ -204,12 +204,13 @@ void systolic_array::start(std::uint32_t) {
     busy_cycles_ += job_cycles_;
     // The job booked its L1 bank-cycles at its start, up to its end, and
     // the engine grew the calendar's ring, if it had to, to hold twice the
-    // job's cycles alone on top of two quanta for the others. A job that
-    // stalled more than that (or met the ring's cap) booked cells it had
-    // booked itself a ring earlier, and the later booking dropped the
-    // earlier (slot_calendar.h): cores and DMA bursts then see no SA booking
-    // where there was one. Counted, and said once, so an architect reading
-    // the contention figures knows (docs/memory-map.md).
+    // job's cycles alone on top of two quanta for the others, and again on
+    // the way for a stream that waited longer (sa_port_booking::reach). A
+    // job still longer than the ring met its cap: it booked cells booked a
+    // ring earlier, and the later booking dropped the earlier
+    // (slot_calendar.h): cores and DMA bursts then see no SA booking where
+    // there was one. Counted, and said once, so an architect reading the
+    // contention figures knows (docs/memory-map.md).
     if (ok && run.booked_banks) {
         const std::uint64_t ring = l1_banks_->banks.ring_cycles();
         if (ring != 0 && job_cycles_ >= ring && jobs_past_calendar_++ == 0)

@@ -42,9 +42,10 @@ class reference_port {
 public:
     reference_port(l1_bank_calendar* banks, std::uint64_t port_bandwidth)
         : banks_(banks), port_bandwidth_(port_bandwidth) {}
-    void begin_job() {
+    void begin_job(std::uint64_t start) {
         words_per_cycle_ = std::max<std::uint64_t>(1, port_bandwidth_ >> banks_->shift);
         own_next_.assign(std::size_t(banks_->bank_mask) + 1, 0);
+        start_ = start;
     }
     void begin_tile(std::uint64_t cycle) { tile_cycle_ = cycle, bytes_ = wait_ = 0; }
     std::uint64_t wait() const { return wait_; }
@@ -61,7 +62,14 @@ public:
         const std::uint64_t per_cycle = words_per_cycle_;
         std::uint64_t cycle = at, lane = 0, left = words, waited = 0;
         unsigned bank = static_cast<unsigned>(first) & mask;
+        // The ring holds every booking from half its window before START to
+        // the word's cycle (sa_port_booking::reach, word by word here).
+        const auto hold = [&](std::uint64_t to) {
+            const std::uint64_t margin = cal.banks.window() / 2;
+            if (to - start_ + margin >= cal.banks.ring_cycles()) cal.banks.grow_to(margin + 2 * (to - start_) + 1);
+        };
         while (left) {
+            hold(cycle + left / per_cycle + 1);
             const std::uint64_t run = cal.banks.reserve_free_run(left, per_cycle, cycle, bank, mask, lane);
             for (std::uint64_t i = 0; i < run; ++i) {
                 own_next_[bank] = cycle + 1;
@@ -73,6 +81,7 @@ public:
             alone += run == 0;
             if (own_next_[bank] <= cycle) {
                 const std::uint64_t served = cal.banks.reserve(bank, cycle);
+                hold(served + 1);
                 waits += served != cycle;
                 waited += served - cycle;
                 cycle = served;
@@ -89,7 +98,7 @@ public:
 
 private:
     l1_bank_calendar* banks_;
-    std::uint64_t port_bandwidth_, words_per_cycle_ = 1, tile_cycle_ = 0, bytes_ = 0, wait_ = 0;
+    std::uint64_t port_bandwidth_, words_per_cycle_ = 1, tile_cycle_ = 0, bytes_ = 0, wait_ = 0, start_ = 0;
     std::vector<std::uint64_t> own_next_;
 };
 
@@ -97,7 +106,7 @@ TEST(SaPortBooking, AnotherInitiatorsBankCycleDelaysTheRestOfTheStream) {
     auto c = make_banks();
     c.banks.reserve(3, 100);  // another initiator's
     npu::accel::sa_port_booking port(&c, 64);
-    ASSERT_TRUE(port.begin_job());
+    ASSERT_TRUE(port.begin_job(100));
     port.begin_tile(100);
     // 16 words, one per bank, all in cycle 100: bank 3's is taken, so it and
     // the 12 words after it go out in cycle 101.
@@ -116,7 +125,7 @@ TEST(SaPortBooking, AnotherInitiatorsBankCycleDelaysTheRestOfTheStream) {
 TEST(SaPortBooking, TheJobsOwnBankCyclesArePassedOverOnce) {
     auto c = make_banks();
     npu::accel::sa_port_booking port(&c, 64);
-    ASSERT_TRUE(port.begin_job());
+    ASSERT_TRUE(port.begin_job(500));
     port.begin_tile(500);
     // 62 bytes from byte 3: words 0..16, the 17th (bank 0) in cycle 501.
     port.row(kBase + 3, 62);
@@ -139,7 +148,7 @@ TEST(SaPortBooking, ABankCycleBeforeTheJobsLatestInItsBankCountsAsOwn) {
     auto c = make_banks();
     c.banks.reserve(8, 200);
     npu::accel::sa_port_booking port(&c, 32);
-    ASSERT_TRUE(port.begin_job());
+    ASSERT_TRUE(port.begin_job(200));
     port.begin_tile(200);
     port.row(kBase + 3, 30);
     port.row(kBase + 32, 4);
@@ -152,7 +161,7 @@ TEST(SaPortBooking, ABankCycleBeforeTheJobsLatestInItsBankCountsAsOwn) {
     // bank 8 in cycle 201 (taken by the first row) waits for 202.
     auto d = make_banks();
     npu::accel::sa_port_booking port2(&d, 32);
-    ASSERT_TRUE(port2.begin_job());
+    ASSERT_TRUE(port2.begin_job(200));
     port2.begin_tile(200);
     port2.row(kBase + 3, 30);
     port2.row(kBase + 32, 4);
@@ -200,8 +209,8 @@ void compare_random(std::uint64_t port_bandwidth, std::uint32_t seed) {
         const std::uint64_t lo = now;
         // Other initiators: scattered bank-cycles and dense bursts.
         ASSERT_NO_FATAL_FAILURE(book_others(mine, theirs, rng, static_cast<unsigned>(rng() % 200), now, 600));
-        ASSERT_TRUE(port.begin_job());
-        ref.begin_job();
+        ASSERT_TRUE(port.begin_job(now));
+        ref.begin_job(now);
         std::uint64_t t = now;
         const unsigned tiles = 1 + static_cast<unsigned>(rng() % 4);
         for (unsigned tile = 0; tile < tiles; ++tile) {
@@ -273,8 +282,8 @@ rows_coverage compare_rows_calls(std::uint64_t port_bandwidth, std::uint32_t see
         const unsigned others = static_cast<unsigned>(rng() % 3 == 0 ? rng() % max_others : 0);
         book_others(mine, theirs, rng, others, now, 200);
         if (::testing::Test::HasFailure()) return cov;
-        EXPECT_TRUE(port.begin_job());
-        ref.begin_job();
+        EXPECT_TRUE(port.begin_job(now));
+        ref.begin_job(now);
         std::uint64_t t = now;
         for (unsigned tile = 0; tile < 3; ++tile) {
             port.begin_tile(t);

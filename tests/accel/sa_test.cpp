@@ -913,6 +913,42 @@ TEST(SaPort, AJobLongerThanTheBankCalendarGrowsItAndKeepsItsBookings) {
     });
 }
 
+TEST(SaPort, AStreamThatWaitsPastTheRingGrowsItAndKeepsEveryBooking) {
+    if (test_config().choice("sa.model") != "tlm") GTEST_SKIP() << "the TLM engine's port model";
+    const std::uint64_t ring = l1_banks().banks.ring_cycles();
+    if (ring > 8192) GTEST_SKIP() << "a ring of " << ring << " cycles (run with NPU_SA_QUANTUM=1us)";
+    E->h.run_job([&] {
+        // Every bank held from before START until 50 cycles short of a ring
+        // later (as initiators that booked them first): the job, short
+        // alone (its START leaves the ring as it is), waits that long and
+        // books its 144-cycle stream from there, past a ring after the
+        // first held cycle. Without growing on the way its bookings a ring
+        // later took the cells of the first held cycles and dropped them.
+        sc_time t0;
+        const job f = make(64, 16, 16, true);
+        const std::uint64_t alone = run_timed(f, 56, t0);
+        ASSERT_EQ(alone, expected_cycles(f));
+        ASSERT_EQ(l1_banks().banks.ring_cycles(), ring) << "a short job leaves the ring";
+        std::uint64_t from = 0;
+        const std::uint64_t block = ring - 50;
+        const std::uint64_t slowed = run_timed(f, 57, t0, [&] {
+            from = cycle_of(now());
+            for (std::uint64_t c = from; c < from + block; ++c)
+                for (unsigned b = 0; b < 16; ++b) l1_banks().banks.reserve(b, c);
+        });
+        const std::uint64_t first_tile = cycle_of(t0) + setup;
+        EXPECT_EQ(slowed, alone + (from + block - first_tile));
+        EXPECT_GT(l1_banks().banks.ring_cycles(), ring) << "the ring grew on the way";
+        // The stream's last cycles lie a ring past the first held ones,
+        // which are all still held (the cycles a booking skips are taken).
+        ASSERT_GT(from + block + 144, from + ring + 64);
+        std::uint64_t held = 0;
+        for (unsigned b = 0; b < 16; ++b)
+            for (std::uint64_t c = from; c < from + 64; ++c) held += l1_banks().banks.reserve(b, c) != c;
+        EXPECT_EQ(held, 16u * 64u) << "bank-cycles held before START that the job's later bookings dropped";
+    });
+}
+
 TEST(SaPort, BankCyclesBookedBeforeStartDelayTheStream) {
     if (test_config().choice("sa.model") != "tlm") GTEST_SKIP() << "the TLM engine's port model";
     E->h.run_job([] {
