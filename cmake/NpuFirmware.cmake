@@ -83,12 +83,12 @@ set(NPU_FW_ARCH_FLAGS --target=riscv32-unknown-elf -march=${NPU_FW_MARCH} -mabi=
 set(_npu_fw_repo ${CMAKE_CURRENT_LIST_DIR}/..)
 get_filename_component(_npu_fw_repo "${_npu_fw_repo}" ABSOLUTE)
 # -ffile-prefix-map: __FILE__ (npu_l1_malloc's abort message) and DWARF name
-# sources relative to the repository (firmware/tests/x.c), so an ELF's bytes,
-# and its cycles, do not depend on the folder the repository was cloned into
-# (a longer path moved that string's neighbours), and reports and gdb name
-# the files as the docs do. The compilation directory stays absolute (the
-# objects are compiled in the repository's root, _npu_fw_compile): gdb
-# finds the sources from any working directory.
+# sources relative to the repository (firmware/tests/x.c), so an ELF's loaded
+# bytes, and its cycles, do not depend on the folder the repository was
+# cloned into (a longer path moved that string's neighbours), and reports and
+# gdb name the files as the docs do. DWARF's compilation directory stays
+# absolute (the objects are compiled in the repository's root,
+# _npu_fw_compile): gdb finds the sources from any working directory.
 set(NPU_FW_COMPILE_FLAGS ${NPU_FW_ARCH_FLAGS} -O2 -g -ffunction-sections -fdata-sections
     -std=gnu11 -Wall -Wextra -nostdlibinc -isystem ${NPU_PICOLIBC_INCLUDE} -ffile-prefix-map=${_npu_fw_repo}/=)
 # An installed SDK (npusimConfig.cmake) sets its own include directory first.
