@@ -53,19 +53,22 @@ peripheral::reg* peripheral::find(std::uint32_t offset) {
 }
 
 void peripheral::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
-    const std::uint64_t offset = t.get_address();
+    t.set_response_status(serve(t.is_write(), t.get_address(), t.get_data_ptr(), t.get_data_length(),
+                                t.get_byte_enable_ptr() != nullptr, t.get_extension<txn_ext>(), delay));
+}
+
+tlm::tlm_response_status peripheral::burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data,
+                                           unsigned len, sc_core::sc_time& delay, txn_ext& ext) {
+    // As b_transport: what is not a write is served as a read.
+    return serve(cmd == tlm::TLM_WRITE_COMMAND, offset, data, len, false, &ext, delay);
+}
+
+tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, unsigned char* data, unsigned len,
+                                           bool byte_enables, const txn_ext* ext, sc_core::sc_time& delay) {
     reg* r = offset <= 0xFFFFFFFFu ? find(static_cast<std::uint32_t>(offset & ~3ull)) : nullptr;
-    if (!r) {
-        t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        return;
-    }
-    const bool write = t.is_write();
-    if (t.get_data_length() != 4 || (offset & 3) || t.get_byte_enable_ptr() ||
-        !(r->rights & (write ? write_only : read_only))) {
-        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return;
-    }
-    auto* ext = t.get_extension<txn_ext>();
+    if (!r) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    if (len != 4 || (offset & 3) || byte_enables || !(r->rights & (write ? write_only : read_only)))
+        return tlm::TLM_COMMAND_ERROR_RESPONSE;
     access_ctx ctx;
     ctx.who = ext ? ext->who : nullptr;
     ctx.pc = ext ? ext->pc : 0;
@@ -73,7 +76,7 @@ void peripheral::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& dela
     ctx_ = &ctx;
     std::uint32_t v = 0;
     if (write) {
-        std::memcpy(&v, t.get_data_ptr(), 4);
+        std::memcpy(&v, data, 4);
         // Stored before the callback, as documented; a rejected write is undone.
         const std::uint32_t old = r->value;
         r->value = v;
@@ -81,17 +84,14 @@ void peripheral::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& dela
         if (ctx.rejected) r->value = old;
     } else {
         v = r->on_read ? r->on_read() : r->value;
-        std::memcpy(t.get_data_ptr(), &v, 4);
+        std::memcpy(data, &v, 4);
     }
     // A callback that blocked re-installed its own context when it resumed;
     // between accesses nothing may point into this stack frame.
     ctx_ = &idle_ctx_;
-    if (ctx.rejected) {
-        t.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-        return;
-    }
+    if (ctx.rejected) return tlm::TLM_COMMAND_ERROR_RESPONSE;
     delay = ctx.offset + latency_ + ctx.extra;
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_OK_RESPONSE;
 }
 
 namespace {
@@ -133,6 +133,12 @@ void peripheral::wait_in_access(const sc_core::sc_event& e) {
 }
 
 unsigned peripheral::transport_dbg(tlm::tlm_generic_payload& t) {
+    // A route lookup (bus_initiator::resolve_burst_route): accesses through
+    // this window may come straight to burst().
+    if (auto* ext = t.get_extension<txn_ext>(); ext && ext->resolve) {
+        ext->resolve->target = this;
+        return 0;
+    }
     // Debug reads show stored values without side effects; debug writes are
     // refused so a loader can never poke a register by accident.
     if (t.is_write() || t.get_command() != tlm::TLM_READ_COMMAND || t.get_data_length() != 4) return 0;

@@ -7,6 +7,7 @@
 
 #include "component.h"
 #include "sim_services.h"
+#include "txn_ext.h"
 
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -18,7 +19,7 @@
 
 namespace npu::base {
 
-class peripheral : public component {
+class peripheral : public component, public burst_target {
 public:
     enum access { read_only = 1, write_only = 2, read_write = 3 };
     using read_fn = std::function<std::uint32_t()>;
@@ -67,7 +68,18 @@ public:
     // used in a way its state forbids, e.g. a join while nothing can end it).
     void reject_access() { ctx_->rejected = true; }
 
+    // burst_target: an initiator that resolved this peripheral's window
+    // (bus_initiator::resolve_burst_route) reaches its registers directly,
+    // without a payload through the interconnect's sockets: the same access
+    // as b_transport (a core's register access, about a thousand per
+    // network run).
+    tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,
+                                   sc_core::sc_time& delay, txn_ext& ext) override;
+
 private:
+    // One register access (b_transport's, burst's): the response status.
+    tlm::tlm_response_status serve(bool write, std::uint64_t offset, unsigned char* data, unsigned len,
+                                   bool byte_enables, const txn_ext* ext, sc_core::sc_time& delay);
     struct reg {
         std::uint32_t offset;
         std::string name;

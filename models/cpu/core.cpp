@@ -5,6 +5,7 @@
 #include "interp.h"
 #include "timing.h"
 
+#include "base/peripheral.h"
 #include "base/sim_services.h"
 #include "base/slot_calendar.h"
 #include "config/memory_map.h"
@@ -130,6 +131,13 @@ struct core::bus_memory {
     std::uint32_t guard_floor = 0, guard_span = 0, guard_lo = 0, guard_hi = 0;
     std::uint32_t no_dmi_pages[8] = {};
     unsigned no_dmi_next = 0;
+    // Register windows (peripherals) the interconnect described: an access
+    // in one goes straight to the peripheral (slow_access). Pages known to
+    // have none (another target, an unmapped address) are not asked again.
+    base::burst_route reg_routes[2];
+    unsigned reg_next = 0;
+    std::uint32_t no_route_pages[4] = {};
+    unsigned no_route_next = 0;
     std::uint64_t loads[n_targets] = {};
     std::uint64_t stores[n_targets] = {};
     std::uint64_t unknown_bytes = 0;
@@ -148,6 +156,29 @@ struct core::bus_memory {
           l2_path(owner.context().shared<base::l2_path_calendar>()),
           split(split_misaligned) {
         std::fill(std::begin(no_dmi_pages), std::end(no_dmi_pages), 1u);  // never a page number << 12
+        std::fill(std::begin(no_route_pages), std::end(no_route_pages), 1u);
+    }
+
+    // The route to the peripheral whose register window holds [a, a + size),
+    // or null: a peripheral's access is then the one b_transport through the
+    // interconnect would make (bus_initiator::direct: the router's hop and
+    // forwarded count, peripheral::burst), without a payload through its
+    // sockets. Only peripherals: a memory without DMI keeps b_transport.
+    const base::burst_route* register_route(std::uint32_t a, unsigned size, std::uint32_t page) {
+        const std::uint64_t last = std::uint64_t{a} + size - 1;
+        for (const auto& r : reg_routes)
+            if (r.covers(a, last)) return &r;
+        for (std::uint32_t np : no_route_pages)
+            if (np == page) return nullptr;
+        base::burst_route r;
+        bus.resolve_burst_route(a, r);
+        if (r.covers(a, last) && dynamic_cast<base::peripheral*>(r.target)) {
+            base::burst_route& slot = reg_routes[reg_next++ & 1];
+            slot = r;
+            return &slot;
+        }
+        no_route_pages[no_route_next++ & 3] = page;
+        return nullptr;
     }
 
     bool split_misaligned() const { return split; }
@@ -458,7 +489,11 @@ struct core::bus_memory {
         bus.set_pc(pc);
         h.pc = pc;  // what a deadlock report shows if the target blocks for good
         c.in_bus_access_ = true;
-        const auto st = write ? bus.write(a, p, size, delay) : bus.read(a, p, size, delay);
+        const base::burst_route* route = register_route(a, size, page);
+        const auto st = route ? bus.direct(*route, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, a,
+                                           static_cast<unsigned char*>(p), size, delay)
+                        : write ? bus.write(a, p, size, delay)
+                                : bus.read(a, p, size, delay);
         c.in_bus_access_ = false;
         if (__builtin_expect(base::sim_time() != stamp, 0)) {
             rebase(stamp, before, delay, cyc);

@@ -8,6 +8,7 @@
 #include "periph/soc_periph.h"
 #include "util/harness.h"
 
+#include "base/peripheral.h"
 #include "base/txn_ext.h"
 #include "periph/soc_periph_regs.h"
 
@@ -393,6 +394,42 @@ TEST(Peripheral, RegisterBankErrors) {
         std::uint32_t ch = 'A';
         EXPECT_EQ(E->h.master(CORE).write(0x1A100000 + NPU_UART_TX, ch, d), tlm::TLM_OK_RESPONSE);
         EXPECT_EQ(E->soc.uart_output(), "A");
+    });
+}
+
+TEST(Peripheral, ADirectRouteServesRegistersAsTheInterconnectDoes) {
+    // A core's register access goes straight to the peripheral through the
+    // route the interconnect describes (cpu::core's slow_access): the same
+    // value, latency, errors and side effects as through b_transport.
+    E->h.run_job([] {
+        base::bus_initiator& m = E->h.master(CORE);
+        const std::uint64_t periph = 0x1A100000;
+        base::burst_route r;
+        m.resolve_burst_route(periph + NPU_UART_STATUS, r);
+        ASSERT_NE(r.target, nullptr) << "the soc peripheral's window is a route";
+        ASSERT_NE(dynamic_cast<base::peripheral*>(r.target), nullptr);
+        EXPECT_TRUE(r.covers(periph, periph + 0xFFF));
+        auto direct = [&](tlm::tlm_command cmd, std::uint64_t a, std::uint32_t& v, sc_time& d) {
+            return m.direct(r, cmd, a, reinterpret_cast<unsigned char*>(&v), 4, d);
+        };
+        sc_time d1 = SC_ZERO_TIME, d2 = SC_ZERO_TIME;
+        std::uint32_t v1 = 0, v2 = 0;
+        ASSERT_EQ(direct(tlm::TLM_READ_COMMAND, periph + NPU_UART_STATUS, v1, d1), tlm::TLM_OK_RESPONSE);
+        ASSERT_EQ(read32(CORE, periph + NPU_UART_STATUS, v2, d2), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(v1, v2);
+        EXPECT_EQ(d1, d2) << "the same latency: the interconnect's hop and the register's";
+        EXPECT_GT(d1, SC_ZERO_TIME);
+        EXPECT_EQ(direct(tlm::TLM_READ_COMMAND, periph + 0x0F0, v1, d1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(direct(tlm::TLM_READ_COMMAND, periph + NPU_UART_TX, v1, d1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+        EXPECT_EQ(direct(tlm::TLM_WRITE_COMMAND, periph + NPU_UART_STATUS, v1, d1), tlm::TLM_COMMAND_ERROR_RESPONSE);
+        const std::string before = E->soc.uart_output();
+        std::uint32_t ch = 'Z';
+        EXPECT_EQ(direct(tlm::TLM_WRITE_COMMAND, periph + NPU_UART_TX, ch, d1), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(E->soc.uart_output(), before + "Z") << "the write's side effect";
+        // A memory's window is a route too, but not a peripheral's.
+        base::burst_route l2;
+        m.resolve_burst_route(0x1C000000, l2);
+        EXPECT_EQ(dynamic_cast<base::peripheral*>(l2.target), nullptr);
     });
 }
 
