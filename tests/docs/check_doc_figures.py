@@ -149,22 +149,24 @@ def compare_block(ctx, doc, block, output, command):
             ctx.differ(doc, lineno + 1, "report line", want, near, command)
 
 
-def check_getting_started(ctx):
-    doc = "docs/getting-started.md"
+def check_report_block(ctx, doc, anchor, skip, elf):
+    """The indented block `skip` lines after the doc's line matching `anchor`
+    against npusim running `elf` on gap9, line by line."""
     lines = read_doc(ctx, doc)
-    cmd_line = find_line(lines, doc, r"^\s+\$ build/sc_main/npusim --config configs/gap9.cfg build/firmware/examples/matmul.elf$")
-    block = indented_block(lines, cmd_line + 1)
-    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"), ctx.path("build/firmware/examples/matmul.elf")]
-    compare_block(ctx, doc, block, ctx.run(cmd), "npusim ... matmul.elf")
+    block = indented_block(lines, find_line(lines, doc, anchor) + skip)
+    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"), ctx.path(elf)]
+    compare_block(ctx, doc, block, ctx.run(cmd), f"npusim ... {os.path.basename(elf)}")
+
+
+def check_getting_started(ctx):
+    check_report_block(ctx, "docs/getting-started.md",
+                       r"^\s+\$ build/sc_main/npusim --config configs/gap9.cfg build/firmware/examples/matmul.elf$", 1,
+                       "build/firmware/examples/matmul.elf")
 
 
 def check_examples(ctx):
-    doc = "docs/examples.md"
-    lines = read_doc(ctx, doc)
-    anchor = find_line(lines, doc, r"^Example: `tiled_matmul.elf` on gap9")
-    block = indented_block(lines, anchor + 2)
-    cmd = [ctx.npusim, "--config", ctx.path("configs/gap9.cfg"), ctx.path("build/firmware/examples/tiled_matmul.elf")]
-    compare_block(ctx, doc, block, ctx.run(cmd), "npusim ... tiled_matmul.elf")
+    check_report_block(ctx, "docs/examples.md", r"^Example: `tiled_matmul.elf` on gap9", 2,
+                       "build/firmware/examples/tiled_matmul.elf")
 
 
 def check_fidelity(ctx):
