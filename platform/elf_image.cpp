@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
 namespace npu::platform {
 
@@ -239,19 +238,6 @@ std::string elf_image::symbolize(std::uint32_t addr) const {
     return best->name + b;
 }
 
-std::string elf_image::display_path(const std::string& recorded) {
-    // The working directory, read once: the reports of one run name files
-    // alike. "/" (everything is under it) shortens nothing.
-    static const std::string cwd = [] {
-        std::error_code ec;
-        std::string d = std::filesystem::current_path(ec).string();
-        return ec || d == "/" ? std::string() : d + "/";
-    }();
-    if (!cwd.empty() && recorded.size() > cwd.size() && recorded.compare(0, cwd.size(), cwd) == 0)
-        return recorded.substr(cwd.size());
-    return recorded;
-}
-
 std::string elf_image::source_line(std::uint32_t addr) const {
     if (!dwarf_ || !dwarf_->context) return "";
     llvm::DILineInfoSpecifier spec(llvm::DILineInfoSpecifier::FileLineInfoKind::RelativeFilePath,
@@ -264,18 +250,18 @@ std::string elf_image::source_line(std::uint32_t addr) const {
         // Inside inlined code (a runtime helper such as npu_dma_copy_1d):
         // the outermost frame's line is the caller's, the one the user wrote.
         const llvm::DILineInfo& outer = inl.getFrame(n - 1);
-        std::string s = display_path(outer.FileName) + ":" + std::to_string(outer.Line);
+        std::string s = outer.FileName + ":" + std::to_string(outer.Line);
         for (std::uint32_t i = n - 1; i-- > 0;) {
             const llvm::DILineInfo& f = inl.getFrame(i);
             if (!known(f)) continue;
             s += ", in inlined " + (f.FunctionName == llvm::DILineInfo::BadString ? std::string("?") : f.FunctionName) +
-                 " at " + display_path(f.FileName) + ":" + std::to_string(f.Line);
+                 " at " + f.FileName + ":" + std::to_string(f.Line);
         }
         return s;
     }
     auto info = dwarf_->context->getLineInfoForAddress(a, spec);
     if (!known(info)) return "";
-    return display_path(info.FileName) + ":" + std::to_string(info.Line);
+    return info.FileName + ":" + std::to_string(info.Line);
 }
 
 llvm::DWARFContext* elf_image::dwarf_context() const { return dwarf_ ? dwarf_->context.get() : nullptr; }

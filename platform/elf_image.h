@@ -70,11 +70,6 @@ public:
     // frames outermost first: "main.c:33, in inlined npu_dma_copy_1d at
     // npu_dma.h:58" (the line the user wrote, then where in the helper).
     std::string source_line(std::uint32_t addr) const;
-    // A DWARF source path as reports print it: relative to the working
-    // directory when the file is under it (the build records absolute
-    // paths; run from the repository's root a report names
-    // compiler/runtime/npurt.c:114, as the docs show), else as recorded.
-    static std::string display_path(const std::string& recorded);
     // The ELF's DWARF (line tables, inlining, call-frame information), or
     // null without debug information: fault reports unwind and symbolize with it.
     llvm::DWARFContext* dwarf_context() const;

@@ -59,7 +59,7 @@ std::vector<frame_info> frames_at(const elf_image& img, std::uint32_t pc, std::u
             fi.shows_pc = i == 0;
             fi.function = f.FunctionName;
             if (f.FileName != llvm::DILineInfo::BadString && f.Line) {
-                fi.file = elf_image::display_path(f.FileName);
+                fi.file = f.FileName;
                 fi.line = f.Line;
             }
             fi.inlined = i + 1 < inl.getNumberOfFrames();

@@ -85,33 +85,34 @@ int sc_main(int argc, char** argv) {
             // on themselves; and the RTL engine's accesses book bank-cycles up
             // to tens of cycles past its done (its TCDM requests are granted
             // at once: docs/cosim.md), which the next engine's first job met.
-            // Every repetition's cycles are kept: a range is printed if they
-            // differ, 0 if a job failed.
+            // Every repetition's cycles are kept (0: a failed job): a range
+            // is printed if they differ.
             const sc_core::sc_time gap = period * 1024.0;
-            auto per_job = [&](accel::sa_engine& eng, unsigned reps, std::string& cycles) {
-                const auto t = std::chrono::steady_clock::now();
+            struct timed {
+                double us = 0;
                 std::uint64_t lo = UINT64_MAX, hi = 0;
+                std::string cycles() const { return lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi); }
+            };
+            auto per_job = [&](accel::sa_engine& eng, unsigned reps) {
+                timed r;
+                const auto t = std::chrono::steady_clock::now();
                 for (unsigned i = 0; i < reps; ++i) {
                     const sc_core::sc_time start = sc_core::sc_time_stamp();
-                    const accel::sa_run r = eng.execute(j, start);
-                    const std::uint64_t c = r.ok ? static_cast<std::uint64_t>((r.end - start) / period) : 0;
-                    lo = std::min(lo, c);
-                    hi = std::max(hi, c);
-                    sc_core::wait((r.end > start ? r.end - start : sc_core::SC_ZERO_TIME) + gap);
+                    const accel::sa_run run = eng.execute(j, start);
+                    const std::uint64_t c = run.ok ? static_cast<std::uint64_t>((run.end - start) / period) : 0;
+                    r.lo = std::min(r.lo, c);
+                    r.hi = std::max(r.hi, c);
+                    sc_core::wait((run.end > start ? run.end - start : sc_core::SC_ZERO_TIME) + gap);
                 }
-                const double us =
-                    std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() / reps;
-                cycles = lo == hi ? std::to_string(lo) : fmt::format("{}-{}", lo, hi);
-                return us;
+                r.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count() / reps;
+                return r;
             };
-            std::string ct, cr;
-            const double t_tlm = per_job(tlm, quick ? 2 : 50, ct);
-            const double t_rtl = per_job(rtl_engine, quick ? 1 : 3, cr);
+            const timed t = per_job(tlm, quick ? 2 : 50), r = per_job(rtl_engine, quick ? 1 : 3);
+            const bool same = t.lo == t.hi && r.lo == r.hi && t.lo == r.lo && t.lo != 0;
             fmt::print("{:<26} {:>14} {:>8} {:>12.1f} {:>12.1f} {:>7.0f}x{}\n", s.what,
-                       fmt::format("{}x{}x{}", s.m, s.n, s.k), ct, t_tlm, t_rtl, t_rtl / t_tlm,
-                       ct == cr ? "" : fmt::format("  (rtl cycles {})", cr));
-            // A range (repetitions that differ) or 0 (a failed job) never equals.
-            if (ct != cr || ct.find('-') != std::string::npos || ct == "0") failed = true;
+                       fmt::format("{}x{}x{}", s.m, s.n, s.k), t.cycles(), t.us, r.us, r.us / t.us,
+                       same ? "" : fmt::format("  (rtl cycles {})", r.cycles()));
+            failed = failed || !same;
         }
     });
     if (failed) fmt::print("FAILED: the engines' cycles differ, vary between repetitions, or a job failed\n");

@@ -131,8 +131,14 @@ public:
     sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth);
     // False: no calendar to book in (the port books nothing this job).
     // `start_cycle`: the job's START, from which the ring must hold its
-    // bookings (reach).
-    bool begin_job(std::uint64_t start_cycle);
+    // bookings; `alone_cycles`: the job's closed form (sa_job_cycles). The
+    // stream is booked from the job's start to its end, now: the ring must
+    // hold the job on top of the others' bookings around it (cores up to
+    // about a quantum ahead of SystemC time and behind the job's start:
+    // half the calendar's window of four quanta). It grows here to twice
+    // the job alone on top of that, and again on the way for a stream that
+    // waits longer (reach). Most jobs fit the ring as it is.
+    bool begin_job(std::uint64_t start_cycle, std::uint64_t alone_cycles);
     void begin_tile(std::uint64_t cycle);
     // The row burst [addr, addr + len) of the tile's stream.
     void row(std::uint64_t addr, std::uint64_t len);
@@ -146,11 +152,11 @@ private:
     // The stream is about to book up to `cycle`: the calendar's ring must
     // hold every booking from half its window before the job's START to
     // there, or a booking a ring later takes the cell of an earlier one
-    // (its own or another initiator's) and drops it. The engine grows the
-    // ring at START for the job alone (twice its closed form); a stream
-    // that waits for other initiators' bank-cycles can outrun that, and
-    // grows it again here, keeping every booking (slot_calendar::grow_to),
-    // until the ring's cap (then the job is counted: sa.jobs_past_calendar).
+    // (its own or another initiator's) and drops it. begin_job grew the
+    // ring for the job alone; a stream that waits for other initiators'
+    // bank-cycles can outrun that, and grows it again here, keeping every
+    // booking (slot_calendar::grow_to), until the ring's cap (then the job
+    // is counted: sa.jobs_past_calendar).
     void reach(std::uint64_t cycle) {
         if (__builtin_expect(cycle - job_start_ + margin_ >= banks_->banks.ring_cycles(), 0) && !capped_)
             grow_for(cycle);

@@ -342,12 +342,13 @@ sa_cycles sa_job_cycles(const sa_job& j, const sa_geometry& g) {
 sa_port_booking::sa_port_booking(base::l1_bank_calendar* banks, std::uint64_t port_bandwidth)
     : banks_(banks), port_bandwidth_(std::max<std::uint64_t>(1, port_bandwidth)) {}
 
-bool sa_port_booking::begin_job(std::uint64_t start_cycle) {
+bool sa_port_booking::begin_job(std::uint64_t start_cycle, std::uint64_t alone_cycles) {
     own_next_.clear();
     if (!banks_ || banks_->banks.empty()) return false;
     job_start_ = start_cycle;
     margin_ = banks_->banks.window() / 2;
     capped_ = false;
+    banks_->banks.grow_to(margin_ + 2 * alone_cycles);
     words_per_cycle_ = std::max<std::uint64_t>(1, port_bandwidth_ >> banks_->shift);
     own_next_.assign(std::size_t(banks_->bank_mask) + 1, 0);
     return true;
@@ -547,21 +548,8 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
 
     // The port books its banks (sa_port_booking), so the data accesses must
     // not book them again in the memory (txn_ext::bank_booking::booked).
-    const bool booking = port_.begin_job(base::nearest_cycle(t0, env_.period));
+    const bool booking = port_.begin_job(base::nearest_cycle(t0, env_.period), sa_job_cycles(j, geo).total);
     run.booked_banks = booking;
-    // The stream is booked from the job's start to its end, now: the ring
-    // must hold the job on top of the others' bookings around it (cores up
-    // to about a quantum ahead of SystemC time and behind the job's start:
-    // half the calendar's window of four quanta), or the job's later
-    // bookings drop its earlier ones (a ring apart, one cell). Twice the
-    // job's cycles alone leave room for stalls; a stream that waits longer
-    // grows it again on the way (sa_port_booking::reach), and a job that
-    // still outruns it (the ring's cap) is counted (systolic_array::start).
-    // Most jobs fit the ring as it is.
-    if (booking) {
-        auto& banks = env_.l1_banks->banks;
-        banks.grow_to(banks.window() / 2 + 2 * sa_job_cycles(j, geo).total);
-    }
     struct unbook {
         base::bus_initiator& bus;
         bool on;

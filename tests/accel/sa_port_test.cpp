@@ -106,7 +106,7 @@ TEST(SaPortBooking, AnotherInitiatorsBankCycleDelaysTheRestOfTheStream) {
     auto c = make_banks();
     c.banks.reserve(3, 100);  // another initiator's
     npu::accel::sa_port_booking port(&c, 64);
-    ASSERT_TRUE(port.begin_job(100));
+    ASSERT_TRUE(port.begin_job(100, 0));
     port.begin_tile(100);
     // 16 words, one per bank, all in cycle 100: bank 3's is taken, so it and
     // the 12 words after it go out in cycle 101.
@@ -125,7 +125,7 @@ TEST(SaPortBooking, AnotherInitiatorsBankCycleDelaysTheRestOfTheStream) {
 TEST(SaPortBooking, TheJobsOwnBankCyclesArePassedOverOnce) {
     auto c = make_banks();
     npu::accel::sa_port_booking port(&c, 64);
-    ASSERT_TRUE(port.begin_job(500));
+    ASSERT_TRUE(port.begin_job(500, 0));
     port.begin_tile(500);
     // 62 bytes from byte 3: words 0..16, the 17th (bank 0) in cycle 501.
     port.row(kBase + 3, 62);
@@ -148,7 +148,7 @@ TEST(SaPortBooking, ABankCycleBeforeTheJobsLatestInItsBankCountsAsOwn) {
     auto c = make_banks();
     c.banks.reserve(8, 200);
     npu::accel::sa_port_booking port(&c, 32);
-    ASSERT_TRUE(port.begin_job(200));
+    ASSERT_TRUE(port.begin_job(200, 0));
     port.begin_tile(200);
     port.row(kBase + 3, 30);
     port.row(kBase + 32, 4);
@@ -161,7 +161,7 @@ TEST(SaPortBooking, ABankCycleBeforeTheJobsLatestInItsBankCountsAsOwn) {
     // bank 8 in cycle 201 (taken by the first row) waits for 202.
     auto d = make_banks();
     npu::accel::sa_port_booking port2(&d, 32);
-    ASSERT_TRUE(port2.begin_job(200));
+    ASSERT_TRUE(port2.begin_job(200, 0));
     port2.begin_tile(200);
     port2.row(kBase + 3, 30);
     port2.row(kBase + 32, 4);
@@ -209,7 +209,7 @@ void compare_random(std::uint64_t port_bandwidth, std::uint32_t seed) {
         const std::uint64_t lo = now;
         // Other initiators: scattered bank-cycles and dense bursts.
         ASSERT_NO_FATAL_FAILURE(book_others(mine, theirs, rng, static_cast<unsigned>(rng() % 200), now, 600));
-        ASSERT_TRUE(port.begin_job(now));
+        ASSERT_TRUE(port.begin_job(now, 0));
         ref.begin_job(now);
         std::uint64_t t = now;
         const unsigned tiles = 1 + static_cast<unsigned>(rng() % 4);
@@ -282,7 +282,7 @@ rows_coverage compare_rows_calls(std::uint64_t port_bandwidth, std::uint32_t see
         const unsigned others = static_cast<unsigned>(rng() % 3 == 0 ? rng() % max_others : 0);
         book_others(mine, theirs, rng, others, now, 200);
         if (::testing::Test::HasFailure()) return cov;
-        EXPECT_TRUE(port.begin_job(now));
+        EXPECT_TRUE(port.begin_job(now, 0));
         ref.begin_job(now);
         std::uint64_t t = now;
         for (unsigned tile = 0; tile < 3; ++tile) {
