@@ -78,7 +78,10 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
         pages_.resize((size_ + page_size - 1) / page_size);
     } else {
         dense_ = host::zeroed_block(size_);
-        if (shadowed_) dense_shadow_ = host::zeroed_block(size_);
+        if (shadowed_) {
+            dense_shadow_ = host::zeroed_block(size_);
+            clean_.assign((size_ + (std::uint64_t{1} << clean_shift) - 1) >> clean_shift, block_unknown);
+        }
         services().register_host_range({dense_.data(), size_, shadowed_ ? dense_shadow_.data() : nullptr, traffic_id_});
         // The cluster's L1 (banked): every run touches most of it -- stacks,
         // heap blocks, DMA tiles, SA operands -- and each first touch of a
@@ -142,7 +145,10 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
         unsigned char* host = page(offset, write, &shadow);
         if (write) {
             std::memcpy(host, data, chunk);
-            if (shadow) std::memset(shadow, 1, chunk);
+            if (shadow) {
+                std::memset(shadow, 1, chunk);
+                if (!sparse_) clean_blocks(offset, chunk);
+            }
         } else if (host) {
             std::memcpy(data, host, chunk);
         } else {
@@ -152,6 +158,25 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
         data += chunk;
         len -= chunk;
     }
+}
+
+bool memory::dense_all_written(std::uint64_t offset, std::uint64_t len) {
+    const unsigned char* const shadow = dense_shadow_.data();
+    for (std::uint64_t a = offset, end = offset + len; a < end;) {
+        const std::uint64_t b = a >> clean_shift, block_end = std::min((b + 1) << clean_shift, size_);
+        const std::uint64_t upto = std::min(end, block_end);
+        unsigned char& state = clean_[b];
+        if (state == block_unknown) {
+            // Once per change: the whole block, so that the next reads of
+            // any of its bytes need not look.
+            const std::uint64_t first = b << clean_shift;
+            state = base::first_not_written(shadow + first, block_end - first) == block_end - first ? block_clean
+                                                                                                    : block_mixed;
+        }
+        if (state != block_clean && base::first_not_written(shadow + a, upto - a) < upto - a) return false;
+        a = upto;
+    }
+    return true;
 }
 
 std::uint64_t memory::first_unwritten(std::uint64_t offset, std::uint64_t len) const {
@@ -205,11 +230,13 @@ void memory::edit_shadow(std::uint64_t offset, std::uint64_t len, F f) {
 }
 
 void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
+    dirty_blocks(offset, len);
     edit_shadow(offset, len,
                 [](unsigned char* s, std::uint64_t n) { mask_bytes(s, n, base::shadow_in_flight, 0); });
 }
 
 void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
+    dirty_blocks(offset, len);
     edit_shadow(offset, len, [](unsigned char* s, std::uint64_t n) {
         for (std::uint64_t i = 0; i < n; ++i)
             if (s[i] == base::shadow_written) s[i] = base::shadow_zeroed;
@@ -258,10 +285,12 @@ bool memory::stream(bool write, std::uint64_t offset, unsigned char* data, unsig
         unsigned char* const shadow = shadowed_ ? dense_shadow_.data() + offset : nullptr;
         if (write) {
             std::memcpy(host, data, len);
-            if (shadow) std::memset(shadow, base::shadow_written, len);
+            if (shadow) {
+                std::memset(shadow, base::shadow_written, len);
+                clean_blocks(offset, len);
+            }
         } else {
-            if (shadow && services().memcheck() != base::memcheck_mode::off &&
-                base::first_not_written(shadow, len) < len)
+            if (shadow && services().memcheck() != base::memcheck_mode::off && !dense_all_written(offset, len))
                 return false;
             std::memcpy(data, host, len);
         }
@@ -285,7 +314,8 @@ void memory::prefetch(std::uint64_t offset, unsigned len) {
     const std::uint64_t end = std::min<std::uint64_t>(size_, offset + len);
     for (std::uint64_t a = offset & ~std::uint64_t{63}; a < end; a += 64) {
         __builtin_prefetch(dense_.data() + a);
-        if (shadowed_) __builtin_prefetch(dense_shadow_.data() + a);
+        // A clean block's shadow is not read (dense_all_written).
+        if (shadowed_ && clean_[a >> clean_shift] != block_clean) __builtin_prefetch(dense_shadow_.data() + a);
     }
 }
 
@@ -460,6 +490,7 @@ unsigned char memory::shadow_at(std::uint64_t offset) const {
 }
 
 void memory::mark_in_flight(std::uint64_t offset, std::uint64_t len, bool on) {
+    if (on) dirty_blocks(offset, len);
     while (len) {
         const std::uint64_t chunk = sparse_ ? std::min(len, page_size - offset % page_size) : len;
         unsigned char* shadow = nullptr;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
@@ -84,6 +85,27 @@ private:
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
+    // Dense storage: whether every shadow byte of [offset, offset + len) is
+    // exactly written, answered from the blocks' summaries where it can
+    // (clean_). Not const: it keeps what its scans learn.
+    bool dense_all_written(std::uint64_t offset, std::uint64_t len);
+    // Bytes [offset, offset + len) were just marked written: the blocks they
+    // cover whole are clean without a scan (the ELF loader's writes of a
+    // network's weights, a DMA's bursts of a whole block).
+    void clean_blocks(std::uint64_t offset, std::uint64_t len) {
+        if (clean_.empty()) return;
+        const std::uint64_t first = (offset + (std::uint64_t{1} << clean_shift) - 1) >> clean_shift;
+        const std::uint64_t end = (offset + len) >> clean_shift;
+        if (end > first) std::memset(clean_.data() + first, block_clean, end - first);
+    }
+    // A change of shadow bytes to anything but written (in flight, freed,
+    // zeroed): their blocks' summaries no longer hold.
+    void dirty_blocks(std::uint64_t offset, std::uint64_t len) {
+        if (clean_.empty() || len == 0 || offset >= size_) return;
+        const std::uint64_t last = std::min(offset + len, size_) - 1;
+        std::memset(clean_.data() + (offset >> clean_shift), block_unknown,
+                    (last >> clean_shift) - (offset >> clean_shift) + 1);
+    }
     // The read and write counters of one access (access() and stream()).
     void count(bool write, std::uint64_t len) {
         if (write) {
@@ -132,6 +154,21 @@ private:
     // host instructions per run).
     host::zeroed_block dense_;
     host::zeroed_block dense_shadow_;
+    // Dense storage with a shadow: per block of 2^clean_shift bytes, what a
+    // scan learnt of its shadow. block_clean: every byte is exactly written
+    // (a read need not look at the shadow: a network's weights in L2,
+    // loaded once and streamed by DMA, were a scan of a megabyte of shadow
+    // per run); block_unknown: not scanned since a byte may have become
+    // anything else; block_mixed: scanned, not all written (reads scan their
+    // own bytes, as without the summary, until a change makes it unknown).
+    // Writes mark bytes written and so never spoil block_clean (a write that
+    // covers a block whole makes it clean: clean_blocks); whatever
+    // marks them otherwise (mark_in_flight, mark_unwritten, mark_zeroed) calls
+    // dirty_blocks. Other writers of the shadow (cores, the SA, through the
+    // host ranges) write only `written`.
+    static constexpr unsigned clean_shift = 10;
+    static constexpr unsigned char block_unknown = 0, block_clean = 1, block_mixed = 2;
+    std::vector<unsigned char> clean_;
     struct sparse_page {
         std::unique_ptr<unsigned char[]> data;
         std::unique_ptr<unsigned char[]> shadow;

@@ -211,6 +211,44 @@ TEST(Memory, DebugWriteInitialisesForMemcheck) {
     });
 }
 
+// A stream (a DMA burst straight to the memory) reads a block whose shadow
+// is all written without scanning it (memory.h, clean_): whatever then marks
+// one of its bytes otherwise -- freed, a DMA in flight, zeroed at startup --
+// must still make the read fail, and a write of the byte make it pass again.
+TEST(Memory, StreamReadsSeeEveryChangeOfABlockWrittenWhole) {
+    E->h.run_job([] {
+        auto& m = *E->l2;
+        const std::uint64_t base = 0x10000;
+        const std::vector<unsigned char> data(4096, 0x5A);
+        EXPECT_EQ(E->l2_port->debug_write(base, const_cast<unsigned char*>(data.data()), 4096), 4096u);
+        base::traffic_counters traffic;
+        unsigned char buf[256];
+        auto stream_ok = [&](std::uint64_t at) {
+            sc_time d = SC_ZERO_TIME;
+            return m.stream(false, at, buf, sizeof buf, d, SC_ZERO_TIME, 0, traffic);
+        };
+        ASSERT_TRUE(stream_ok(base + 1024));
+        ASSERT_TRUE(stream_ok(base + 1024));  // the second from the block's summary
+        m.mark_unwritten(base + 1100, 4);      // a heap block freed
+        EXPECT_FALSE(stream_ok(base + 1024));
+        EXPECT_TRUE(stream_ok(base + 2048)) << "another block is untouched";
+        EXPECT_EQ(E->l2_port->debug_write(base + 1100, buf, 4), 4u);
+        EXPECT_TRUE(stream_ok(base + 1024));
+        // A DMA's destination in flight.
+        EXPECT_EQ(E->l2_port->memcheck_in_flight(base + 2100, 8, true), 8u);
+        EXPECT_FALSE(stream_ok(base + 2048));
+        // Zeroed at startup only (memcheck=strict's distinction).
+        ASSERT_TRUE(stream_ok(base + 3072));
+        m.mark_zeroed(base + 3300, 1);
+        EXPECT_FALSE(stream_ok(base + 3072));
+        // A write covering a block whole makes it clean again at once.
+        sc_time d = SC_ZERO_TIME;
+        std::vector<unsigned char> whole(1024, 1);
+        ASSERT_TRUE(m.stream(true, base + 2048, whole.data(), 1024, d, SC_ZERO_TIME, 0, traffic));
+        EXPECT_TRUE(stream_ok(base + 2048));
+    });
+}
+
 TEST(Memory, BTransportReadOfUnwrittenIsReportedWithInitiator) {
     E->h.run_job([] {
         std::uint32_t r;

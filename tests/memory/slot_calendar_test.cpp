@@ -442,6 +442,41 @@ TEST(L2PathCalendar, BurstsBookTheSlotsTheOneByOneLoopBooked) {
     EXPECT_GT(delayed, 1000u);
 }
 
+// reserve_first_free books what n reserves, each from one past the
+// previous, book: on one resource of 16-bit slots (eight a step) and of
+// 8-bit slots (a rebase every 2^17 cycles), among single bookings, with
+// free stretches shorter and longer than n.
+template <class Slot>
+void first_free_matches_reserves(std::uint64_t max_jump) {
+    npu::base::slot_ring<Slot> ring;
+    ring.init(1, 1024);
+    reference_calendar ref(1, 1000);
+    std::mt19937_64 rng(5);
+    std::uint64_t now = 0, runs = 0;
+    for (unsigned i = 0; i < 200000; ++i) {
+        now += rng() % 512 == 0 ? rng() % max_jump : rng() % 8;
+        const std::uint64_t at = now + rng() % 64;
+        if (rng() % 2) {
+            ASSERT_EQ(ring.reserve(0, at), ref.reserve(0, at)) << i;
+            continue;
+        }
+        const std::uint64_t n = 1 + rng() % 40;
+        std::uint64_t next = at;
+        for (std::uint64_t k = 0; k < n; ++k) next = ref.reserve(0, next) + 1;
+        ASSERT_EQ(ring.reserve_first_free(0, at, n), next) << i;
+        runs += next > at + n;
+    }
+    EXPECT_GT(runs, 10000u);
+}
+
+TEST(SlotCalendar, FirstFreeBooksWhatReservesBookOn16BitSlots) {
+    first_free_matches_reserves<std::uint16_t>(std::uint64_t{1} << 26);
+}
+
+TEST(SlotCalendar, FirstFreeBooksWhatReservesBookOn8BitSlotsAcrossRebases) {
+    first_free_matches_reserves<std::uint8_t>(std::uint64_t{1} << 12);
+}
+
 }  // namespace
 
 // Runs `check` on each path a memcheck scan has on this host: the AVX-512
