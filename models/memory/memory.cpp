@@ -329,7 +329,9 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
     }
     const bool write = cmd == tlm::TLM_WRITE_COMMAND;
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
-        std::uint64_t bad = first_unwritten(offset, len);
+        // Dense storage: its blocks' summaries first (clean_), the bytes
+        // only where they do not say all written.
+        std::uint64_t bad = !sparse_ && dense_all_written(offset, len) ? UINT64_MAX : first_unwritten(offset, len);
         // In flight for a writer that has in fact finished (an ended SA job): released, no finding.
         const auto& ended = services().in_flight_ended;
         if (bad != UINT64_MAX && (shadow_at(bad) & base::shadow_in_flight) && ended &&
