@@ -751,7 +751,7 @@ private:
         std::uint64_t k = 0;
 #if NPU_HOST_AVX512
         if constexpr (sizeof(Slot) == 2)
-            if (use_avx512bw && whole >= 16) k = reserve_pairs16_cells_avx512(c, r, whole, t);
+            if (use_avx512bw && whole >= 4) k = reserve_pairs16_cells_avx512(c, r, whole, t);
 #endif
         auto want = [r](std::uint64_t k) {
             const unsigned q = (r + 2 * static_cast<unsigned>(k)) & 15u;
@@ -780,26 +780,38 @@ private:
         return n;
     }
 #if NPU_HOST_AVX512
-    // reserve_pairs16's cycles 16 at a time while none of them has a taken
-    // bank: how many cycles it booked (a multiple of 16, at most `cycles`).
+    // reserve_pairs16's cycles 16 at a time, the last fewer than 16 under a
+    // mask (a 64-byte burst of fp32 rows is 8 cycles), while none of them
+    // has a taken bank: how many cycles it booked (at most `cycles`; where
+    // it stops, the caller's loop goes on cycle by cycle).
     __attribute__((target("avx512f,avx512bw"))) static std::uint64_t reserve_pairs16_cells_avx512(
         cell* c, unsigned r, std::uint64_t cycles, Slot t) {
-        alignas(64) std::uint32_t pattern[16];
-        for (unsigned k = 0; k < 16; ++k) {
-            const unsigned q = (r + 2 * k) & 15u;
-            pattern[k] = ((1u << q) | (1u << ((q + 1) & 15u))) << 16;
-        }
-        const __m512i want = _mm512_load_si512(pattern);
+        // The banks of cycle k of a run from bank r: a pattern of 8 cycles,
+        // twice in a step; one per first bank, made once.
+        struct patterns {
+            alignas(64) std::uint32_t of[16][16];
+            patterns() {
+                for (unsigned r = 0; r < 16; ++r)
+                    for (unsigned k = 0; k < 16; ++k) {
+                        const unsigned q = (r + 2 * k) & 15u;
+                        of[r][k] = ((1u << q) | (1u << ((q + 1) & 15u))) << 16;
+                    }
+            }
+        };
+        static const patterns p;
+        const __m512i want = _mm512_load_si512(p.of[r & 15u]);
         const __m512i tags = _mm512_set1_epi32(0xFFFF);
         const __m512i tv = _mm512_set1_epi32(static_cast<int>(t));
         std::uint64_t k = 0;
-        for (; k + 16 <= cycles; k += 16) {
-            const __m512i v = _mm512_loadu_si512(c + k);
+        for (; k < cycles; k += 16) {
+            const __mmask16 lanes = cycles - k >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (cycles - k)) - 1);
+            const __m512i v = _mm512_maskz_loadu_epi32(lanes, c + k);
             // Masks of the cycles whose tag is this lap's; the others book afresh.
-            const __mmask16 current = _mm512_cmpeq_epi32_mask(_mm512_and_si512(v, tags), tv);
+            const __mmask16 current = _mm512_mask_cmpeq_epi32_mask(lanes, _mm512_and_si512(v, tags), tv);
             const __m512i booked = _mm512_maskz_andnot_epi32(current, tags, v);
-            if (_mm512_test_epi32_mask(booked, want)) break;
-            _mm512_storeu_si512(c + k, _mm512_or_si512(tv, _mm512_or_si512(booked, want)));
+            if (_mm512_mask_test_epi32_mask(lanes, booked, want)) break;
+            _mm512_mask_storeu_epi32(c + k, lanes, _mm512_or_si512(tv, _mm512_or_si512(booked, want)));
+            if (lanes != 0xFFFF) return cycles;
         }
         return k;
     }
