@@ -123,7 +123,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         std::size_t idx = regions_.size();
         for (std::size_t i = 0; i < regions_.size(); ++i)
             if (regions_[i].name == name && regions_[i].hart == hart) idx = i;
-        if (idx == regions_.size()) regions_.push_back(region_stats{name, hart});
+        if (idx == regions_.size()) regions_.push_back(region_stats{name, hart, 0, 0, 0, {}, {}});
         ++regions_[idx].open;
         stack.push_back(open_region{idx, now_cycles(), busy_snapshot(),
                                     region_counters ? region_counters() : std::vector<std::uint64_t>{}});
