@@ -147,7 +147,7 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
             std::memcpy(host, data, chunk);
             if (shadow) {
                 std::memset(shadow, 1, chunk);
-                if (!sparse_) clean_blocks(offset, chunk);
+                clean_blocks(offset, chunk);  // dense storage only (sparse keeps no summary)
             }
         } else if (host) {
             std::memcpy(data, host, chunk);

@@ -91,7 +91,8 @@ private:
     bool dense_all_written(std::uint64_t offset, std::uint64_t len);
     // Bytes [offset, offset + len) were just marked written: the blocks they
     // cover whole are clean without a scan (the ELF loader's writes of a
-    // network's weights, a DMA's bursts of a whole block).
+    // network's weights, a DMA's bursts of a whole block). Nothing for sparse
+    // storage, which keeps no summary (clean_ empty).
     void clean_blocks(std::uint64_t offset, std::uint64_t len) {
         if (clean_.empty()) return;
         const std::uint64_t first = (offset + (std::uint64_t{1} << clean_shift) - 1) >> clean_shift;
