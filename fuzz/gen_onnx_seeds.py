@@ -2,7 +2,7 @@
 """Writes fuzz_onnx's seed corpus: tiny ONNX models made with the test suite's
 protobuf writer (compiler/frontends/onnx_writer.py) rather than committed
 binaries. The control models of onnx_bad_input.py (an MLP, a convolution, an
-int8-quantised MLP, a dynamic batch) and the first seeded random models of
+int8-quantised MLP, a dynamic batch, a shape folded from Slices) and the first seeded random models of
 onnx_random_models.py (most of them rejected somewhere in the importer).
 
   fuzz/gen_onnx_seeds.py OUT_DIR [--random N]
@@ -13,7 +13,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "compiler", "frontends"))
-from onnx_bad_input import conv, mlp  # noqa: E402
+from onnx_bad_input import conv, mlp, sliced_shape  # noqa: E402
 from onnx_random_models import random_model  # noqa: E402
 from onnx_writer import attr_int, attr_ints  # noqa: E402
 
@@ -33,6 +33,8 @@ def main():
         "conv": conv([]),
         "conv_pads_strides": conv([attr_ints("pads", [1, 1, 1, 1]), attr_ints("strides", [2, 2])]),
         "conv_group": conv([attr_int("group", 2)], group_weights=2),
+        # Reaches the constant folder (Slice, Concat, Reshape of constants).
+        "folded_shape": sliced_shape(),
     }
     rng = random.Random(12)  # onnx_random_models.py's default seed: the same models it tests
     for i in range(args.random):

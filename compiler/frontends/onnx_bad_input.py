@@ -39,6 +39,22 @@ def conv(attrs, group_weights=4):
                  [value_info("y", FLOAT, [1, 4, 6, 6])])
 
 
+def sliced_shape():
+    """x reshaped by a shape folded from Slices at the int64 extremes, as exporters write them: x[0:] of [1, 9]
+    with a step of INT64_MAX (the first element only) and x[-1::INT64_MIN] of [9, 4] (the last one only), then
+    concatenated: [1, 4]. Both steps and INT64_MAX's "to the end" overflowed int64 in npuc's folding (found by
+    fuzz_onnx: UBSan's float-cast-overflow)."""
+    big, small = 2**63 - 1, -2**63
+    inits = [tensor("W", [4, 2], FLOAT, [0.5] * 8), tensor("s0", [2], INT64, [1, 9]), tensor("s1", [2], INT64, [9, 4]),
+             tensor("z", [1], INT64, [0]), tensor("e0", [1], INT64, [big]), tensor("big", [1], INT64, [big]),
+             tensor("m1", [1], INT64, [-1]), tensor("small", [1], INT64, [small])]
+    nodes = [node("Slice", ["s0", "z", "e0", "z", "big"], ["a"], "head"),
+             node("Slice", ["s1", "m1", "small", "z", "small"], ["b"], "tail"),
+             node("Concat", ["a", "b"], ["shape"], "cat", [attr_int("axis", 0)]),
+             node("Reshape", ["x", "shape"], ["xr"], "reshape"), node("MatMul", ["xr", "W"], ["y"], "fc1")]
+    return model(nodes, inits, [value_info("x", FLOAT, (4,))], [value_info("y", FLOAT, [1, 2])])
+
+
 def cases(work):
     ok = mlp()
     return [
@@ -64,6 +80,15 @@ def cases(work):
                [tensor("W", [4, 2], FLOAT, [0.5] * 8), tensor("b", [2], FLOAT, [0.1, -0.2])],
                [value_info("x", FLOAT, (1, 4))], [value_info("y", FLOAT, [1, 2])]), [], 1,
          r"ONNX node 'bias1': Add \(opset 13\): has no output"),
+        ("control: Slices at the int64 extremes fold", sliced_shape(), [], 0, r"tensor<1x4xf32>"),
+        ("a shape entry of INT64_MAX",
+         model([node("Reshape", ["x", "shape"], ["y"], "reshape")], [tensor("shape", [2], INT64, [2**63 - 1, 2])],
+               [value_info("x", FLOAT, (4,))], [value_info("y", FLOAT, [2, 2])]), [], 1,
+         r"ONNX node 'reshape': Reshape \(opset 13\): the shape holds more than 2\^28 elements"),
+        ("pads of INT64_MAX",
+         model([node("Pad", ["x", "pads"], ["y"], "pad")], [tensor("pads", [2], INT64, [0, 2**63 - 1])],
+               [value_info("x", FLOAT, (4,))], [value_info("y", FLOAT, [4])]), [], 1,
+         r"ONNX node 'pad': Pad \(opset 13\): pads larger than 2\^28 are not supported"),
         ("truncated file", ok[: len(ok) // 2], [], 1, r"not an ONNX model"),
         ("not an ONNX file (MLIR text)", b"func.func @f() {\n  return\n}\n", [], 1, r"not an ONNX model"),
         ("empty file", b"", [], 1, r"not an ONNX model"),

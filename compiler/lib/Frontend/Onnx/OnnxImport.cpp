@@ -83,6 +83,23 @@ int64_t product(ArrayRef<int64_t> shape) {
 // f32 tensor), so no size computation overflows.
 constexpr int64_t kMaxElements = int64_t{1} << 28;
 
+// Constants are held as double (Const below); converting one back to an
+// integer type saturates, and NaN becomes 0. A plain cast of a value out of
+// the target's range is undefined behaviour, and exporters do write such
+// values on purpose: a Slice's "to the end" is INT64_MAX, which as a double
+// is 2^63 (found by fuzz_onnx).
+template <typename T> T saturating(double d) {
+  if (std::isnan(d))
+    return 0;
+  // Compare against the bounds as doubles: max() rounds up to 2^63 for
+  // int64_t, so ">=" keeps exactly the values that do not fit.
+  if (d >= double(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  if (d <= double(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  return static_cast<T>(d);
+}
+
 bool shapeFits(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape) {
@@ -188,6 +205,8 @@ bool quantMultiplier(double real, int64_t &m, int64_t &s) {
     return false;
   int64_t e = static_cast<int64_t>(std::floor(std::log2(real)));
   s = 30 - e;
+  if (s < 0 || s > 63) // out of range below; also keeps exp2 finite
+    return false;
   m = static_cast<int64_t>(std::nearbyint(real * std::exp2(double(s))));
   if (m >= (int64_t{1} << 31)) {
     m /= 2;
@@ -851,17 +870,17 @@ Value Importer::constant(ArrayRef<int64_t> shape, Type element,
   } else if (element.isInteger(8)) {
     std::vector<int8_t> v;
     for (double d : data)
-      v.push_back(static_cast<int8_t>(d));
+      v.push_back(saturating<int8_t>(d));
     attr = DenseElementsAttr::get(type, ArrayRef<int8_t>(v));
   } else if (element.isInteger(32)) {
     std::vector<int32_t> v;
     for (double d : data)
-      v.push_back(static_cast<int32_t>(d));
+      v.push_back(saturating<int32_t>(d));
     attr = DenseElementsAttr::get(type, ArrayRef<int32_t>(v));
   } else {
     std::vector<int64_t> v;
     for (double d : data)
-      v.push_back(static_cast<int64_t>(d));
+      v.push_back(saturating<int64_t>(d));
     attr = DenseElementsAttr::get(type, ArrayRef<int64_t>(v));
   }
   return b.create<arith::ConstantOp>(loc, attr);
@@ -871,7 +890,7 @@ Value Importer::scalar(Type type, double v) {
   if (type.isF32())
     return b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(float(v)));
   return b.create<arith::ConstantOp>(
-      loc, b.getIntegerAttr(type, static_cast<int64_t>(v)));
+      loc, b.getIntegerAttr(type, saturating<int64_t>(v)));
 }
 
 Value Importer::zeroFilled(ArrayRef<int64_t> shape, Type element, double fill) {
@@ -1878,7 +1897,7 @@ LogicalResult Importer::importReshape() {
   SmallVector<int64_t> to;
   int64_t infer = -1, known = 1;
   for (auto [i, d] : llvm::enumerate(shape->data)) {
-    int64_t v = int64_t(d);
+    int64_t v = saturating<int64_t>(d);
     if (v == 0 && !attrInt("allowzero", 0)) {
       if (i >= x->shape.size())
         return nodeError() << "shape entry 0 at " << i << " has no input dim";
@@ -1893,6 +1912,8 @@ LogicalResult Importer::importReshape() {
     }
     if (v <= 0)
       return nodeError() << "shape entry " << v << " is not supported";
+    if (v > kMaxElements / known)
+      return nodeError() << "the shape holds more than 2^28 elements";
     known *= v;
     to.push_back(v);
   }
@@ -1916,12 +1937,13 @@ LogicalResult Importer::importSqueeze() {
   SmallVector<int64_t> axes;
   if (axesC)
     for (double a : axesC->data) {
-      int64_t v = int64_t(a);
+      const int64_t given = saturating<int64_t>(a);
+      int64_t v = given;
       int64_t r = squeeze ? int64_t(x->shape.size()) : outRank;
       if (v < 0)
         v += r;
       if (v < 0 || v >= r)
-        return nodeError() << "axis " << int64_t(a) << " is out of range";
+        return nodeError() << "axis " << given << " is out of range";
       axes.push_back(v);
     }
   SmallVector<int64_t> to;
@@ -2052,13 +2074,19 @@ LogicalResult Importer::importPad() {
       return failure();
     fill = *v;
   }
-  SmallVector<int64_t> lo, hi;
+  SmallVector<int64_t> lo, hi, padded;
   for (int64_t i = 0; i < rank; ++i) {
-    lo.push_back(int64_t(pads->data[i]));
-    hi.push_back(int64_t(pads->data[i + rank]));
+    lo.push_back(saturating<int64_t>(pads->data[i]));
+    hi.push_back(saturating<int64_t>(pads->data[i + rank]));
     if (lo.back() < 0 || hi.back() < 0)
       return nodeError() << "negative pads (cropping) are not supported";
+    if (lo.back() > kMaxElements || hi.back() > kMaxElements)
+      return nodeError() << "pads larger than 2^28 are not supported";
+    padded.push_back(x->shape[i] + lo.back() + hi.back());
   }
+  if (!shapeFits(padded))
+    return nodeError() << "the padded tensor would hold more than 2^28 "
+                          "elements";
   Tensor result = *x;
   if (x->quant != Quant::None && fill != 0)
     result.quant = Quant::None; // an int8 pad value would need its scale
@@ -2078,8 +2106,7 @@ LogicalResult Importer::importPad() {
   }
   result.value = pad(v, lo, hi, fill);
   result.layout = layout;
-  for (int64_t i = 0; i < rank; ++i)
-    result.shape[i] += int64_t(pads->data[i] + pads->data[i + rank]);
+  result.shape = padded;
   defineOutput(result);
   return success();
 }
@@ -2489,7 +2516,7 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
     SmallVector<int64_t> v;
     if (c)
       for (double d : c->data)
-        v.push_back(int64_t(d));
+        v.push_back(saturating<int64_t>(d));
     return v;
   };
   auto norm = [](int64_t a, int64_t rank) { return a < 0 ? a + rank : a; };
@@ -2559,6 +2586,8 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
           return nodeError() << "shape entry " << d << " is not supported";
         if (d == -1)
           infer = i;
+        else if (d > kMaxElements / known)
+          return nodeError() << "the shape is too large";
         else
           known *= d;
       }
@@ -2633,6 +2662,10 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
       int64_t a = norm(axes[i], rank), d = x.shape[a], st = steps[i];
       if (st == 0)
         return nodeError() << "step 0";
+      // A step of d or more takes the first element only, as d does; the
+      // clamp keeps the arithmetic below from overflowing on INT64_MIN/MAX.
+      st = std::clamp<int64_t>(st, -std::max<int64_t>(d, 1),
+                               std::max<int64_t>(d, 1));
       int64_t b0 = starts[i] < 0 ? starts[i] + d : starts[i];
       int64_t e0 = ends[i] < 0 ? ends[i] + d : ends[i];
       if (st > 0) {
