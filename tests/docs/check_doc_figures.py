@@ -17,6 +17,8 @@ documented commands of the docs' most-quoted figures and compares:
   sa-buffers        docs/sa.md's sa.weight_buffers=1|2 table (SA busy, run cycles)
   configurations    docs/compiler.md's verified-configurations table (every
                     network x placement x L1 size cell, by ./npu run)
+  frontend          docs/frontend.md's cycles of the PyTorch models, exported
+                    to ONNX, and of the hand-written networks (./npu run)
 
 A report block is compared line by line, in order, whitespace-insensitive;
 "..." lines in the doc skip output, and host-dependent figures (host
@@ -271,6 +273,55 @@ def check_configurations(ctx):
         raise Failure(f"{doc}: no rows under line {anchor + 1}")
 
 
+# docs/frontend.md's table: its models and the hand-written networks they
+# match (the doc names the file where the names differ).
+FRONTEND_MODELS = {"SimpleMLP": "simple_mlp", "FC autoencoder": "autoencoder", "DS-CNN": "dscnn",
+                   "ResNet-8": "resnet8", "MobileNetV1-0.25": "mobilenet"}
+
+
+def check_frontend(ctx):
+    """The cycles columns of docs/frontend.md's table of the PyTorch models:
+    each exported to ONNX (export.py, as the frontend.onnx ctests do) and
+    the hand-written network, both by `./npu run X -o DIR` (no --input)."""
+    doc = "docs/frontend.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^\| network \| device vs golden \| golden vs PyTorch \| cycles \(ONNX\) \| "
+                                   r"cycles \(hand-written `\.mlir`\) \|$")
+    export = ctx.path("compiler/frontends/pytorch/export.py")
+
+    def cycles_of(target, out):
+        text = ctx.run([ctx.path("npu"), "run", target, "-o", out], env={"NPU_BUILD_DIR": ctx.build})
+        m = re.search(r"^cycles\s+: (\d+) @", text, re.M)
+        if not m or "golden comparison: PASS" not in text:
+            raise Failure(f"./npu run {target}: no cycles line or no 'golden comparison: PASS'")
+        return m.group(1)
+
+    i = anchor + 2
+    rows = 0
+    while i < len(lines) and lines[i].startswith("| "):
+        cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+        m = re.match(r"^(.+) (f32|int8)( \(QDQ\))?$", cells[0])
+        if not m or m.group(1) not in FRONTEND_MODELS:
+            raise Failure(f"{doc}:{i + 1}: {cells[0]!r} is not a model the check knows")
+        model, dtype = FRONTEND_MODELS[m.group(1)], m.group(2)
+        name = f"{model}_{dtype}"
+        out = os.path.join(ctx.tmp, "onnx_" + name)
+        ctx.run(["/usr/bin/python3", export, "--model", model, "--out", out] + (["--int8"] if dtype == "int8" else []))
+        onnx = os.path.join(out, name + ".onnx")
+        hand = re.search(r"\(`(\w+)`\)", cells[4])
+        net = hand.group(1) if hand else name
+        says = (cells[3].replace(",", ""), re.sub(r"\s*\(.*\)", "", cells[4]).replace(",", ""))
+        printed = (cycles_of(onnx, os.path.join(out, "run")),
+                   cycles_of(f"compiler/networks/{net}.mlir", os.path.join(ctx.tmp, "hand_" + net)))
+        if says != printed:
+            ctx.differ(doc, i + 1, f"{cells[0]} cycles (ONNX, hand-written {net})", " / ".join(says),
+                       " / ".join(printed), f"./npu run {name}.onnx and {net}.mlir")
+        rows += 1
+        i += 1
+    if rows == 0:
+        raise Failure(f"{doc}: no rows under line {anchor + 1}")
+
+
 CHECKS = {
     "getting-started": check_getting_started,
     "examples": check_examples,
@@ -279,6 +330,7 @@ CHECKS = {
     "npuc-mlp": check_npuc_mlp,
     "sa-buffers": check_sa_buffers,
     "configurations": check_configurations,
+    "frontend": check_frontend,
 }
 
 
