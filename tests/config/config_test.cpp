@@ -3,6 +3,7 @@
 // generated reference in docs/config.md matching the schema.
 #include "config/config.h"
 #include "config/memory_map.h"
+#include "util/temp_path.h"
 
 #include <gtest/gtest.h>
 
@@ -19,8 +20,7 @@ namespace {
 std::string write_temp(const std::string& text) {
     // ctest runs test cases in parallel processes: names must not collide.
     static int n = 0;
-    std::string path =
-        ::testing::TempDir() + "/npu_cfg_" + std::to_string(getpid()) + "_" + std::to_string(++n) + ".cfg";
+    std::string path = npu::test::temp_path("npu_cfg_" + std::to_string(++n) + ".cfg");
     std::ofstream(path) << text;
     return path;
 }
@@ -258,8 +258,9 @@ TEST(ConfigLimits, UnboundedKeysHaveAMaximum) {
     // Every numeric key has a finite bound (soc.max_cycles: any 64-bit count).
     for (const auto& d : platform_schema().keys())
         if (d.kind != value_kind::address && d.kind != value_kind::boolean && d.kind != value_kind::choice &&
-            d.kind != value_kind::name_list && d.kind != value_kind::text && d.key != "soc.max_cycles")
+            d.kind != value_kind::name_list && d.kind != value_kind::text && d.key != "soc.max_cycles") {
             EXPECT_NE(d.max, UINT64_MAX) << d.key << " has no maximum";
+        }
 }
 
 TEST(ConfigLimits, MaxCyclesTakesTheFull64BitRange) {

@@ -19,6 +19,8 @@ documented commands of the docs' most-quoted figures and compares:
                     network x placement x L1 size cell, by ./npu run)
   frontend          docs/frontend.md's cycles of the PyTorch models, exported
                     to ONNX, and of the hand-written networks (./npu run)
+  training          docs/training.md's bench/training table (all but the wall
+                    seconds) and the region it quotes from that run
 
 A report block is compared line by line, in order, whitespace-insensitive;
 "..." lines in the doc skip output, and host-dependent figures (host
@@ -322,6 +324,51 @@ def check_frontend(ctx):
         raise Failure(f"{doc}: no rows under line {anchor + 1}")
 
 
+def check_training(ctx):
+    """docs/training.md's benchmark table (bench/training, the `training`
+    target), every column but the two wall-second ones, and the quoted
+    layer19.generic region of its ResNet-8 run."""
+    doc = "docs/training.md"
+    lines = read_doc(ctx, doc)
+    anchor = find_line(lines, doc, r"^`cmake --build build --target training` \(bench/training\) trains SimpleMLP")
+    header = next(i for i in range(anchor, len(lines)) if lines[i].startswith("network          wts batch"))
+    rows = []
+    for i in range(header + 1, len(lines)):
+        if lines[i].startswith("```"):
+            break
+        rows.append((i, lines[i]))
+    if not rows:
+        raise Failure(f"{doc}: no rows under line {header + 1}")
+    out = os.path.join(ctx.tmp, "training")
+    printed = ctx.run(["/usr/bin/python3", ctx.path("bench/training"), "--npuc", ctx.npuc, "--npusim", ctx.npusim,
+                       "--config", ctx.path("configs/gap9.cfg"), "--out", out])
+
+    def cells(row):
+        c = row.split()
+        return c[:3] + c[5:]  # the wall seconds (npuc s, sim s) are the host's
+
+    got = {}
+    for row in printed.split("\n"):
+        c = row.split()
+        if len(c) > 8 and re.match(r"^[0-9,]+$", c[5]):
+            got[(c[0], c[1])] = cells(row)
+    for i, row in rows:
+        want = cells(row)
+        have = got.get(tuple(want[:2]))
+        if have != want:
+            ctx.differ(doc, i + 1, f"{want[0]} {want[1]} (all but the wall seconds)", " ".join(want),
+                       " ".join(have) if have else "(no such row)", "bench/training")
+    # The layer19.generic figures quoted below the table, from the same run.
+    q = find_line(lines, doc, r"^\$ python3 -c .*layer19\.generic")
+    says = lines[q + 1].split()
+    with open(os.path.join(out, "resnet8_f32.L2", "stats.json")) as f:
+        r = {x["name"]: x for x in json.load(f)["regions"]}["layer19.generic"]
+    have = [str(r["cycles"]), str(round(r["worker_utilisation"], 2))]
+    if says != have:
+        ctx.differ(doc, q + 2, "layer19.generic cycles, worker utilisation", " ".join(says), " ".join(have),
+                   "bench/training's resnet8_f32.L2 stats.json")
+
+
 CHECKS = {
     "getting-started": check_getting_started,
     "examples": check_examples,
@@ -331,6 +378,7 @@ CHECKS = {
     "sa-buffers": check_sa_buffers,
     "configurations": check_configurations,
     "frontend": check_frontend,
+    "training": check_training,
 }
 
 

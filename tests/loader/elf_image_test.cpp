@@ -2,6 +2,7 @@
 // and every malformed input gives an elf_error naming what is wrong.
 #include "elf_image.h"
 #include "elf_writer.h"
+#include "util/temp_path.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@ using npu::test::elf_writer;
 
 namespace {
 
-std::string tmp(const std::string& name) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + name; }
+std::string tmp(const std::string& name) { return npu::test::temp_path(name); }
 
 elf_writer good() {
     elf_writer w;

@@ -6,6 +6,7 @@
 #include "soc.h"
 
 #include "memory/memory.h"
+#include "util/temp_path.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ namespace {
 npu::platform::soc* S;
 constexpr std::uint32_t kWindow = 64 * 1024;  // alias.size: half of the 128 KiB L1
 
-std::string tmp(const std::string& n) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + n; }
+std::string tmp(const std::string& n) { return npu::test::temp_path(n); }
 
 elf_writer with_code() {
     elf_writer w;

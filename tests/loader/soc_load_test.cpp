@@ -6,6 +6,7 @@
 #include "soc.h"
 
 #include "memory/memory.h"
+#include "util/temp_path.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,7 @@ namespace {
 npu::cfg::config* C;
 npu::platform::soc* S;
 
-std::string tmp(const std::string& n) { return ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + n; }
+std::string tmp(const std::string& n) { return npu::test::temp_path(n); }
 
 void expect_load_error(elf_writer w, const std::string& name, const std::vector<std::string>& fragments) {
     // A code segment with the entry point, so only the segment under test is wrong.

@@ -6,6 +6,7 @@
 #include "soc.h"
 
 #include "periph/soc_periph.h"
+#include "util/temp_path.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/JSON.h>
@@ -50,18 +51,19 @@ std::string slurp(const std::string& path) {
 
 // npusim alone on one SoC: the reference.
 single_run run_npusim(const spec& s) {
-    const std::string base = ::testing::TempDir() + "/" + std::to_string(getpid()) + "_" + s.name;
-    std::string cmd = std::string(NPUSIM) + " --quiet --config " + NPU_GAP9_CFG + " --stats " + base + ".json";
+    const std::string json_path = npu::test::temp_path(std::string(s.name) + ".json"), out_path = npu::test::temp_path(std::string(s.name) + ".out"),
+                      err_path = npu::test::temp_path(std::string(s.name) + ".err");
+    std::string cmd = std::string(NPUSIM) + " --quiet --config " + NPU_GAP9_CFG + " --stats " + json_path;
     for (const auto& o : s.overrides) cmd += " --" + o;
-    cmd += " " + s.elf + " > " + base + ".out 2> " + base + ".err";
+    cmd += " " + s.elf + " > " + out_path + " 2> " + err_path;
     single_run r;
     const int st = std::system(cmd.c_str());
     r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.stdout_text = slurp(base + ".out");
-    auto json = llvm::json::parse(slurp(base + ".json"));
+    r.stdout_text = slurp(out_path);
+    auto json = llvm::json::parse(slurp(json_path));
     if (!json) {
         llvm::consumeError(json.takeError());
-        ADD_FAILURE() << s.name << ": npusim wrote no --stats JSON: " << slurp(base + ".err");
+        ADD_FAILURE() << s.name << ": npusim wrote no --stats JSON: " << slurp(err_path);
         return r;
     }
     if (auto c = json->getAsObject()->getInteger("cycles")) r.cycles = static_cast<std::uint64_t>(*c);
