@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -397,8 +398,15 @@ def main():
         if not os.access(tool, os.X_OK):
             print(f"check_doc_figures: {tool} is not an executable (build it first)", file=sys.stderr)
             return 2
+    try:
+        return run_checks(ctx, a.only or list(CHECKS))
+    finally:
+        shutil.rmtree(ctx.tmp, ignore_errors=True)
+
+
+def run_checks(ctx, names):
     failed = False
-    for name in a.only or CHECKS:
+    for name in names:
         before = len(ctx.mismatches)
         try:
             CHECKS[name](ctx)
