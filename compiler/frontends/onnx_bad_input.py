@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_writer import FLOAT, INT64, attr_int, model, node, tensor, value_info  # noqa: E402
+from onnx_writer import FLOAT, INT64, attr_int, attr_ints, model, node, tensor, value_info  # noqa: E402
 
 
 def mlp(op="Relu", op_domain=None, opset=13, w=None, x_dims=(1, 4), extra_attrs=(), b_init=None, y_name="y",
@@ -89,6 +89,13 @@ def cases(work):
          model([node("Pad", ["x", "pads"], ["y"], "pad")], [tensor("pads", [2], INT64, [0, 2**63 - 1])],
                [value_info("x", FLOAT, (4,))], [value_info("y", FLOAT, [4])]), [], 1,
          r"ONNX node 'pad': Pad \(opset 13\): pads larger than 2\^28 are not supported"),
+        ("a dilation of 2^62 (overflowed the window arithmetic)", conv([attr_ints("dilations", [2**62, 1])]), [], 1,
+         r"ONNX node 'conv_a': Conv \(opset 13\): strides, dilations and pads larger than 2\^28 are not supported"),
+        ("pooling pads of 2^62",
+         model([node("MaxPool", ["x"], ["y"], "pool", [attr_ints("kernel_shape", [2, 2]),
+                                                       attr_ints("pads", [0, 0, 2**62, 0])])], [],
+               [value_info("x", FLOAT, [1, 4, 8, 8])], [value_info("y", FLOAT, [1, 4, 4, 4])]), [], 1,
+         r"ONNX node 'pool': MaxPool \(opset 13\): kernel_shape, strides and pads larger than 2\^28 are not supported"),
         ("truncated file", ok[: len(ok) // 2], [], 1, r"not an ONNX model"),
         ("not an ONNX file (MLIR text)", b"func.func @f() {\n  return\n}\n", [], 1, r"not an ONNX model"),
         ("empty file", b"", [], 1, r"not an ONNX model"),

@@ -1279,6 +1279,12 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
       llvm::any_of(pads, [](int64_t v) { return v < 0; }) || kh < 1 || kw < 1)
     return nodeError() << "strides and dilations must be >= 1, pads >= 0, "
                           "the kernel non-empty";
+  // Bounded so that the window and output arithmetic below cannot overflow.
+  auto tooLarge = [](int64_t v) { return v > kMaxElements; };
+  if (llvm::any_of(strides, tooLarge) || llvm::any_of(dil, tooLarge) ||
+      llvm::any_of(pads, tooLarge))
+    return nodeError() << "strides, dilations and pads larger than 2^28 are "
+                          "not supported";
   std::string autoPad = attrString("auto_pad", "NOTSET");
   const int64_t ekh = (kh - 1) * dil[0] + 1, ekw = (kw - 1) * dil[1] + 1;
   if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -1300,6 +1306,10 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
   const int64_t ow = (wd + pads[1] + pads[3] - ekw) / strides[1] + 1;
   if (oh <= 0 || ow <= 0)
     return nodeError() << "the kernel is larger than the padded input";
+  if (!shapeFits({n, cin, h + pads[0] + pads[2], wd + pads[1] + pads[3]}) ||
+      !shapeFits({n, cout, oh, ow}))
+    return nodeError() << "the padded input or the output would hold more "
+                          "than 2^28 elements";
   if (bias && bias->numel() != cout)
     return nodeError() << "bias has " << bias->numel() << " values for " << cout
                        << " output channels";
@@ -1548,6 +1558,12 @@ LogicalResult Importer::pooling(bool max, bool global) {
       llvm::any_of(pads, [](int64_t v) { return v < 0; }))
     return nodeError() << "strides (2 values >= 1) and pads (4 values >= 0) "
                           "are not valid";
+  // Bounded so that the window and output arithmetic below cannot overflow.
+  auto tooLarge = [](int64_t v) { return v > kMaxElements; };
+  if (llvm::any_of(k, tooLarge) || llvm::any_of(strides, tooLarge) ||
+      llvm::any_of(pads, tooLarge))
+    return nodeError() << "kernel_shape, strides and pads larger than 2^28 "
+                          "are not supported";
   if (attrInt("ceil_mode", 0) != 0)
     return nodeError() << "ceil_mode=1 is not supported";
   if (attrInt("storage_order", 0) != 0)
@@ -1570,6 +1586,9 @@ LogicalResult Importer::pooling(bool max, bool global) {
   const int64_t ow = (wd + pads[1] + pads[3] - k[1]) / strides[1] + 1;
   if (oh <= 0 || ow <= 0)
     return nodeError() << "the window is larger than the padded input";
+  if (!shapeFits({n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]}))
+    return nodeError() << "the padded input would hold more than 2^28 "
+                          "elements";
   const bool int8 = x->quant != Quant::None;
   Type et = int8 ? i8() : f32();
   Tensor result;
