@@ -486,6 +486,8 @@ std::string report::json(const soc& s, const run_result& r) const {
                         e.attribute("count", g.count);
                         e.attribute("cycles", g.cycles);
                         e.attribute("open", g.open);
+                        // Host wall seconds between its markers (soc_periph::region_stats).
+                        e.attribute("host_seconds", g.host_seconds);
                         auto it = std::find_if(layer_macs_.begin(), layer_macs_.end(),
                                                [&](const auto& l) { return l.first == g.name; });
                         if (it != layer_macs_.end()) {

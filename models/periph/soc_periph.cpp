@@ -113,6 +113,8 @@ int soc_periph::innermost_region(int hart) const {
 }
 
 void soc_periph::trace(std::uint32_t name_addr, bool begin) {
+    // A region's host time starts before its begin marker's own work.
+    const auto host_now = std::chrono::steady_clock::now();
     const int hart = current_initiator() ? current_initiator()->hart : -1;
     const std::string name = read_string ? read_string(name_addr) : fmt::format("0x{:08x}", name_addr);
     const std::size_t slot = static_cast<std::size_t>(hart + 1);  // hart -1 (not a core) gets slot 0
@@ -126,7 +128,7 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
         if (idx == regions_.size()) regions_.push_back(region_stats{name, hart, 0, 0, 0, {}, {}});
         ++regions_[idx].open;
         stack.push_back(open_region{idx, now_cycles(), busy_snapshot(),
-                                    region_counters ? region_counters() : std::vector<std::uint64_t>{}});
+                                    region_counters ? region_counters() : std::vector<std::uint64_t>{}, host_now});
         return;
     }
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
@@ -145,8 +147,13 @@ void soc_periph::trace(std::uint32_t name_addr, bool begin) {
                 r.counters[i] += c[i] - it->counters_at_start[i];
         }
         --r.open;
+        const std::size_t index = it->index;
+        const auto host_start = it->host_start;
         stack.erase(std::next(it).base());
         if (on_region_end) on_region_end(name);
+        // Up to now: the end's checkpoint snapshot (on_region_end) counts too.
+        regions_[index].host_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
         return;
     }
     NPU_LOG(log(), warn, "hart {}: trace end of '{}' without a matching begin", hart, name);
@@ -169,7 +176,11 @@ std::vector<std::uint64_t> soc_periph::busy_snapshot() const {
 
 void soc_periph::close_open_regions(std::uint64_t end_cycle) {
     for (auto& stack : open_) {
-        for (const auto& o : stack) regions_[o.index].cycles += end_cycle - o.start;
+        const auto host_now = std::chrono::steady_clock::now();
+        for (const auto& o : stack) {
+            regions_[o.index].cycles += end_cycle - o.start;
+            regions_[o.index].host_seconds += std::chrono::duration<double>(host_now - o.host_start).count();
+        }
         stack.clear();
     }
 }

@@ -5,6 +5,7 @@
 
 #include "base/peripheral.h"
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ public:
         std::uint64_t open = 0;  // regions begun and not ended
         std::vector<std::uint64_t> busy;  // per busy_snapshot() entry, summed over closed instances
         std::vector<std::uint64_t> counters;  // per region_counters() entry, likewise
+        // Host wall seconds from the begin marker's execution to the end's,
+        // summed over closed instances: where the simulator's own time goes
+        // (bench/npuc_mlp, docs/compiler.md "Simulation speed"). Under
+        // temporal decoupling a marker executes up to a quantum ahead of
+        // other processes, whose work then counts in the neighbouring
+        // region. Not deterministic, so in the --stats JSON only.
+        double host_seconds = 0;
     };
     const std::vector<region_stats>& regions() const { return regions_; }
     // The innermost region hart `hart` is in now (an index into regions()),
@@ -85,6 +93,7 @@ private:
         std::uint64_t start;
         std::vector<std::uint64_t> busy_at_start;
         std::vector<std::uint64_t> counters_at_start;
+        std::chrono::steady_clock::time_point host_start;
     };
     std::vector<region_stats> regions_;
     std::vector<std::vector<open_region>> open_;  // per hart: a stack
