@@ -6,6 +6,8 @@
 //  - RNE/RTZ/RDN/RUP: the host SSE unit in the requested rounding mode, whose
 //    binary32 results and flags are IEEE-754 exact (tininess after rounding,
 //    as RISC-V requires); MXCSR is set and restored around each operation.
+//    RNE add/sub/mul/fma whose result is normal or an exact zero skip the
+//    MXCSR writes (exact binary64 arithmetic, fpu.cpp).
 //  - RMM (no host support): the operation is computed in binary64 rounded to
 //    odd (round toward zero + sticky inexact bit), which is exact enough for a
 //    second rounding to 24 bits, then rounded by round_to_f32() below.
@@ -48,6 +50,12 @@ std::uint32_t cvt_s_wu(std::uint32_t v, unsigned rm, std::uint32_t& flags);
 // tininess detected after rounding. `sticky` says the binary64 value is
 // itself inexact (rounded to odd): it then counts as inexact for the result.
 std::uint32_t round_to_f32(double v, bool sticky, unsigned rm, std::uint32_t& flags);
+
+// Tests: turns the RNE path without MXCSR writes (fpu.cpp) off, so that
+// results can be compared with the MXCSR path; on again only where the host's
+// MXCSR allows it.
+void set_rne_fast_path(bool on);
+bool rne_fast_path();
 
 inline bool is_nan(std::uint32_t a) { return (a & 0x7fffffffu) > 0x7f800000u; }
 inline bool is_snan(std::uint32_t a) { return is_nan(a) && !(a & 0x00400000u); }

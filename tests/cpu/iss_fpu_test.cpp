@@ -410,3 +410,105 @@ TEST(Fpu, RoundToF32MatchesHostConversionInHostModes) {
         }
     }
 }
+
+// The RNE path without MXCSR writes (fpu.cpp) against the MXCSR path, which
+// the hand-derived cases above check: the same value and flags for every
+// operand, whichever path takes it. Operands: random bit patterns (every
+// class), sums that cancel, products and sums near FLT_MIN and FLT_MAX, and
+// fma addends far below the product (its rounded-to-odd branch).
+TEST(Fpu, RneFastPathMatchesTheMxcsrPath) {
+    namespace fpu = cpu::fpu;
+    fpu::set_rne_fast_path(true);
+    ASSERT_TRUE(fpu::rne_fast_path()) << "the host's MXCSR is not the IEEE default: nothing to compare";
+    std::mt19937_64 rng(2026);
+    auto any = [&] { return static_cast<u32>(rng()); };
+    // Sign, exponent and fraction chosen: exponent bits in [lo, hi].
+    auto with_exp = [&](unsigned lo, unsigned hi) {
+        const u32 e = lo + static_cast<u32>(rng() % (hi - lo + 1));
+        return static_cast<u32>(rng() & 0x807fffffu) | (e << 23);
+    };
+    auto near = [&](u32 x) {  // x's neighbour a few ulps away, either sign
+        return (x + static_cast<u32>(rng() % 7) - 3u) ^ (rng() & 1 ? 0x80000000u : 0u);
+    };
+    struct outcome {
+        u32 add, sub, mul, fma, fadd, fsub, fmul, ffma;
+    };
+    auto run = [](u32 a, u32 b, u32 c) {
+        outcome o{};
+        o.add = fpu::add(a, b, rne, o.fadd);
+        o.sub = fpu::sub(a, b, rne, o.fsub);
+        o.mul = fpu::mul(a, b, rne, o.fmul);
+        o.fma = fpu::fma(a, b, c, rne, o.ffma);
+        return o;
+    };
+    std::uint64_t cases = 0;
+    for (int i = 0; i < 400000; ++i) {
+        u32 a, b, c;
+        switch (i % 6) {
+        case 0: a = any(), b = any(), c = any(); break;
+        case 1: a = with_exp(1, 254), b = near(a), c = with_exp(1, 254); break;  // cancellation
+        case 2: a = with_exp(1, 70), b = with_exp(1, 70), c = with_exp(0, 30); break;  // products near FLT_MIN
+        case 3: a = with_exp(180, 254), b = with_exp(180, 254), c = with_exp(200, 254); break;  // near FLT_MAX
+        case 4: a = with_exp(100, 150), b = with_exp(100, 150), c = with_exp(40, 100); break;  // c far below a*b
+        default: {
+            a = with_exp(110, 140), b = with_exp(110, 140);
+            const float p = [&] { float x, y; std::memcpy(&x, &a, 4); std::memcpy(&y, &b, 4); return -(x * y); }();
+            std::memcpy(&c, &p, 4);
+            c = near(c) | (c & 0x80000000u);  // fma cancels to a few ulps of a*b
+            break;
+        }
+        }
+        fpu::set_rne_fast_path(true);
+        const outcome fast = run(a, b, c);
+        fpu::set_rne_fast_path(false);
+        const outcome slow = run(a, b, c);
+        ASSERT_EQ(fast.add, slow.add) << std::hex << a << " + " << b;
+        ASSERT_EQ(fast.fadd, slow.fadd) << std::hex << a << " + " << b;
+        ASSERT_EQ(fast.sub, slow.sub) << std::hex << a << " - " << b;
+        ASSERT_EQ(fast.fsub, slow.fsub) << std::hex << a << " - " << b;
+        ASSERT_EQ(fast.mul, slow.mul) << std::hex << a << " * " << b;
+        ASSERT_EQ(fast.fmul, slow.fmul) << std::hex << a << " * " << b;
+        ASSERT_EQ(fast.fma, slow.fma) << std::hex << a << " * " << b << " + " << c;
+        ASSERT_EQ(fast.ffma, slow.ffma) << std::hex << a << " * " << b << " + " << c;
+        ++cases;
+    }
+    // Directed: the cases where a fast path's shortcut would go wrong.
+    // fma onto a float midpoint: 3 * (1 + 2^-23) = (3 + 2^-22) + 2^-23, the
+    // midpoint of two floats; an addend of -+2^-60 decides the rounding (a
+    // binary64 sum that is not exact, rounded to odd on the right side).
+    const u32 m3 = 0x40400000u, one_ulp = 0x3f800001u, tiny = 0x21800000u;  // 2^-60
+    // fmul whose result rounds up to FLT_MIN but is tiny after rounding
+    // ((1 - 2^-24) * 2^-126: UF and NX), and one just above it.
+    const u32 below_one = 0x3f7fffffu, flt_min = 0x00800000u;
+    struct vec {
+        u32 a, b, c;
+    } directed[] = {{m3, one_ulp, tiny},          {m3, one_ulp, tiny | 0x80000000u},
+                    {m3 | 0x80000000u, one_ulp, tiny}, {below_one, flt_min, 0},
+                    {below_one, flt_min | 0x80000000u, flt_min}, {0x3f800001u, flt_min, 0},
+                    {0x7f7fffffu, 0x3f800001u, 0}, {0x7f7fffffu, 0x7f7fffffu, 0x80000000u},
+                    // exact zeros and their signs; an underflow to zero
+                    {0, 0x80000000u, 0x80000000u}, {0x80000000u, 0x80000000u, 0x80000000u},
+                    {0x80000000u, 0, 0}, {one, 0x80000000u, 0x80000000u}, {one, one | 0x80000000u, one},
+                    {0x80000000u, two, 0}, {0x00000001u, 0x00000001u, 0x80000000u},
+                    {0x00800000u, 0x00800000u, 0x80000000u}};
+    u32 flags_seen = 0;
+    for (const vec& v : directed) {
+        fpu::set_rne_fast_path(true);
+        const outcome fast = run(v.a, v.b, v.c);
+        fpu::set_rne_fast_path(false);
+        const outcome slow = run(v.a, v.b, v.c);
+        EXPECT_EQ(fast.mul, slow.mul) << std::hex << v.a << " * " << v.b;
+        EXPECT_EQ(fast.fmul, slow.fmul) << std::hex << v.a << " * " << v.b;
+        EXPECT_EQ(fast.fma, slow.fma) << std::hex << v.a << " * " << v.b << " + " << v.c;
+        EXPECT_EQ(fast.ffma, slow.ffma) << std::hex << v.a << " * " << v.b << " + " << v.c;
+        flags_seen |= slow.fmul | slow.ffma;
+    }
+    // The directed fma's two signs round apart (3 + 2^-22 and 3 + 2^-21).
+    fpu::set_rne_fast_path(true);
+    u32 f1 = 0, f2 = 0;
+    EXPECT_EQ(fpu::fma(m3, one_ulp, tiny | 0x80000000u, rne, f1), 0x40400001u);
+    EXPECT_EQ(fpu::fma(m3, one_ulp, tiny, rne, f2), 0x40400002u);
+    EXPECT_EQ(flags_seen & (UF | OF | NX), UF | OF | NX);
+    EXPECT_EQ(cases, 400000u);
+}
+
