@@ -251,6 +251,18 @@ bool plain_result(std::uint32_t r) {
     return m > 0x00800000u && m < 0x7f800000u;
 }
 
+// v, the exact value or the exact value rounded to odd, to binary32: false
+// if the result is neither plain nor an exact zero.
+bool rne_finish(double v, std::uint32_t& out, std::uint32_t& flags) {
+    const float r = static_cast<float>(v);
+    const std::uint32_t ru = as_u(r);
+    if (!plain_result(ru) && v != 0) return false;
+    // (A rounded-to-odd v has its last bit set: never a binary32 value.)
+    if (static_cast<double>(r) != v) flags |= nx;
+    out = ru;
+    return true;
+}
+
 // The exact x + y, as s + e (Knuth's TwoSum, for any order of magnitude; no
 // FMA contraction in this file, CMakeLists.txt), rounded to binary32: false
 // if the result is neither plain nor an exact zero.
@@ -266,13 +278,7 @@ bool rne_sum(double x, double y, std::uint32_t& out, std::uint32_t& flags) {
         if ((e < 0) != (s < 0)) --bits;
         v = as_d(bits | 1);
     }
-    const float r = static_cast<float>(v);
-    const std::uint32_t ru = as_u(r);
-    if (!plain_result(ru) && v != 0) return false;
-    // (A rounded-to-odd v has its last bit set: never a binary32 value.)
-    if (static_cast<double>(r) != v) flags |= nx;
-    out = ru;
-    return true;
+    return rne_finish(v, out, flags);
 }
 
 bool rne_add(std::uint32_t a, std::uint32_t b, std::uint32_t& out, std::uint32_t& flags) {
@@ -282,13 +288,7 @@ bool rne_add(std::uint32_t a, std::uint32_t b, std::uint32_t& out, std::uint32_t
 
 bool rne_mul(std::uint32_t a, std::uint32_t b, std::uint32_t& out, std::uint32_t& flags) {
     if (!fast_rne_ok || !finite32(a) || !finite32(b)) return false;
-    const double p = static_cast<double>(as_f(a)) * static_cast<double>(as_f(b));  // exact
-    const float r = static_cast<float>(p);
-    const std::uint32_t ru = as_u(r);
-    if (!plain_result(ru) && p != 0) return false;
-    if (static_cast<double>(r) != p) flags |= nx;
-    out = ru;
-    return true;
+    return rne_finish(static_cast<double>(as_f(a)) * static_cast<double>(as_f(b)), out, flags);  // exact product
 }
 
 bool rne_fma(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& out, std::uint32_t& flags) {
