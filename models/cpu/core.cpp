@@ -199,7 +199,7 @@ struct core::bus_memory {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
         if (__builtin_expect(w.arbitration != window::shared::l1, 0)) return arbitrate_l2(w, now, cyc);
         base::l1_bank_calendar& t = banks;
-        const std::uint64_t served = t.banks.reserve(t.bank_of(a - t.base), now);
+        const std::uint64_t served = t.banks.reserve_inline(t.bank_of(a - t.base), now);
         if (__builtin_expect(served != now, 0)) bank_wait(served - now, cyc);
     }
 

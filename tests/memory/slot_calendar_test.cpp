@@ -81,6 +81,28 @@ std::uint64_t compare_calendar(unsigned resources, std::uint64_t window, std::ui
     return compare_runs(cal, ref, resources, spread, jump, steps, std::uint64_t{1} << 32, seed);
 }
 
+// slot_calendar through reserve_inline, the cores' L1 path (its inline
+// first look, then reserve()).
+struct inline_calendar {
+    npu::base::slot_calendar& cal;
+    std::uint64_t reserve(unsigned r, std::uint64_t c) { return cal.reserve_inline(r, c); }
+};
+
+TEST(SlotCalendar, ReserveInlineBooksWhatReserveBooks) {
+    // The masked ring (16 and 8 banks) across rebases and jumps, and the
+    // other rings (1 and 32 resources), which it leaves to reserve().
+    for (const unsigned resources : {16u, 8u, 1u, 32u}) {
+        npu::base::slot_calendar cal;
+        cal.init(resources, 1000);
+        reference_calendar ref(resources, 1000);
+        inline_calendar through{cal};
+        EXPECT_GT(compare_runs(through, ref, resources, 600, std::uint64_t{1} << 27, 2000000, std::uint64_t{1} << 32,
+                               9 + resources),
+                  1000u)
+            << resources << " resources";
+    }
+}
+
 TEST(SlotCalendar, RebasingKeepsEveryBookingWithinReach) {
     // 8-bit slots rebase every 2^7 laps (2^17 cycles of a 1024-cycle ring),
     // so time moving forward a cycle per booking (no jumps) crosses a dozen
