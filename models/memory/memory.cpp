@@ -76,6 +76,8 @@ memory::memory(sc_core::sc_module_name nm, const cfg::config& cfg, const std::st
 
     if (sparse_) {
         pages_.resize((size_ + page_size - 1) / page_size);
+        static_assert(page_size % (std::uint64_t{1} << clean_shift) == 0, "a block lies in one page");
+        if (shadowed_) clean_.assign((size_ + (std::uint64_t{1} << clean_shift) - 1) >> clean_shift, block_unknown);
     } else {
         dense_ = host::zeroed_block(size_);
         if (shadowed_) {
@@ -147,7 +149,7 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
             std::memcpy(host, data, chunk);
             if (shadow) {
                 std::memset(shadow, 1, chunk);
-                clean_blocks(offset, chunk);  // dense storage only (sparse keeps no summary)
+                clean_blocks(offset, chunk);
             }
         } else if (host) {
             std::memcpy(data, host, chunk);
@@ -160,20 +162,32 @@ void memory::copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, 
     }
 }
 
-bool memory::dense_all_written(std::uint64_t offset, std::uint64_t len) {
-    const unsigned char* const shadow = dense_shadow_.data();
+bool memory::all_written(std::uint64_t offset, std::uint64_t len) {
     for (std::uint64_t a = offset, end = offset + len; a < end;) {
         const std::uint64_t b = a >> clean_shift, block_end = std::min((b + 1) << clean_shift, size_);
         const std::uint64_t upto = std::min(end, block_end);
         unsigned char& state = clean_[b];
-        if (state == block_unknown) {
-            // Once per change: the whole block, so that the next reads of
-            // any of its bytes need not look.
+        if (state != block_clean) {
+            // The block's shadow: where its page keeps it (a page never
+            // touched has none: nothing in it is written).
             const std::uint64_t first = b << clean_shift;
-            state = base::first_not_written(shadow + first, block_end - first) == block_end - first ? block_clean
-                                                                                                    : block_mixed;
+            const unsigned char* block;
+            if (sparse_) {
+                const sparse_page& p = pages_[first / page_size];
+                if (!p.shadow) return false;
+                block = p.shadow.get() + first % page_size;
+            } else {
+                block = dense_shadow_.data() + first;
+            }
+            if (state == block_unknown) {
+                // Once per change: the whole block, so that the next reads
+                // of any of its bytes need not look.
+                state = base::first_not_written(block, block_end - first) == block_end - first ? block_clean
+                                                                                              : block_mixed;
+            }
+            if (state != block_clean && base::first_not_written(block + (a - first), upto - a) < upto - a)
+                return false;
         }
-        if (state != block_clean && base::first_not_written(shadow + a, upto - a) < upto - a) return false;
         a = upto;
     }
     return true;
@@ -290,13 +304,12 @@ bool memory::stream(bool write, std::uint64_t offset, unsigned char* data, unsig
                 clean_blocks(offset, len);
             }
         } else {
-            if (shadow && services().memcheck() != base::memcheck_mode::off && !dense_all_written(offset, len))
+            if (shadow && services().memcheck() != base::memcheck_mode::off && !all_written(offset, len))
                 return false;
             std::memcpy(data, host, len);
         }
     } else {
-        if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off &&
-            first_unwritten(offset, len) != UINT64_MAX)
+        if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off && !all_written(offset, len))
             return false;
         copy(offset, data, len, write);
     }
@@ -314,7 +327,7 @@ void memory::prefetch(std::uint64_t offset, unsigned len) {
     const std::uint64_t end = std::min<std::uint64_t>(size_, offset + len);
     for (std::uint64_t a = offset & ~std::uint64_t{63}; a < end; a += 64) {
         __builtin_prefetch(dense_.data() + a);
-        // A clean block's shadow is not read (dense_all_written).
+        // A clean block's shadow is not read (all_written).
         if (shadowed_ && clean_[a >> clean_shift] != block_clean) __builtin_prefetch(dense_shadow_.data() + a);
     }
 }
@@ -329,9 +342,9 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
     }
     const bool write = cmd == tlm::TLM_WRITE_COMMAND;
     if (!write && shadowed_ && services().memcheck() != base::memcheck_mode::off) {
-        // Dense storage: its blocks' summaries first (clean_), the bytes
-        // only where they do not say all written.
-        std::uint64_t bad = !sparse_ && dense_all_written(offset, len) ? UINT64_MAX : first_unwritten(offset, len);
+        // The blocks' summaries first (clean_), the bytes only where they
+        // do not say all written.
+        std::uint64_t bad = all_written(offset, len) ? UINT64_MAX : first_unwritten(offset, len);
         // In flight for a writer that has in fact finished (an ended SA job): released, no finding.
         const auto& ended = services().in_flight_ended;
         if (bad != UINT64_MAX && (shadow_at(bad) & base::shadow_in_flight) && ended &&

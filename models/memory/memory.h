@@ -85,14 +85,14 @@ private:
     // Copies [offset, offset+len) in or out, page by page; marks shadow on writes.
     void copy(std::uint64_t offset, unsigned char* data, std::uint64_t len, bool write);
     std::uint64_t first_unwritten(std::uint64_t offset, std::uint64_t len) const;
-    // Dense storage: whether every shadow byte of [offset, offset + len) is
-    // exactly written, answered from the blocks' summaries where it can
-    // (clean_). Not const: it keeps what its scans learn.
-    bool dense_all_written(std::uint64_t offset, std::uint64_t len);
+    // Whether every shadow byte of [offset, offset + len) is exactly
+    // written, answered from the blocks' summaries where it can (clean_).
+    // Not const: it keeps what its scans learn. A shadowed memory only.
+    bool all_written(std::uint64_t offset, std::uint64_t len);
     // Bytes [offset, offset + len) were just marked written: the blocks they
     // cover whole are clean without a scan (the ELF loader's writes of a
-    // network's weights, a DMA's bursts of a whole block). Nothing for sparse
-    // storage, which keeps no summary (clean_ empty).
+    // network's weights, a DMA's bursts of a whole block). Nothing without
+    // a shadow (clean_ empty).
     void clean_blocks(std::uint64_t offset, std::uint64_t len) {
         if (clean_.empty()) return;
         const std::uint64_t first = (offset + (std::uint64_t{1} << clean_shift) - 1) >> clean_shift;
@@ -155,11 +155,12 @@ private:
     // host instructions per run).
     host::zeroed_block dense_;
     host::zeroed_block dense_shadow_;
-    // Dense storage with a shadow: per block of 2^clean_shift bytes, what a
-    // scan learnt of its shadow. block_clean: every byte is exactly written
-    // (a read need not look at the shadow: a network's weights in L2,
-    // loaded once and streamed by DMA, were a scan of a megabyte of shadow
-    // per run); block_unknown: not scanned since a byte may have become
+    // With a shadow (dense or sparse storage; a block lies in one sparse
+    // page): per block of 2^clean_shift bytes, what a scan learnt of its
+    // shadow. block_clean: every byte is exactly written (a read need not
+    // look at the shadow: a network's weights in L2 or L3, loaded once and
+    // streamed by DMA, were a scan of a megabyte of shadow per run; in L3
+    // that scan was a sixth of an mlp_f32 run's host time); block_unknown: not scanned since a byte may have become
     // anything else; block_mixed: scanned, not all written (reads scan their
     // own bytes, as without the summary, until a change makes it unknown).
     // Writes mark bytes written and so never spoil block_clean (a write that

@@ -215,12 +215,16 @@ TEST(Memory, DebugWriteInitialisesForMemcheck) {
 // is all written without scanning it (memory.h, clean_): whatever then marks
 // one of its bytes otherwise -- freed, a DMA in flight, zeroed at startup --
 // must still make the read fail, and a write of the byte make it pass again.
+// Dense storage (L2) and sparse (L3: a block lies in one page; a page never
+// touched has nothing written).
 TEST(Memory, StreamReadsSeeEveryChangeOfABlockWrittenWhole) {
-    E->h.run_job([] {
-        auto& m = *E->l2;
-        const std::uint64_t base = 0x10000;
+    for (const bool sparse : {false, true}) E->h.run_job([sparse] {
+        SCOPED_TRACE(sparse ? "sparse L3" : "dense L2");
+        auto& m = sparse ? *E->l3 : *E->l2;
+        auto& port = sparse ? *E->l3_port : *E->l2_port;
+        const std::uint64_t base = sparse ? 0x4000000 : 0x10000;
         const std::vector<unsigned char> data(4096, 0x5A);
-        EXPECT_EQ(E->l2_port->debug_write(base, const_cast<unsigned char*>(data.data()), 4096), 4096u);
+        EXPECT_EQ(port.debug_write(base, const_cast<unsigned char*>(data.data()), 4096), 4096u);
         base::traffic_counters traffic;
         unsigned char buf[256];
         auto stream_ok = [&](std::uint64_t at) {
@@ -229,13 +233,16 @@ TEST(Memory, StreamReadsSeeEveryChangeOfABlockWrittenWhole) {
         };
         ASSERT_TRUE(stream_ok(base + 1024));
         ASSERT_TRUE(stream_ok(base + 1024));  // the second from the block's summary
+        if (sparse) {
+            EXPECT_FALSE(stream_ok(base + 4096)) << "the next page was never written";
+        }
         m.mark_unwritten(base + 1100, 4);      // a heap block freed
         EXPECT_FALSE(stream_ok(base + 1024));
         EXPECT_TRUE(stream_ok(base + 2048)) << "another block is untouched";
-        EXPECT_EQ(E->l2_port->debug_write(base + 1100, buf, 4), 4u);
+        EXPECT_EQ(port.debug_write(base + 1100, buf, 4), 4u);
         EXPECT_TRUE(stream_ok(base + 1024));
         // A DMA's destination in flight.
-        EXPECT_EQ(E->l2_port->memcheck_in_flight(base + 2100, 8, true), 8u);
+        EXPECT_EQ(port.memcheck_in_flight(base + 2100, 8, true), 8u);
         EXPECT_FALSE(stream_ok(base + 2048));
         // Zeroed at startup only (memcheck=strict's distinction).
         ASSERT_TRUE(stream_ok(base + 3072));
