@@ -242,7 +242,8 @@ std::uint32_t rmm_binary(std::uint32_t a, std::uint32_t b, std::uint32_t& flags,
 // only while the host runs binary64 arithmetic in RNE with FTZ and DAZ off,
 // as a process starts (and as host_scope leaves it): checked once
 // (fast_rne_ok), tests compare the two paths (fpu::set_rne_fast_path).
-bool fast_rne_ok = (_mm_getcsr() & 0xffc0u) == mx_ieee;
+bool host_runs_ieee_rne() { return (_mm_getcsr() & 0xffc0u) == mx_ieee; }
+bool fast_rne_ok = host_runs_ieee_rne();
 
 bool finite32(std::uint32_t a) { return (a & 0x7f800000u) != 0x7f800000u; }
 // Normal, above FLT_MIN in magnitude, finite.
@@ -299,7 +300,7 @@ bool rne_fma(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& o
 
 }  // namespace
 
-void set_rne_fast_path(bool on) { fast_rne_ok = on && (_mm_getcsr() & 0xffc0u) == mx_ieee; }
+void set_rne_fast_path(bool on) { fast_rne_ok = on && host_runs_ieee_rne(); }
 bool rne_fast_path() { return fast_rne_ok; }
 
 std::uint32_t add(std::uint32_t a, std::uint32_t b, unsigned rm, std::uint32_t& flags) {
