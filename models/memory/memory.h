@@ -159,9 +159,9 @@ private:
     // page): per block of 2^clean_shift bytes, what a scan learnt of its
     // shadow. block_clean: every byte is exactly written (a read need not
     // look at the shadow: a network's weights in L2 or L3, loaded once and
-    // streamed by DMA, were a scan of a megabyte of shadow per run; in L3
-    // that scan was a sixth of an mlp_f32 run's host time); block_unknown: not scanned since a byte may have become
-    // anything else; block_mixed: scanned, not all written (reads scan their
+    // streamed by DMA, were a scan of a megabyte of shadow per run);
+    // block_unknown: not scanned since a byte may have become anything
+    // else; block_mixed: scanned, not all written (reads scan their
     // own bytes, as without the summary, until a change makes it unknown).
     // Writes mark bytes written and so never spoil block_clean (a write that
     // covers a block whole makes it clean: clean_blocks); whatever
