@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -55,4 +56,39 @@ bool mlir::npu::isReturned(Value value) {
   return llvm::any_of(value.getUsers(), [](Operation *user) {
     return isa<func::ReturnOp>(user);
   });
+}
+
+Origin mlir::npu::originOf(Value v) {
+  Origin o;
+  bool whole = true;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          def, get.getNameAttr());
+      if (!global)
+        return o;
+      if (auto p = global->getAttrOfType<PlacementAttr>(kPlacementAttrName)) {
+        o.level = p.getLevel();
+        if (whole)
+          o.offset = static_cast<int64_t>(p.getAddress());
+      }
+      return o;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    // A reshape is the same bytes.
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
+      whole = false;
+      v = sub.getSource();
+      continue;
+    }
+    return o;
+  }
+  return o;
 }

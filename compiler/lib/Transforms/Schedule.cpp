@@ -8,6 +8,7 @@
 // Which engine lowers which op is the op registry's (OpRegistry.cpp); the
 // lowerings themselves are here.
 #include "OpRegistry.h"
+#include "npu/Analysis/BufferKind.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
 
@@ -45,49 +46,6 @@ constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
 // npurt_conv2d / npurt_dwconv2d / npurt_pool2d flags and modes
 // (compiler/runtime/npurt_conv.h; F32 and UNCHECKED_L1 as above).
 constexpr uint32_t kConvPerChannel = 2, kConvRelu = 4, kPoolAvg = 2;
-
-// Where a memref lives: the planned buffer (a memref.global carrying
-// npu.placement, see npu-materialize-plan) it is, or is a slice of; the
-// address is known when it is the whole buffer.
-struct Origin {
-  std::optional<MemLevel> level;
-  std::optional<int64_t> offset; // the planned address
-};
-
-Origin originOf(Value v) {
-  Origin o;
-  bool whole = true;
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-          def, get.getNameAttr());
-      if (!global)
-        return o;
-      if (auto p = global->getAttrOfType<PlacementAttr>(kPlacementAttrName)) {
-        o.level = p.getLevel();
-        if (whole)
-          o.offset = static_cast<int64_t>(p.getAddress());
-      }
-      return o;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    // A reshape is the same bytes.
-    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(def)) {
-      v = def->getOperand(0);
-      continue;
-    }
-    if (auto sub = dyn_cast<memref::SubViewOp>(def)) {
-      whole = false;
-      v = sub.getSource();
-      continue;
-    }
-    return o;
-  }
-  return o;
-}
 
 uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 

@@ -11,6 +11,7 @@
 #include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -50,12 +51,46 @@ SmallVector<int64_t> candidates(int64_t dim, int64_t unit) {
   return out;
 }
 
-// The largest tile volume whose double-buffered working set fits, ties
-// broken towards a larger tk (fewer re-accumulations) then tn.
+// The tilers' cost model, in cycles: the bytes the DMA moves at the
+// cluster DMA's 8 bytes per cycle (L2 <-> L1, docs/memory-map.md) plus a
+// fixed cost per pipeline step (an SA job, the DMA programming of its tiles,
+// the waits). The SA's own work is the same for every tiling (its folds are
+// whole multiples of the array wherever the tiles are), so it is left out.
+constexpr double kDmaBytesPerCycle = 8.0;
+constexpr double kStepCycles = 2000.0;
+double tilingCost(double dmaBytes, double steps) {
+  return dmaBytes / kDmaBytesPerCycle + kStepCycles * steps;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// npurt_matmul's tiles for C[m x n] (+)= A[m x k] * B[k x n]: the cheapest
+// under the cost model of the tile triples whose double-buffered working set
+// fits the budget. npurt_matmul steps k fastest, then m, then n, and loads
+// the A and B tiles of every step: A moves once per column tile of C
+// (ceil(n / tn) times), B once per row tile (ceil(m / tm) times), C is
+// written once. For each (tn, tk) the largest tm that fits is taken (the
+// fewest B re-reads). Ties go to the largest volume, then to a larger tk
+// (fewer re-accumulations), then tn. A B in L3 is staged through two K x tn
+// panels in L2 (npu-schedule): tiles whose panels exceed `panelBudget`
+// bytes are taken only when no tile's panels fit it.
 std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
                                  uint64_t eb, uint64_t ec, int64_t rows,
-                                 int64_t cols, uint64_t budget) {
-  std::optional<Tiles> best;
+                                 int64_t cols, uint64_t budget,
+                                 std::optional<uint64_t> panelBudget) {
+  struct Scored {
+    Tiles t;
+    double cost;
+  };
+  auto better = [](const Scored &a, const Scored &b) {
+    auto volume = [](const Tiles &x) { return x.tm * x.tn * x.tk; };
+    if (a.cost != b.cost)
+      return a.cost < b.cost;
+    if (volume(a.t) != volume(b.t))
+      return volume(a.t) > volume(b.t);
+    return a.t.tk > b.t.tk || (a.t.tk == b.t.tk && a.t.tn > b.t.tn);
+  };
+  std::optional<Scored> best, bestPanelFits;
   for (int64_t tk : candidates(k, rows))
     for (int64_t tn : candidates(n, cols)) {
       if (workingSet(1, tn, tk, ea, eb, ec) > budget)
@@ -70,13 +105,22 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
           hi = mid - 1;
       }
       Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
-      auto volume = [](const Tiles &x) { return x.tm * x.tn * x.tk; };
-      if (!best || volume(t) > volume(*best) ||
-          (volume(t) == volume(*best) &&
-           (t.tk > best->tk || (t.tk == best->tk && t.tn > best->tn))))
-        best = t;
+      const int64_t mt = ceilDiv(m, t.tm), nt = ceilDiv(n, tn),
+                    kt = ceilDiv(k, tk);
+      const double bytes = double(nt) * m * k * ea + double(mt) * k * n * eb +
+                           double(m) * n * ec;
+      Scored c{t, tilingCost(bytes, double(mt) * nt * kt)};
+      if (!best || better(c, *best))
+        best = c;
+      if (panelBudget && 2 * uint64_t(k) * tn * eb <= *panelBudget &&
+          (!bestPanelFits || better(c, *bestPanelFits)))
+        bestPanelFits = c;
     }
-  return best;
+  if (bestPanelFits)
+    return bestPanelFits->t;
+  if (best)
+    return best->t;
+  return std::nullopt;
 }
 
 // The L1 working sets of the conv kernels for given tiles: the formulas of
@@ -137,6 +181,26 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
   using NpuTileBase::NpuTileBase;
 
+  // The L2 bytes below the lowest planned L2 buffer (the plan fills L2 from
+  // its top): the firmware image, its heap and the L3 weights' staging
+  // panels (npu-schedule's planStage) share them. A matmul's panels may take
+  // half; 0 without a plan.
+  static uint64_t l2BelowPlan(ModuleOp module) {
+    if (!module)
+      return 0;
+    uint64_t l2Base = 0;
+    if (auto regions = module->getAttrOfType<DictionaryAttr>(kRegionsAttrName))
+      if (auto l2 = regions.getAs<DenseI64ArrayAttr>("l2"))
+        l2Base = l2[0];
+    std::optional<uint64_t> lowest;
+    for (auto g : module.getOps<memref::GlobalOp>())
+      if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
+        if (p.getLevel() == MemLevel::L2 &&
+            (!lowest || p.getAddress() < *lowest))
+          lowest = p.getAddress();
+    return lowest && l2Base && *lowest > l2Base ? *lowest - l2Base : 0;
+  }
+
   LogicalResult tileMatmul(linalg::MatmulOp mm, uint64_t budget, int64_t rows,
                            int64_t cols) {
     auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
@@ -180,8 +244,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                << " bytes of L1 (double-buffered), the budget is " << budget;
       tiles = Tiles{given[0], given[1], given[2], bytes};
     } else {
+      std::optional<uint64_t> panelBudget;
+      if (originOf(mm.getDpsInputOperand(1)->get()).level == MemLevel::L3)
+        panelBudget = l2BelowPlan(mm->getParentOfType<ModuleOp>()) / 2;
       tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                          elementBytes(ec), rows, cols, budget);
+                          elementBytes(ec), rows, cols, budget, panelBudget);
     }
     if (!tiles)
       return mm.emitOpError("the L1 budget of ")
@@ -204,11 +271,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   }
 
   // Row and output-channel tiles of a conv kernel call: the cheapest of the
-  // tile pairs that fit the budget under a small cost model: bytes the DMA
-  // moves (weights again for every row tile when they are split by
-  // channels, the halo rows of every row tile) at 8 bytes/cycle, plus a
-  // fixed cost per pipeline step (SA job, worker barrier, DMA programming).
-  // The SA and epilogue work is the same for every tiling.
+  // tile pairs that fit the budget under the tilers' cost model
+  // (tilingCost): bytes the DMA moves (weights again for every row tile
+  // when they are split by channels, the halo rows of every row tile), plus
+  // a fixed cost per pipeline step (SA job, worker barrier, DMA
+  // programming). The SA and epilogue work is the same for every tiling.
   // Output-channel tiles of a layer: all of cout, multiples of the SA's
   // columns, then fractions of them when even one column panel of K x cols
   // weights does not fit (the kernel does not split K). Depthwise and
@@ -382,7 +449,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
             if (s.kernel == "conv2d")
               dma += double(tn < s.cout ? rowTiles : 1) * s.kh * s.kw * s.c *
                      s.cout * s.e;
-            double cost = dma / 8.0 + 2000.0 * rowTiles * chTiles;
+            double cost = tilingCost(dma, double(rowTiles) * chTiles);
             if (!bestOh || cost < bestCost) {
               bestCost = cost, bestOh = toh, bestCout = tn, bestBytes = bytes;
             }

@@ -6,9 +6,13 @@
 #ifndef NPU_ANALYSIS_BUFFERKIND_H
 #define NPU_ANALYSIS_BUFFERKIND_H
 
+#include "npu/Dialect/Npu/NpuDialect.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace mlir::npu {
 
@@ -33,6 +37,16 @@ void markStagingCopy(Operation *op);
 
 // True if the network's function returns `value`.
 bool isReturned(Value value);
+
+// Where a memref lives, after npu-materialize-plan: the planned buffer (a
+// memref.global carrying npu.placement) it is, or is a cast, reshape or
+// subview of; the address is known when it is the whole buffer. Neither is
+// known for any other memref (a function argument, an allocation).
+struct Origin {
+  std::optional<MemLevel> level;
+  std::optional<int64_t> offset; // the planned address
+};
+Origin originOf(Value v);
 
 } // namespace mlir::npu
 
