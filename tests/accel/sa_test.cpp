@@ -323,6 +323,12 @@ const net_shape network_shapes[] = {
     {1, 480, 112, false},  {1, 32, 80, false},    {1, 32, 560, false},   {1, 2, 256, false},    {1, 160, 16, false},
     {1, 160, 112, false},  {1, 12, 64, false},    {1, 128, 8, false},    {1, 10, 64, false},    {1, 10, 64, true},
     {144, 64, 32, false},  {125, 64, 40, false},
+    // Since npu-tile's matmul cost model (the shapes above stay: the L3
+    // placements and --tile pins still give them).
+    {4, 128, 400, false},  {4, 128, 384, false},  {4, 256, 48, true},    {4, 256, 16, true},    {4, 128, 96, true},
+    {4, 128, 64, true},    {1, 128, 416, false},  {1, 128, 224, false},  {1, 640, 80, false},   {1, 640, 48, false},
+    {1, 128, 96, true},    {1, 128, 64, true},    {1, 128, 32, true},    {1, 8, 128, true},     {1, 128, 8, true},
+    {1, 96, 128, true},    {1, 64, 128, true},
 };
 // Edge shapes around the array's 16 x 16: one element, one tile, one more
 // than a tile in each direction, M around R (the fill hides exactly when M >= R).
