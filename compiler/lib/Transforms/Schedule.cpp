@@ -779,6 +779,7 @@ public:
     if (injectFault == "l3-as-l2")
       return success(); // the fault is that nothing is staged
     uint64_t need = 0;
+    linalg::MatmulOp neediest; // the matmul whose panels set `need`
     module.walk([&](linalg::MatmulOp mm) {
       Value bm = mm.getDpsInputOperand(1)->get();
       auto tb = dyn_cast<MemRefType>(bm.getType());
@@ -787,8 +788,10 @@ public:
       if (!tb || !tb.hasStaticShape() || !tiles || tiles.size() != 3 ||
           originOf(bm).level != MemLevel::L3)
         return;
-      need = std::max<uint64_t>(need, 2 * tb.getDimSize(0) * tiles[1] *
-                                          elementBytes(tb.getElementType()));
+      uint64_t panels =
+          2 * tb.getDimSize(0) * tiles[1] * elementBytes(tb.getElementType());
+      if (panels > need)
+        need = panels, neediest = mm;
     });
     if (need == 0)
       return success();
@@ -807,9 +810,23 @@ public:
           "npu-schedule: no L2 memory plan to place the L3 staging buffer "
           "below (run -npu-memory-plan / -npu-materialize-plan first)");
     uint64_t address = llvm::alignDown(*lowest - need, 64);
-    if (*lowest < need || address < l2Base)
-      return module.emitError("the L2 staging buffer for L3 weights (")
-             << need << " bytes) does not fit below the memory plan";
+    if (*lowest < need || address < l2Base) {
+      // At the matmul that needs it, with its panels' shape and the ways
+      // out (npu-tile already took the narrowest panels it could).
+      auto tb = cast<MemRefType>(neediest.getDpsInputOperand(1)->get().getType());
+      DenseI64ArrayAttr tiles =
+          NpuDialect::TilesAttrHelper(neediest.getContext()).getAttr(neediest);
+      std::string element;
+      llvm::raw_string_ostream(element) << tb.getElementType();
+      return neediest.emitOpError("the L2 staging buffer for L3 weights (")
+             << need << " bytes: two " << tb.getDimSize(0) << " x " << tiles[1]
+             << " " << element << " panels of B, tiles "
+             << tiles[0] << "x" << tiles[1] << "x" << tiles[2]
+             << ") does not fit in the " << (*lowest > l2Base ? *lowest - l2Base : 0)
+             << " bytes of L2 below the memory plan: pin a narrower tn "
+                "(npuc --tile <region>=<tm>x<tn>x<tk>), place the weights in "
+                "L2, or raise l2.size";
+    }
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     stageSymbol = "npu_l2_stage";
     auto global = mb.create<memref::GlobalOp>(
