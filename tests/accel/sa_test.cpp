@@ -328,7 +328,7 @@ const net_shape network_shapes[] = {
     {4, 128, 400, false},  {4, 128, 384, false},  {4, 256, 48, true},    {4, 256, 16, true},    {4, 128, 96, true},
     {4, 128, 64, true},    {1, 128, 416, false},  {1, 128, 224, false},  {1, 640, 80, false},   {1, 640, 48, false},
     {1, 128, 96, true},    {1, 128, 64, true},    {1, 128, 32, true},    {1, 8, 128, true},     {1, 128, 8, true},
-    {1, 96, 128, true},    {1, 64, 128, true},
+    {1, 96, 128, true},    {1, 64, 128, true},    {4, 128, 128, false},  {1, 128, 320, false},  {1, 640, 64, false},
 };
 // Edge shapes around the array's 16 x 16: one element, one tile, one more
 // than a tile in each direction, M around R (the fill hides exactly when M >= R).

@@ -109,7 +109,11 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
                     kt = ceilDiv(k, tk);
       const double bytes = double(nt) * m * k * ea + double(mt) * k * n * eb +
                            double(m) * n * ec;
-      Scored c{t, tilingCost(bytes, double(mt) * nt * kt)};
+      // The first step's A and B tiles load before anything overlaps them
+      // (the pipeline's fill): counted twice, so a tile as large as the
+      // whole problem (one step, nothing to overlap) is not the cheapest.
+      const double fill = double(t.tm) * tk * ea + double(tk) * tn * eb;
+      Scored c{t, tilingCost(bytes + fill, double(mt) * nt * kt)};
       if (!best || better(c, *best))
         best = c;
       if (panelBudget && 2 * uint64_t(k) * tn * eb <= *panelBudget &&
