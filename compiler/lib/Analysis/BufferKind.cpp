@@ -58,6 +58,19 @@ bool mlir::npu::isReturned(Value value) {
   });
 }
 
+L2PlanBounds mlir::npu::l2PlanBounds(ModuleOp module) {
+  L2PlanBounds b;
+  if (auto regions = module->getAttrOfType<DictionaryAttr>(kRegionsAttrName))
+    if (auto l2 = regions.getAs<DenseI64ArrayAttr>("l2"))
+      b.base = l2[0];
+  for (auto g : module.getOps<memref::GlobalOp>())
+    if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
+      if (p.getLevel() == MemLevel::L2 &&
+          (!b.lowest || p.getAddress() < *b.lowest))
+        b.lowest = p.getAddress();
+  return b;
+}
+
 Origin mlir::npu::originOf(Value v) {
   Origin o;
   bool whole = true;

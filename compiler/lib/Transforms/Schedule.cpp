@@ -795,16 +795,7 @@ public:
     });
     if (need == 0)
       return success();
-    std::optional<uint64_t> lowest;
-    uint64_t l2Base = 0;
-    if (auto regions = module->getAttrOfType<DictionaryAttr>(kRegionsAttrName))
-      if (auto l2 = regions.getAs<DenseI64ArrayAttr>("l2"))
-        l2Base = l2[0];
-    for (auto g : module.getOps<memref::GlobalOp>())
-      if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
-        if (p.getLevel() == MemLevel::L2 &&
-            (!lowest || p.getAddress() < *lowest))
-          lowest = p.getAddress();
+    const auto [l2Base, lowest] = l2PlanBounds(module);
     if (!lowest || !l2Base)
       return module.emitError(
           "npu-schedule: no L2 memory plan to place the L3 staging buffer "

@@ -11,11 +11,11 @@
 #include "npu_l1_plan.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 #include <algorithm>
 
 namespace mlir::npu {
@@ -62,8 +62,6 @@ double tilingCost(double dmaBytes, double steps) {
   return dmaBytes / kDmaBytesPerCycle + kStepCycles * steps;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // npurt_matmul's tiles for C[m x n] (+)= A[m x k] * B[k x n]: the cheapest
 // under the cost model of the tile triples whose double-buffered working set
 // fits the budget. npurt_matmul steps k fastest, then m, then n, and loads
@@ -105,8 +103,8 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
           hi = mid - 1;
       }
       Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
-      const int64_t mt = ceilDiv(m, t.tm), nt = ceilDiv(n, tn),
-                    kt = ceilDiv(k, tk);
+      const int64_t mt = llvm::divideCeil(m, t.tm),
+                    nt = llvm::divideCeil(n, tn), kt = llvm::divideCeil(k, tk);
       const double bytes = double(nt) * m * k * ea + double(mt) * k * n * eb +
                            double(m) * n * ec;
       // The first step's A and B tiles load before anything overlaps them
@@ -185,26 +183,6 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
   using NpuTileBase::NpuTileBase;
 
-  // The L2 bytes below the lowest planned L2 buffer (the plan fills L2 from
-  // its top): the firmware image, its heap and the L3 weights' staging
-  // panels (npu-schedule's planStage) share them. A matmul's panels may take
-  // half; 0 without a plan.
-  static uint64_t l2BelowPlan(ModuleOp module) {
-    if (!module)
-      return 0;
-    uint64_t l2Base = 0;
-    if (auto regions = module->getAttrOfType<DictionaryAttr>(kRegionsAttrName))
-      if (auto l2 = regions.getAs<DenseI64ArrayAttr>("l2"))
-        l2Base = l2[0];
-    std::optional<uint64_t> lowest;
-    for (auto g : module.getOps<memref::GlobalOp>())
-      if (auto p = g->getAttrOfType<PlacementAttr>(kPlacementAttrName))
-        if (p.getLevel() == MemLevel::L2 &&
-            (!lowest || p.getAddress() < *lowest))
-          lowest = p.getAddress();
-    return lowest && l2Base && *lowest > l2Base ? *lowest - l2Base : 0;
-  }
-
   LogicalResult tileMatmul(linalg::MatmulOp mm, uint64_t budget, int64_t rows,
                            int64_t cols) {
     auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
@@ -248,9 +226,16 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                << " bytes of L1 (double-buffered), the budget is " << budget;
       tiles = Tiles{given[0], given[1], given[2], bytes};
     } else {
+      // A B in L3: its panels may take half of the L2 below the plan (the
+      // rest is the firmware image's and its heap's); none without a plan.
       std::optional<uint64_t> panelBudget;
-      if (originOf(mm.getDpsInputOperand(1)->get()).level == MemLevel::L3)
-        panelBudget = l2BelowPlan(mm->getParentOfType<ModuleOp>()) / 2;
+      if (originOf(mm.getDpsInputOperand(1)->get()).level == MemLevel::L3) {
+        const auto [l2Base, lowest] =
+            l2PlanBounds(mm->getParentOfType<ModuleOp>());
+        panelBudget = lowest && l2Base && *lowest > l2Base
+                          ? (*lowest - l2Base) / 2
+                          : 0;
+      }
       tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
                           elementBytes(ec), rows, cols, budget, panelBudget);
     }

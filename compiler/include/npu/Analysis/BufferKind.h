@@ -8,6 +8,7 @@
 
 #include "npu/Dialect/Npu/NpuDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
@@ -47,6 +48,16 @@ struct Origin {
   std::optional<int64_t> offset; // the planned address
 };
 Origin originOf(Value v);
+
+// The L2 below the memory plan (npu-memory-plan fills L2 from its top; the
+// firmware image, its heap and the L3 weights' staging panels share what
+// is below): the L2 region's base (npu.regions; 0 without one) and the
+// lowest planned L2 address (none without a planned L2 buffer).
+struct L2PlanBounds {
+  uint64_t base = 0;
+  std::optional<uint64_t> lowest;
+};
+L2PlanBounds l2PlanBounds(ModuleOp module);
 
 } // namespace mlir::npu
 
