@@ -19,4 +19,12 @@
 #define NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec) \
     (2 * ((tm) * (tk) * (ea) + (tk) * (tn) * (eb) + (tm) * (tn) * (ec)))
 
+/* npurt_matmul_ep adds its epilogue's buffers: the parameters of all n
+ * output channels (bias, and int8 per-channel multipliers and shifts: one
+ * word each per channel) right after C1, and two output tiles (tm x tn
+ * elements of eo bytes, each rounded up to 4 bytes) after B1. */
+#define NPU_L1_EPILOGUE_BYTES(tm, tn, eo, n, has_bias, per_channel)  \
+    (2 * (((tm) * (tn) * (eo) + 3) / 4 * 4) +                        \
+     (n) * 4 * (((has_bias) ? 1 : 0) + ((per_channel) ? 2 : 0)))
+
 #endif /* NPU_L1_PLAN_H */

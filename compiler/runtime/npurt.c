@@ -51,6 +51,67 @@ static inline __attribute__((always_inline)) int dma_2d(const char *what, void *
  * bound; a few in parallel share the L3 port instead. */
 #define NPURT_STAGE_CHUNKS_MAX 4u
 
+/* npurt_matmul_ep's epilogue: its parameters (L1 copies) and the task the
+ * workers run, one C tile at a time. */
+typedef struct {
+    int f32, relu, per_channel;
+    int32_t act_min, act_max; /* int8; NPURT_RELU already folded into act_min */
+    const int32_t *bias, *mult, *shift;
+    int prm_id[3];            /* the parameters' transfers, waited before the first epilogue */
+    int checked;              /* the shifts were checked (at the first epilogue) */
+    char *obuf[2];
+    char *out;
+    uint32_t eo;
+    /* the current task: C tile c (mr x nr, dense) -> output tile o, columns from j0 */
+    const char *c;
+    char *o;
+    uint32_t j0, mr, nr;
+} mm_ep;
+
+/* The npurt_parallel job reads its task from here (one matmul at a time runs
+ * on the cluster). In a section of its own: a firmware that never calls
+ * npurt_matmul_ep does not keep it. */
+static const mm_ep *mm_ep_cur __attribute__((section(".bss.npurt_mm_ep_cur")));
+
+/* The workers' part of the epilogue (npurt.h): rows p = id, id + nw, ... of
+ * the tile, or, for a tile of fewer rows than workers (a batch of a few
+ * vectors), its columns n = id, id + nw, ..., so that every worker has work
+ * and the workers' words fall in different banks. Channel outer: the
+ * channel's parameters stay in registers. */
+static void mm_ep_worker(void) {
+    const mm_ep *e = mm_ep_cur;
+    const uint32_t id = npurt_worker_id(), nw = npurt_num_workers();
+    const uint32_t mr = e->mr, nr = e->nr;
+    const int by_rows = mr >= nw;
+    const uint32_t n0 = by_rows ? 0u : id, nstep = by_rows ? 1u : nw, r0 = by_rows ? id : 0u, rstep = by_rows ? nw : 1u;
+    const uint32_t step = rstep * nr;
+    if (e->f32) {
+        const float *bias = (const float *)e->bias;
+        for (uint32_t n = n0; n < nr; n += nstep) {
+            const float *c = (const float *)e->c + r0 * nr + n;
+            float *o = (float *)e->o + r0 * nr + n;
+            const int has_bias = bias != NULL;
+            const float b = has_bias ? bias[e->j0 + n] : 0.0f;
+            for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) {
+                float v = *c;
+                if (has_bias) v = v + b;
+                /* arith.maximumf(v, +0.0): NaN stays NaN, -0.0 becomes +0.0. */
+                if (e->relu && !(v > 0.0f) && v == v) v = 0.0f;
+                *o = v;
+            }
+        }
+        return;
+    }
+    const int32_t lo = e->act_min, hi = e->act_max;
+    for (uint32_t n = n0; n < nr; n += nstep) {
+        const uint32_t ch = e->j0 + n, pc = e->per_channel ? ch : 0u;
+        const int32_t b = e->bias ? e->bias[ch] : 0, m = e->mult[pc], sh = e->shift[pc];
+        const int32_t *c = (const int32_t *)e->c + r0 * nr + n;
+        int8_t *o = (int8_t *)e->o + r0 * nr + n;
+        for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) *o = epilogue_i8(*c, b, m, sh, lo, hi);
+    }
+}
+
 /* One L1 tile buffer pair: which tile each buffer holds. */
 typedef struct {
     char *buf[2];
@@ -73,6 +134,7 @@ typedef struct {
     int stage_id[2][NPURT_STAGE_CHUNKS_MAX]; /* per panel buffer: its chunks' transfers */
     uint32_t stage_chunks;
     int a_use, b_use; /* buffers of the step whose loads were issued last */
+    mm_ep *ep;        /* npurt_matmul_ep's epilogue; NULL: C goes to L2 as it is */
 } mm_ctx;
 
 /* 5. Stages column panel p of B (K rows x its width) L3 -> L2 into panel[p & 1],
@@ -142,8 +204,31 @@ static __attribute__((noinline)) void npurt_load_tiles(mm_ctx *x, uint32_t s) {
     }
 }
 
-void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
-                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
+/* The epilogue of the C tile in C buffer `buf` (rows i0.., columns j0..) on
+ * the workers, into output buffer `buf`, then that tile's DMA to the output. */
+static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, uint32_t mr, uint32_t nr) {
+    mm_ep *e = x->ep;
+    for (int p = 0; p < 3; ++p) dma_done("npurt_matmul", "parameters L2 -> L1", &e->prm_id[p]);
+    for (uint32_t ch = 0; !e->checked && !e->f32 && ch < (e->per_channel ? x->n : 1u); ++ch)
+        if (e->shift[ch] < 0 || e->shift[ch] > 62)
+            npurt_die(1, "npurt_matmul_ep: rq_shift[%lu] = %ld is outside 0..62", (unsigned long)ch, (long)e->shift[ch]);
+    e->checked = 1;
+    /* The output buffer's previous tile has left L1. */
+    dma_done("npurt_matmul", "output L1 -> L2", &x->wb_id[buf]);
+    e->c = x->cbuf[buf];
+    e->o = e->obuf[buf];
+    e->j0 = j0, e->mr = mr, e->nr = nr;
+    mm_ep_cur = e;
+    npurt_parallel(mm_ep_worker);
+    x->wb_id[buf] = dma_2d("output L1 -> L2", e->out + ((size_t)i0 * x->n + j0) * e->eo, e->obuf[buf], nr * e->eo, mr,
+                           nr * e->eo, x->n * e->eo);
+}
+
+/* npurt_matmul, and with `epa` npurt_matmul_ep: C tiles through the epilogue
+ * into epa->out instead of to c. */
+static void matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+                        uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage,
+                        const npurt_matmul_ep_args *epa) {
     const int f32 = (flags & NPURT_F32) != 0;
     const uint32_t ea = f32 ? 4u : 1u, eb = ea, ec = 4u;
 
@@ -157,7 +242,25 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
     tn = min_u32(tn, n);
     tk = min_u32(tk, k);
     const uint32_t a_bytes = tm * tk * ea, b_bytes = tk * tn * eb, c_bytes = tm * tn * ec;
-    const uint32_t need = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec);
+    mm_ep ep = {0};
+    const int per_channel = epa && !f32 && (flags & NPURT_PER_CHANNEL);
+    uint32_t prm_bytes = 0;
+    if (epa) {
+        if (flags & NPURT_ACCUMULATE) npurt_die(1, "npurt_matmul_ep: NPURT_ACCUMULATE has no epilogue (C = A*B only)");
+        if (!f32 && (!epa->rq_mult || !epa->rq_shift)) npurt_die(1, "npurt_matmul_ep: int8 needs rq_mult and rq_shift");
+        ep.f32 = f32;
+        ep.relu = (flags & NPURT_RELU) != 0;
+        ep.per_channel = per_channel;
+        ep.act_min = ep.relu && epa->act_min < 0 ? 0 : epa->act_min;
+        ep.act_max = epa->act_max;
+        ep.out = (char *)epa->out;
+        ep.eo = f32 ? 4u : 1u;
+        ep.prm_id[0] = ep.prm_id[1] = ep.prm_id[2] = -1;
+        prm_bytes = NPU_L1_EPILOGUE_BYTES(0u, 0u, 0u, n, epa->bias != NULL, per_channel);
+    }
+    const uint32_t o_bytes = epa ? (tm * tn * ep.eo + 3u) / 4u * 4u : 0u;
+    const uint32_t need = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec) +
+                          (epa ? NPU_L1_EPILOGUE_BYTES(tm, tn, ep.eo, n, epa->bias != NULL, per_channel) : 0u);
     if (l1_bytes < need)
         npurt_die(1, "npurt_matmul: l1_bytes %lu is less than the %lu bytes the tiles %lux%lux%lu need",
                   (unsigned long)l1_bytes, (unsigned long)need, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk);
@@ -186,11 +289,34 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
      * a failed allocation these are NULL + offset). */
     x.cbuf[0] = l1;
     x.cbuf[1] = l1 + c_bytes;
-    x.A.buf[0] = l1 + 2u * c_bytes;
+    /* npurt_matmul_ep: the parameters after C1, the output tiles after B1
+     * (npu_l1_plan.h). */
+    char *prm = l1 + 2u * c_bytes;
+    x.A.buf[0] = prm + prm_bytes;
     x.A.buf[1] = x.A.buf[0] + a_bytes;
     x.B.buf[0] = x.A.buf[1] + a_bytes;
     x.B.buf[1] = x.B.buf[0] + b_bytes;
     x.A.cur = x.B.cur = 1;
+    if (epa) {
+        ep.obuf[0] = x.B.buf[1] + b_bytes;
+        ep.obuf[1] = ep.obuf[0] + o_bytes;
+        /* All channels' parameters, once: they move while the first tiles
+         * load and are waited for at the first epilogue. */
+        char *q = prm;
+        if (epa->bias) {
+            ep.prm_id[0] = dma_2d("bias L2 -> L1", q, epa->bias, n * 4u, 1, 0, 0);
+            ep.bias = (const int32_t *)q;
+            q += n * 4u;
+        }
+        ep.mult = epa->rq_mult, ep.shift = epa->rq_shift;
+        if (per_channel) {
+            ep.prm_id[1] = dma_2d("multipliers L2 -> L1", q, epa->rq_mult, n * 4u, 1, 0, 0);
+            ep.mult = (const int32_t *)q;
+            ep.prm_id[2] = dma_2d("shifts L2 -> L1", q + n * 4u, epa->rq_shift, n * 4u, 1, 0, 0);
+            ep.shift = (const int32_t *)(q + n * 4u);
+        }
+        x.ep = &ep;
+    }
     x.a_id = x.b_id = x.cin_id = x.wb_id[0] = x.wb_id[1] = -1;
     for (uint32_t ch = 0; ch < NPURT_STAGE_CHUNKS_MAX; ++ch) x.stage_id[0][ch] = x.stage_id[1][ch] = -1;
 
@@ -218,6 +344,11 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
     }
     npurt_load_tiles(&x, 0);
 
+    /* npurt_matmul_ep: the C buffer whose complete tile awaits its epilogue
+     * (-1: none), which runs on the workers while the SA computes the next
+     * step. */
+    int pend = -1;
+    uint32_t pend_i0 = 0, pend_j0 = 0, pend_mr = 0, pend_nr = 0;
     for (uint32_t s = 0; s < steps; ++s) {
         const uint32_t kk = s % kt, im = (s / kt) % mt, jn = s / (kt * mt);
         const uint32_t i0 = im * tm, j0 = jn * tn;
@@ -250,6 +381,10 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
          * the next step's tiles. */
         if (x.staged && im == 0 && kk == 0 && jn + 1 < nt) npurt_stage_panel(&x, jn + 1);
         if (s + 1 < steps) npurt_load_tiles(&x, s + 1);
+        if (pend >= 0) {
+            npurt_matmul_epilogue(&x, pend, pend_i0, pend_j0, pend_mr, pend_nr);
+            pend = -1;
+        }
 
         if (npu_sa_wait())
             npurt_die(1,
@@ -258,12 +393,17 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
                       (unsigned long)mr, (unsigned long)nr, (unsigned long)mr, (unsigned long)kr, (unsigned long)im,
                       (unsigned long)jn, (unsigned long)kk, (unsigned long)npu_sa_error_address(),
                       (unsigned long)npu_sa_error_info());
-        /* The C tile is complete: back to L2 while the next tile computes in the other buffer. */
-        if (kk + 1 == kt)
+        /* The C tile is complete: back to L2 while the next tile computes in
+         * the other buffer (npurt_matmul_ep: through the epilogue, during the
+         * next step). */
+        if (kk + 1 == kt && epa) {
+            pend = cb, pend_i0 = i0, pend_j0 = j0, pend_mr = mr, pend_nr = nr;
+        } else if (kk + 1 == kt)
             x.wb_id[cb] = dma_2d("C L1 -> L2 write-back", x.c + ((size_t)i0 * n + j0) * ec, x.cbuf[cb], nr * ec, mr,
                                  nr * ec, n * ec);
     }
 
+    if (pend >= 0) npurt_matmul_epilogue(&x, pend, pend_i0, pend_j0, pend_mr, pend_nr);
     dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[0]);
     dma_done("npurt_matmul", "C L1 -> L2 write-back", &x.wb_id[1]);
     panel_staged(&x, 0);
@@ -273,6 +413,16 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
         npu_l2_free(x.panel[1]);
     }
     npu_l1_free(l1);
+}
+
+void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
+    matmul_impl(a, b, c, m, n, k, tm, tn, tk, flags, l1_bytes, l2_stage, NULL);
+}
+
+void npurt_matmul_ep(const npurt_matmul_ep_args *args) {
+    matmul_impl(args->a, args->b, NULL, args->m, args->n, args->k, args->tm, args->tn, args->tk, args->flags,
+                args->l1_bytes, args->l2_stage, args);
 }
 
 /* --- parallel ---------------------------------------------------------------------- */

@@ -110,10 +110,42 @@ extern "C" {
 #define NPURT_B_IN_L3 4u      /* B lives in L3: stage K x tn column panels L3 -> L2 (double-buffered), then L2 -> L1 */
 #define NPURT_DIRECT_L3 8u    /* fault injection 'l3-as-l2': B in L3 is DMA'd straight to L1 as if it were L2 */
 #define NPURT_UNCHECKED_L1 16u /* fault injection 'unchecked-l1-alloc': the L1 allocation is used without a NULL check */
+#define NPURT_RELU 32u         /* npurt_matmul_ep: clamp at 0 (int8: act_min raised to 0) */
+#define NPURT_PER_CHANNEL 64u  /* npurt_matmul_ep, int8: rq_mult / rq_shift have n entries; else one */
 
 /* C[m x n] (=|+=) A[m x k] * B[k x n]; see above. */
 void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
                   uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage);
+
+/* ---------------------------------------------------------------------------
+ * npurt_matmul_ep: out[m x n] = epilogue(A[m x k] * B[k x n]), a dense layer
+ * ---------------------------------------------------------------------------
+ * npurt_matmul (C = A*B, every flag but NPURT_ACCUMULATE) whose C tiles do
+ * not go to L2: once a C tile is complete in L1, the workers apply the
+ * epilogue of npurt_conv.h to it (f32: acc + bias, then max(., 0) with
+ * NPURT_RELU, exactly arith.maximumf: NaN stays NaN; int8: acc + bias
+ * wrapping, rq(., mult, shift), clamp to act_min..act_max, to int8) into an
+ * L1 output tile of int8 / f32, which the DMA takes to `out`. The epilogue
+ * of a tile runs while the SA computes the next tile's first step; the
+ * int32 / f32 accumulator never leaves L1. The parameters of all n channels
+ * (bias, and int8 per-channel multipliers and shifts) are DMA'd to L1 once.
+ * The L1 working set is npurt_matmul's plus NPU_L1_EPILOGUE_BYTES
+ * (npu_l1_plan.h). Bad parameters (a shift outside 0..62, int8 without
+ * multipliers) stop the run with a message, exit 1. Every argument is a
+ * 32-bit word, so generated code can fill the block as an i32 array. */
+typedef struct {
+    const void *a, *b;                 /* as npurt_matmul's */
+    void *out;                         /* [m x n] int8 / f32, row-major, in L2 */
+    const void *bias;                  /* [n] int32 / f32; NULL: none */
+    const int32_t *rq_mult, *rq_shift; /* int8: [n] (NPURT_PER_CHANNEL) or [1]; unused for f32 */
+    uint32_t m, n, k, tm, tn, tk;
+    int32_t act_min, act_max;          /* int8 clamp (-128, 127: none) */
+    uint32_t flags;                    /* NPURT_* */
+    uint32_t l1_bytes;                 /* NPU_L1_WORKING_SET + NPU_L1_EPILOGUE_BYTES at least */
+    void *l2_stage;                    /* as npurt_matmul's */
+} npurt_matmul_ep_args;
+
+void npurt_matmul_ep(const npurt_matmul_ep_args *args);
 
 /* Runs fn() on every worker of the cluster (fork + join through the event-unit
  * dispatcher) and returns when all have returned. Call it from the cluster

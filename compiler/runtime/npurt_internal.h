@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "npu_dma.h"
+#include "npurt_conv.h"
 
 /* A kernel's fatal error: the message on the UART, then exit(code). */
 static void __attribute__((noreturn, format(printf, 2, 3))) npurt_die(int code, const char *fmt, ...) {
@@ -35,5 +36,28 @@ static void dma_done(const char *kernel, const char *what, int *id) {
 
 static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1u) / b; }
 static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+/* The int8 epilogue (npurt_conv.h), shared by npurt_conv2d and npurt_matmul_ep.
+ * npurt_rq (npurt_conv.h), computed without 64-bit shifts when s >= 33 (every
+ * realistic int8 layer: m ~ 2^30, the scale ratio < 2^-2): then 2^(s-1) only
+ * touches the high word of a * m, and
+ *   (a * m + 2^(s-1)) >> s == (hi(a * m) + 2^(s-33)) >> (s-32)
+ * exactly (floor division by 2^32 first, then by 2^(s-32)); |hi| < 2^30 and
+ * 2^(s-33) <= 2^29, so the sum stays in int32. */
+static inline int32_t rq_fast(int32_t a, int32_t m, int32_t s) {
+    if (s >= 33) return ((int32_t)(((int64_t)a * m) >> 32) + (1 << (s - 33))) >> (s - 32);
+    return npurt_rq(a, m, s);
+}
+
+static inline int8_t clamp_i8(int64_t v, int32_t lo, int32_t hi) {
+    if (v < lo) v = lo;
+    if (v > hi) v = hi;
+    return (int8_t)v;
+}
+
+static inline int8_t epilogue_i8(int32_t acc, int32_t bias, int32_t m, int32_t s, int32_t lo, int32_t hi) {
+    const int32_t v = rq_fast((int32_t)((uint32_t)acc + (uint32_t)bias), m, s);
+    return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
 
 #endif /* NPURT_INTERNAL_H */

@@ -9,6 +9,12 @@
  *                          (int8 exact; f32 bit-exact with fmaf in k order, as
  *                          docs/sa.md specifies the array); guard words after
  *                          C checked untouched; npurt_copy L2 <-> L3 checked.
+ *                          Then npurt_matmul_ep (the fused epilogue): f32
+ *                          with and without bias and ReLU, int8 per-tensor
+ *                          and per-channel requantisation with clamps, B in
+ *                          L3, edge tiles, rows < workers and rows >=
+ *                          workers; every output element compared with the
+ *                          reference matmul + npurt_conv.h's epilogue.
  *   NPURT_TEST_CYCLES      64x256x784 int8 with B in L2 and in L3: cycles of
  *                          both calls (npu_cycles), both results compared.
  *   NPURT_TEST_PARALLEL    npurt_parallel: each worker writes its id into a
@@ -25,7 +31,9 @@
 #include <string.h>
 
 #include "npu.h"
+#include "npu_l1_plan.h"
 #include "npurt.h"
+#include "npurt_conv.h"
 
 static uint32_t rng_state;
 static void rng_seed(uint32_t s) { rng_state = s ? s : 0x9e3779b9u; }
@@ -142,6 +150,117 @@ static const mm_case cases[] = {
     {"f32 64x200x100 tiles 32x64x48, B in L3, accumulate", 64, 200, 100, 32, 64, 48, F32 | L3 | ACC, 0},
 };
 
+static void fill(uint32_t *dst, uint32_t count_bytes, int f32);
+
+/* npurt_matmul_ep cases: flags as above plus RELU / PER_CHANNEL; bias on or off. */
+typedef struct {
+    const char *name;
+    uint32_t m, n, k, tm, tn, tk, flags;
+    int bias;
+    int32_t act_min, act_max;
+} ep_case;
+
+#define RELU NPURT_RELU
+#define PC NPURT_PER_CHANNEL
+
+static const ep_case ep_cases[] = {
+    {"ep f32 4x70x50 tiles 4x32x16, bias, relu (rows < workers)", 4, 70, 50, 4, 32, 16, F32 | RELU, 1, 0, 0},
+    {"ep f32 19x23x29 tiles 8x16x16, bias, B in L3", 19, 23, 29, 8, 16, 16, F32 | L3, 1, 0, 0},
+    {"ep f32 12x40x20 tiles 12x40x20, no bias, relu (rows >= workers)", 12, 40, 20, 12, 40, 20, F32 | RELU, 0, 0, 0},
+    {"ep int8 4x70x50 tiles 4x32x16, per tensor, relu", 4, 70, 50, 4, 32, 16, I8 | RELU, 1, -128, 127},
+    {"ep int8 37x45x70 tiles 16x16x32, per channel, clamp -20..90", 37, 45, 70, 16, 16, 32, I8 | PC, 1, -20, 90},
+    {"ep int8 5x200x33 tiles 4x64x16, per channel, relu, B in L3", 5, 200, 33, 4, 64, 16, I8 | PC | RELU | L3, 1, -128,
+     127},
+    {"ep int8 1x33x17 tiles 1x32x16, no bias, per tensor", 1, 33, 17, 1, 32, 16, I8, 0, -128, 127},
+};
+
+static uint32_t ep_bias[200], ep_mult[200], ep_shift[200];
+static uint32_t ep_out[MAX_C + GUARD];
+
+static int run_ep_cases(uint32_t *total, uint32_t *expected) {
+    uint32_t bad = 0;
+    for (unsigned ci = 0; ci < sizeof ep_cases / sizeof ep_cases[0]; ++ci) {
+        const ep_case *t = &ep_cases[ci];
+        const int f32 = (t->flags & NPURT_F32) != 0, pc = (t->flags & PC) != 0, relu = (t->flags & RELU) != 0;
+        const uint32_t e = f32 ? 4u : 1u;
+        rng_seed(0x7654321u + ci * 104729u);
+        fill(a_l2, t->m * t->k * e, f32);
+        fill(b_l2, t->k * t->n * e, f32);
+        for (uint32_t j = 0; j < t->n; ++j) {
+            if (f32)
+                ((float *)ep_bias)[j] = rng_f32() * 64.0f;
+            else
+                ep_bias[j] = (uint32_t)((int32_t)(rng() >> 16) - 32768);
+            /* The shifts of real layers (~2^30 / 2^38) and small ones (the rq's other branch). */
+            ep_mult[j] = 0x40000000u + (rng() >> 3);
+            ep_shift[j] = (j & 3u) ? 38u + (rng() & 3u) : 10u + (rng() & 7u);
+            if (!pc && j == 0) ep_mult[0] >>= 12;
+        }
+        const uint32_t bytes = t->m * t->n * e;
+        memset(ep_out, 0x5a, sizeof ep_out);
+        const void *b = b_l2;
+        if (t->flags & NPURT_B_IN_L3) {
+            npurt_copy(b_l3, b_l2, t->k * t->n * e);
+            b = b_l3;
+        }
+        const uint32_t tm = t->tm < t->m ? t->tm : t->m, tn = t->tn < t->n ? t->tn : t->n,
+                       tk = t->tk < t->k ? t->tk : t->k;
+        npurt_matmul_ep_args args = {a_l2, b, ep_out, t->bias ? ep_bias : NULL, (const int32_t *)ep_mult,
+                                     (const int32_t *)ep_shift, t->m, t->n, t->k, t->tm, t->tn, t->tk,
+                                     t->act_min, t->act_max, t->flags, 0, NULL};
+        args.l1_bytes = NPU_L1_WORKING_SET(tm, tn, tk, e, e, 4u) +
+                        NPU_L1_EPILOGUE_BYTES(tm, tn, e, t->n, t->bias != 0, !f32 && pc);
+        npurt_region_begin("npurt_matmul_ep cases");
+        npurt_matmul_ep(&args);
+        npurt_region_end("npurt_matmul_ep cases");
+
+        /* The reference: the plain matmul, then the epilogue of npurt_conv.h. */
+        if (f32)
+            ref_f32((const float *)a_l2, (const float *)b_l2, (float *)ref, t->m, t->n, t->k, 0);
+        else
+            ref_i8((const int8_t *)a_l2, (const int8_t *)b_l2, (int32_t *)ref, t->m, t->n, t->k, 0);
+        uint32_t wrong = 0, compared = 0;
+        for (uint32_t i = 0; i < t->m * t->n; ++i) {
+            const uint32_t j = i % t->n;
+            uint32_t want, got;
+            if (f32) {
+                float v = ((float *)ref)[i];
+                if (t->bias) v = v + ((float *)ep_bias)[j];
+                if (relu && !(v > 0.0f) && v == v) v = 0.0f;
+                memcpy(&want, &v, 4);
+                got = ep_out[i];
+            } else {
+                const uint32_t q = pc ? j : 0u;
+                int32_t a = (int32_t)(ref[i] + (t->bias ? ep_bias[j] : 0u));
+                int64_t v = npurt_rq(a, (int32_t)ep_mult[q], (int32_t)ep_shift[q]);
+                const int32_t lo = relu && t->act_min < 0 ? 0 : t->act_min;
+                v = (int32_t)v < lo ? lo : (int32_t)v > t->act_max ? t->act_max : (int32_t)v;
+                want = (uint8_t)(int8_t)v;
+                got = ((uint8_t *)ep_out)[i];
+            }
+            ++compared;
+            if (got != want) {
+                if (wrong < 4)
+                    printf("  %s: mismatch at [%lu][%lu]: got 0x%08lx expected 0x%08lx\n", t->name,
+                           (unsigned long)(i / t->n), (unsigned long)j, (unsigned long)got, (unsigned long)want);
+                ++wrong;
+            }
+        }
+        for (uint32_t g = bytes; g < bytes + 16u; ++g)
+            if (((uint8_t *)ep_out)[g] != 0x5a) {
+                printf("  %s: byte %lu after the output overwritten\n", t->name, (unsigned long)g);
+                ++wrong;
+                break;
+            }
+        printf("%s: compared %lu of %lu elements, %lu mismatches\n", t->name, (unsigned long)compared,
+               (unsigned long)(t->m * t->n), (unsigned long)wrong);
+        *total += compared;
+        *expected += t->m * t->n;
+        bad += wrong;
+    }
+    return (int)bad;
+}
+
 static void fill(uint32_t *dst, uint32_t count_bytes, int f32) {
     if (f32) {
         float *f = (float *)dst;
@@ -217,6 +336,7 @@ int main(void) {
         }
         npu_l1_free(again);
     }
+    bad += (uint32_t)run_ep_cases(&total, &expected);
     printf("npurt_matmul: compared %lu of %lu elements, %lu mismatches\n", (unsigned long)total,
            (unsigned long)expected, (unsigned long)bad);
     if (total == 0 || total != expected) return fail("not every element was compared");
