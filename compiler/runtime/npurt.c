@@ -225,8 +225,10 @@ static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, 
 }
 
 /* npurt_matmul, and with `epa` npurt_matmul_ep: C tiles through the epilogue
- * into epa->out instead of to c. */
-static void matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+ * into epa->out instead of to c. Inlined into both: each is its own function
+ * (the name a bus-error report's call chain gives), and npurt_matmul's code
+ * keeps no trace of the epilogue. */
+static inline __attribute__((always_inline)) void matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
                         uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage,
                         const npurt_matmul_ep_args *epa) {
     const int f32 = (flags & NPURT_F32) != 0;
