@@ -21,10 +21,13 @@
 
 /* npurt_matmul_ep adds its epilogue's buffers: the parameters of all n
  * output channels (bias, and int8 per-channel multipliers and shifts: one
- * word each per channel) right after C1, and two output tiles (tm x tn
- * elements of eo bytes, each rounded up to 4 bytes) after B1. */
-#define NPU_L1_EPILOGUE_BYTES(tm, tn, eo, n, has_bias, per_channel)  \
-    (2 * (((tm) * (tn) * (eo) + 3) / 4 * 4) +                        \
+ * word each per channel) right after C1, and, for an output narrower than
+ * the accumulator (int8), two output tiles (tm x tn elements of eo bytes,
+ * each rounded up to 4 bytes) after B1. An f32 output (eo = 4) is written
+ * over its C tile in place: every worker reads and writes only its own
+ * elements, and no L1 goes to output tiles. */
+#define NPU_L1_EPILOGUE_BYTES(tm, tn, eo, n, has_bias, per_channel)      \
+    (((eo) == 4 ? 0 : 2 * (((tm) * (tn) * (eo) + 3) / 4 * 4)) +           \
      (n) * 4 * (((has_bias) ? 1 : 0) + ((per_channel) ? 2 : 0)))
 
 #endif /* NPU_L1_PLAN_H */

@@ -86,19 +86,29 @@ static void mm_ep_worker(void) {
     const uint32_t n0 = by_rows ? 0u : id, nstep = by_rows ? 1u : nw, r0 = by_rows ? id : 0u, rstep = by_rows ? nw : 1u;
     const uint32_t step = rstep * nr;
     if (e->f32) {
+        /* One loop per form, so that the element loop tests nothing but the
+         * value (the workers' instructions are the epilogue's cycles). */
         const float *bias = (const float *)e->bias;
+        const int relu = e->relu;
         for (uint32_t n = n0; n < nr; n += nstep) {
             const float *c = (const float *)e->c + r0 * nr + n;
             float *o = (float *)e->o + r0 * nr + n;
-            const int has_bias = bias != NULL;
-            const float b = has_bias ? bias[e->j0 + n] : 0.0f;
-            for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) {
-                float v = *c;
-                if (has_bias) v = v + b;
-                /* arith.maximumf(v, +0.0): NaN stays NaN, -0.0 becomes +0.0. */
-                if (e->relu && !(v > 0.0f) && v == v) v = 0.0f;
-                *o = v;
-            }
+            const float b = bias ? bias[e->j0 + n] : 0.0f;
+            /* arith.maximumf(v, +0.0): NaN stays NaN, -0.0 becomes +0.0. */
+            if (bias && relu)
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) {
+                    const float v = *c + b;
+                    *o = (v > 0.0f || v != v) ? v : 0.0f;
+                }
+            else if (bias)
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) *o = *c + b;
+            else if (relu)
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) {
+                    const float v = *c;
+                    *o = (v > 0.0f || v != v) ? v : 0.0f;
+                }
+            else
+                for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) *o = *c;
         }
         return;
     }
@@ -260,7 +270,8 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
         ep.prm_id[0] = ep.prm_id[1] = ep.prm_id[2] = -1;
         prm_bytes = NPU_L1_EPILOGUE_BYTES(0u, 0u, 0u, n, epa->bias != NULL, per_channel);
     }
-    const uint32_t o_bytes = epa ? (tm * tn * ep.eo + 3u) / 4u * 4u : 0u;
+    /* An f32 output overwrites its C tile (npu_l1_plan.h). */
+    const uint32_t o_bytes = epa && !f32 ? (tm * tn * ep.eo + 3u) / 4u * 4u : 0u;
     const uint32_t need = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec) +
                           (epa ? NPU_L1_EPILOGUE_BYTES(tm, tn, ep.eo, n, epa->bias != NULL, per_channel) : 0u);
     if (l1_bytes < need)
@@ -300,8 +311,8 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
     x.B.buf[1] = x.B.buf[0] + b_bytes;
     x.A.cur = x.B.cur = 1;
     if (epa) {
-        ep.obuf[0] = x.B.buf[1] + b_bytes;
-        ep.obuf[1] = ep.obuf[0] + o_bytes;
+        ep.obuf[0] = f32 ? x.cbuf[0] : x.B.buf[1] + b_bytes;
+        ep.obuf[1] = f32 ? x.cbuf[1] : ep.obuf[0] + o_bytes;
         /* All channels' parameters, once: they move while the first tiles
          * load and are waited for at the first epilogue. */
         char *q = prm;

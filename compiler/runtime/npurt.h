@@ -125,7 +125,8 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
  * epilogue of npurt_conv.h to it (f32: acc + bias, then max(., 0) with
  * NPURT_RELU, exactly arith.maximumf: NaN stays NaN; int8: acc + bias
  * wrapping, rq(., mult, shift), clamp to act_min..act_max, to int8) into an
- * L1 output tile of int8 / f32, which the DMA takes to `out`. The epilogue
+ * L1 output tile (int8; an f32 result overwrites its C tile in place), which
+ * the DMA takes to `out`. The epilogue
  * of a tile runs while the SA computes the next tile's first step; the
  * int32 / f32 accumulator never leaves L1. The parameters of all n channels
  * (bias, and int8 per-channel multipliers and shifts) are DMA'd to L1 once.

@@ -134,6 +134,7 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
       // The firmware image and heap take the bottom of L2.
       plan.l2FromTop = true;
       pm.addPass(createNpuFuseConv());
+      pm.addPass(createNpuFuseMatmul());
       pm.addPass(createNpuMemoryPlan(plan));
       break;
     }

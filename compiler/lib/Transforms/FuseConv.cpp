@@ -9,6 +9,12 @@
 // The epilogue is matched against the form compiler/networks/gen_mlperf.py
 // writes (the int8 requantisation of npurt_conv.h, op for op); anything
 // else is an error at the op saying what did not match.
+//
+// npu-fuse-matmul, here too because it matches the same epilogues: a dense
+// layer (linalg.matmul + its epilogue generic) becomes one npu.matmul_kernel,
+// when the epilogue is one npurt_matmul_ep computes exactly (also
+// gen_mlp.py's int8 form); a matmul can run unfused, so anything else is
+// left as it is.
 #include "OpRegistry.h"
 #include "npu/Dialect/Npu/NpuDialect.h"
 #include "npu/Transforms/Passes.h"
@@ -26,6 +32,7 @@
 
 namespace mlir::npu {
 #define GEN_PASS_DEF_NPUFUSECONV
+#define GEN_PASS_DEF_NPUFUSEMATMUL
 #include "npu/Transforms/Passes.h.inc"
 } // namespace mlir::npu
 
@@ -111,6 +118,8 @@ public:
     f32 = acc.isF32();
     if (failed(classifyInputs()))
       return failure();
+    if (!f32 && mlpForm && isMlpInt8())
+      return matchMlpInt8();
     return f32 ? matchF32() : matchInt8();
   }
 
@@ -119,13 +128,80 @@ public:
   linalg::FillOp fill;
   bool f32 = false;
   bool pool = false;
+  // npu-fuse-matmul: a mismatch is no error (the layer runs unfused), and
+  // gen_mlp.py's int8 epilogue is accepted too.
+  bool quiet = false, mlpForm = false;
+  // gen_mlp.py's form: the requantisation's multiplier and shift constants.
+  int64_t mlpMult = 0, mlpShift = 0;
   Epilogue e;
   BlockArgument argBias, argMult, argShift, argResidual;
 
 private:
   LogicalResult fail(const Twine &what) {
+    if (quiet)
+      return failure();
     return generic.emitOpError("epilogue of the layer at ")
            << layer->getLoc() << " cannot be fused: " << what;
+  }
+
+  // gen_mlp.py's int8 epilogue (compiler/networks/gen_mlp.py): acc + bias,
+  // [maxsi 0], extsi, muli m, addi round, shrsi s, maxsi, minsi, trunci.
+  bool isMlpInt8() {
+    SmallVector<StringRef> seq = bodySequence(generic);
+    SmallVector<const char *> want = {"arith.addi"};
+    if (seq.size() > 1 && seq[1] == "arith.maxsi" && seq.size() == 10)
+      want.push_back("arith.maxsi");
+    want.append({"arith.extsi", "arith.muli", "arith.addi", "arith.shrsi",
+                 "arith.maxsi", "arith.minsi", "arith.trunci", "linalg.yield"});
+    return !argMult && !argShift && !argResidual && sequenceIs(seq, want);
+  }
+
+  // rq(max(a, 0)) clamped is rq(a) clamped at max(lo, 0) when m >= 0 (rq
+  // is then monotonic and rq(0) = 0), and the i64 clamp equals npurt_conv.h's
+  // i32 truncation then clamp when the result fits i32: s >= 31 makes it so
+  // (|a * m| < 2^62). The round must be 2^(s-1), as in npurt_rq.
+  LogicalResult matchMlpInt8() {
+    Block *body = generic.getBody();
+    SmallVector<Operation *> ops;
+    for (Operation &op : *body)
+      if (!isa<arith::ConstantOp>(op))
+        ops.push_back(&op);
+    auto add = cast<arith::AddIOp>(ops[0]);
+    if (!argBias || add.getLhs() != body->getArgument(0) ||
+        add.getRhs() != argBias)
+      return fail("the first addi must be acc + bias");
+    Value v = add;
+    unsigned i = 1;
+    if (auto relu = dyn_cast<arith::MaxSIOp>(ops[1])) {
+      if (relu.getLhs() != v || !isZeroConstant(relu.getRhs()))
+        return fail("a maxsi before the requantisation that is not a ReLU");
+      e.relu = true;
+      v = relu;
+      i = 2;
+    }
+    auto ext = cast<arith::ExtSIOp>(ops[i]);
+    auto mul = cast<arith::MulIOp>(ops[i + 1]);
+    auto rnd = cast<arith::AddIOp>(ops[i + 2]);
+    auto shr = cast<arith::ShRSIOp>(ops[i + 3]);
+    auto mx = cast<arith::MaxSIOp>(ops[i + 4]);
+    auto mn = cast<arith::MinSIOp>(ops[i + 5]);
+    auto m = constInt(mul.getRhs()), r = constInt(rnd.getRhs()),
+         sh = constInt(shr.getRhs()), lo = constInt(mx.getRhs()),
+         hi = constInt(mn.getRhs());
+    if (ext.getIn() != v || mul.getLhs() != ext || rnd.getLhs() != mul ||
+        shr.getLhs() != rnd || mx.getLhs() != shr || mn.getLhs() != mx)
+      return fail("the requantisation's ops are not one chain");
+    if (!m || !r || !sh || !lo || !hi || *m < 0 || *m > INT32_MAX ||
+        *sh < 31 || *sh > 62 || *r != (int64_t(1) << *sh) >> 1 ||
+        *lo < -128 || *hi > 127 || *lo > *hi || (e.relu && *hi < 0))
+      return fail("the requantisation needs constants 0 <= m < 2^31, "
+                  "31 <= s <= 62, round 2^(s-1), clamp bounds in -128..127");
+    mlpMult = *m;
+    mlpShift = *sh;
+    e.actMin = e.relu ? std::max<int64_t>(*lo, 0) : *lo;
+    e.actMax = *hi;
+    e.relu = false; // folded into actMin, as npurt_conv.h does for int8
+    return success();
   }
 
   // Bias, multipliers, shifts: [c] vectors over the last loop; the residual
@@ -428,11 +504,95 @@ struct NpuFuseConvPass
   }
 };
 
-// One-shot bufferization of npu.conv_kernel: the same op on the operands'
-// buffers, writing its init's buffer in place.
-struct ConvKernelBufferization
+// A dense layer's matmul and epilogue -> one npu.matmul_kernel, when the
+// epilogue is one npurt_matmul_ep computes exactly; otherwise nothing
+// changes (the matmul runs on the SA, the generic on the workers).
+void fuseMatmul(linalg::MatmulOp mm) {
+  Fuser f(mm);
+  f.quiet = true;
+  f.mlpForm = true;
+  if (failed(f.run()) || f.e.residual)
+    return;
+  OpBuilder b(f.generic);
+  Location loc = mm.getLoc();
+  Value mult, shift;
+  if (!f.f32 && f.e.mult) {
+    // Constants within what the kernel takes, or no fusion (checked first:
+    // narrowToI32 reports, and an unfused layer is no error).
+    auto within = [](Value v, int64_t lo, int64_t hi) {
+      DenseIntElementsAttr values;
+      return matchPattern(v, m_Constant(&values)) &&
+             llvm::all_of(values.getValues<APInt>(), [&](const APInt &x) {
+               return x.getSExtValue() >= lo && x.getSExtValue() <= hi;
+             });
+    };
+    if (!within(f.e.mult, 0, INT32_MAX) || !within(f.e.shift, 0, 62))
+      return;
+    bool ok = true;
+    mult = narrowToI32(b, loc, f.e.mult, 0, INT32_MAX, f.generic, "multiplier",
+                       ok);
+    shift = narrowToI32(b, loc, f.e.shift, 0, 62, f.generic, "shift", ok);
+  } else if (!f.f32) {
+    auto scalar = [&](int64_t v) -> Value {
+      auto type = RankedTensorType::get({1}, b.getI32Type());
+      return b.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(
+                                                static_cast<int32_t>(v))));
+    };
+    mult = scalar(f.mlpMult);
+    shift = scalar(f.mlpShift);
+  }
+  Value init = f.generic.getDpsInitOperand(0)->get();
+  SmallVector<Value> operands = {mm.getDpsInputOperand(0)->get(),
+                                 mm.getDpsInputOperand(1)->get()};
+  auto opt = [&](Value v) {
+    if (v)
+      operands.push_back(v);
+    return v ? 1 : 0;
+  };
+  SmallVector<int32_t> segments = {1, 1, opt(f.e.bias), opt(mult), opt(shift),
+                                   1};
+  operands.push_back(init);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr(segments)),
+      b.getNamedAttr("act_min", b.getI64IntegerAttr(f.e.actMin)),
+      b.getNamedAttr("act_max", b.getI64IntegerAttr(f.e.actMax))};
+  if (f.e.relu)
+    attrs.push_back(b.getNamedAttr("relu", b.getUnitAttr()));
+  // A tile the user pinned on the matmul (npu.tiles) stays with the layer.
+  if (Attribute tiles = mm->getAttr(NpuDialect::TilesAttrHelper::getNameStr()))
+    attrs.push_back(
+        b.getNamedAttr(NpuDialect::TilesAttrHelper::getNameStr(), tiles));
+  auto fused = b.create<MatmulKernelOp>(
+      loc, TypeRange{f.generic->getResult(0).getType()}, operands, attrs);
+  NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
+  if (IntegerAttr id = checkpoint.getAttr(f.generic))
+    checkpoint.setAttr(fused, id);
+  f.generic->getResult(0).replaceAllUsesWith(fused->getResult(0));
+  f.generic.erase();
+  Value acc = f.fill.getDpsInitOperand(0)->get();
+  mm.erase();
+  f.fill.erase();
+  if (acc.use_empty() && acc.getDefiningOp())
+    acc.getDefiningOp()->erase();
+}
+
+struct NpuFuseMatmulPass
+    : public mlir::npu::impl::NpuFuseMatmulBase<NpuFuseMatmulPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp mm) { matmuls.push_back(mm); });
+    for (linalg::MatmulOp mm : matmuls)
+      fuseMatmul(mm);
+  }
+};
+
+// One-shot bufferization of npu.conv_kernel and npu.matmul_kernel: the same
+// op on the operands' buffers, writing its init's buffer in place.
+template <typename OpTy>
+struct KernelBufferization
     : public bufferization::DstBufferizableOpInterfaceExternalModel<
-          ConvKernelBufferization, ConvKernelOp> {
+          KernelBufferization<OpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const bufferization::AnalysisState &) const {
     // The output is overwritten, never read.
@@ -465,7 +625,8 @@ struct ConvKernelBufferization
 
 void mlir::npu::registerNpuBufferizationModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NpuDialect *) {
-    ConvKernelOp::attachInterface<ConvKernelBufferization>(*ctx);
+    ConvKernelOp::attachInterface<KernelBufferization<ConvKernelOp>>(*ctx);
+    MatmulKernelOp::attachInterface<KernelBufferization<MatmulKernelOp>>(*ctx);
   });
   // The golden's loop over a training module's steps (scf.for on tensors,
   // npu-loop-training-steps).

@@ -280,7 +280,8 @@ void insertL3Staging(func::FuncOp func, MemLevel weightLevel,
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       bool saStagesIt =
-          isa<linalg::MatmulOp>(user) && use.getOperandNumber() == 1;
+          isa<linalg::MatmulOp, MatmulKernelOp>(user) &&
+          use.getOperandNumber() == 1;
       if (!saStagesIt && !isa<func::ReturnOp>(user) && !isStagingCopy(user))
         readers.push_back(&use);
     }

@@ -37,6 +37,9 @@ const OpEntry kOps[] = {
      nullptr},
     {"npu.conv_kernel", is<ConvKernelOp>, nullptr, lowerConvKernel,
      /*startsLayer=*/true},
+    // A dense layer with its epilogue (npu-fuse-matmul): npurt_matmul_ep.
+    {"npu.matmul_kernel", is<MatmulKernelOp>, nullptr, lowerToSystolicArray,
+     /*startsLayer=*/true},
     // Views: the same buffer under another shape (flattening before the
     // fully connected layer).
     {"tensor.collapse_shape", is<tensor::CollapseShapeOp>, verifyValueTypes,

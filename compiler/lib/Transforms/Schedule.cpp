@@ -42,7 +42,7 @@ namespace {
 
 // npurt_matmul flags (compiler/runtime/npurt.h).
 constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
-                   kUncheckedL1 = 16;
+                   kUncheckedL1 = 16, kRelu = 32, kPerChannel = 64;
 // npurt_conv2d / npurt_dwconv2d / npurt_pool2d flags and modes
 // (compiler/runtime/npurt_conv.h; F32 and UNCHECKED_L1 as above).
 constexpr uint32_t kConvPerChannel = 2, kConvRelu = 4, kPoolAvg = 2;
@@ -229,6 +229,10 @@ public:
                         c = shape(mm.getDpsInitOperand(0)->get());
       return c[0] * c[1] * a[1];
     }
+    if (auto k = dyn_cast<MatmulKernelOp>(op)) {
+      ArrayRef<int64_t> a = shape(k.getA()), c = shape(k.getInit());
+      return c[0] * c[1] * a[1];
+    }
     if (auto k = dyn_cast<ConvKernelOp>(op)) {
       int64_t macs = ShapedType::getNumElements(shape(k.getInit()));
       for (int64_t w : k.getWindow())
@@ -263,39 +267,44 @@ public:
     }
   }
 
-  LogicalResult scheduleMatmul(linalg::MatmulOp mm, const std::string &layer) {
-    Value a = mm.getDpsInputOperand(0)->get();
-    Value bm = mm.getDpsInputOperand(1)->get();
-    Value c = mm.getDpsInitOperand(0)->get();
+  // A linalg.matmul -> npurt_matmul; a fused dense layer
+  // (npu.matmul_kernel) -> npurt_matmul_ep, whose C is its output.
+  LogicalResult scheduleMatmul(Operation *mm, const std::string &layer) {
+    auto kernel = dyn_cast<MatmulKernelOp>(mm);
+    Value a = mm->getOperand(0);
+    Value bm = mm->getOperand(1);
+    Value c = kernel ? kernel.getInit()
+                     : cast<linalg::MatmulOp>(mm).getDpsInitOperand(0)->get();
     auto ta = dyn_cast<MemRefType>(a.getType());
     auto tb = dyn_cast<MemRefType>(bm.getType());
     auto tc = dyn_cast<MemRefType>(c.getType());
     if (!ta || !tb || !tc)
-      return mm.emitOpError("npu-schedule runs on bufferized IR (memrefs)");
+      return mm->emitOpError("npu-schedule runs on bufferized IR (memrefs)");
     for (MemRefType t : {ta, tb, tc})
       if (!t.hasStaticShape() || !t.getLayout().isIdentity())
-        return mm.emitOpError("SA schedule needs dense, statically shaped "
+        return mm->emitOpError("SA schedule needs dense, statically shaped "
                               "row-major operands, got ")
                << t;
     // -npu-tile checked the element types (i8 x i8 -> i32 or all f32).
-    MLIRContext *ctx = mm.getContext();
+    MLIRContext *ctx = mm->getContext();
     DenseI64ArrayAttr tiles = NpuDialect::TilesAttrHelper(ctx).getAttr(mm);
     IntegerAttr tiledBytes = NpuDialect::L1BytesAttrHelper(ctx).getAttr(mm);
     if (!tiles || tiles.size() != 3 || !tiledBytes)
-      return mm.emitOpError("has no tiles: run -npu-tile first");
+      return mm->emitOpError("has no tiles: run -npu-tile first");
     const int64_t tm = tiles[0], tn = tiles[1], tk = tiles[2];
     const bool f32 = ta.getElementType().isF32();
     Origin oa = originOf(a), ob = originOf(bm), oc = originOf(c);
     if (!oa.level || !ob.level || !oc.level)
-      return mm.emitOpError("operand is not a planned buffer (run "
+      return mm->emitOpError("operand is not a planned buffer (run "
                             "-npu-materialize-plan before bufferization)");
     if (*oa.level != MemLevel::L2 || *oc.level != MemLevel::L2)
-      return mm.emitOpError("the SA schedule reads A and writes C in L2; "
+      return mm->emitOpError("the SA schedule reads A and writes C in L2; "
                             "only B (the weights) may be in L3");
 
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
     uint32_t flags = f32 ? kF32 : 0;
-    bool accumulate = !NpuDialect::ZeroInitAttrHelper(ctx).isAttrPresent(mm);
+    bool accumulate =
+        !kernel && !NpuDialect::ZeroInitAttrHelper(ctx).isAttrPresent(mm);
     if (accumulate)
       flags |= kAccumulate;
     if (*ob.level == MemLevel::L3) {
@@ -320,12 +329,26 @@ public:
     }
 
     OpBuilder b(mm);
-    Location loc = mm.getLoc();
+    Location loc = mm->getLoc();
     Type i32Type = b.getI32Type();
-    SmallVector<Type> args(12, i32Type);
-    declare("npurt_matmul", args, {});
     std::string regionName = layer + ".matmul";
     region(b, loc, regionName, true);
+    Value stage =
+        (flags & kBInL3) && !stageSymbol.empty()
+            ? address(b, loc,
+                      b.create<memref::GetGlobalOp>(
+                          loc,
+                          module.lookupSymbol<memref::GlobalOp>(stageSymbol)
+                              .getType(),
+                          stageSymbol))
+            : i32(b, loc, 0);
+    func::CallOp call;
+    if (kernel) {
+      call = callMatmulEp(b, kernel, flags, m, n, k, tm, tn, tk, l1Bytes,
+                          stage);
+    } else {
+    SmallVector<Type> args(12, i32Type);
+    declare("npurt_matmul", args, {});
     SmallVector<Value> operands = {
         address(b, loc, a),
         address(b, loc, bm),
@@ -338,16 +361,9 @@ public:
         i32(b, loc, tk),
         i32(b, loc, flags),
         i32(b, loc, static_cast<int64_t>(l1Bytes)),
-        (flags & kBInL3) && !stageSymbol.empty()
-            ? address(b, loc,
-                      b.create<memref::GetGlobalOp>(
-                          loc,
-                          module.lookupSymbol<memref::GlobalOp>(stageSymbol)
-                              .getType(),
-                          stageSymbol))
-            : i32(b, loc, 0)};
-    auto call =
-        b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
+        stage};
+    call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
+    }
     // The tiling decision stays readable in --emit=schedule.
     for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
                             NpuDialect::L1BytesAttrHelper(ctx).getName(),
@@ -356,9 +372,55 @@ public:
       if (Attribute a = mm->getAttr(attr))
         call->setAttr(attr, a);
     region(b, loc, regionName, false, mm);
-    mm.erase();
+    mm->erase();
     return success();
   }
+
+  // npurt_matmul_ep's argument block (npurt.h: 32-bit words) in a stack
+  // slot of the calling function, one per function (allocated at its entry,
+  // so a training loop does not grow the stack), filled before each call.
+  func::CallOp callMatmulEp(OpBuilder &b, MatmulKernelOp k, uint32_t flags,
+                            int64_t m, int64_t n, int64_t kk, int64_t tm,
+                            int64_t tn, int64_t tk, uint64_t l1Bytes,
+                            Value stage) {
+    Location loc = k.getLoc();
+    SmallVector<Value> words;
+    auto word = [&](int64_t v) { words.push_back(i32(b, loc, v)); };
+    auto ptr = [&](Value v) {
+      if (v)
+        words.push_back(address(b, loc, v));
+      else
+        word(0);
+    };
+    ptr(k.getA()), ptr(k.getB()), ptr(k.getInit()), ptr(k.getBias()),
+        ptr(k.getMult()), ptr(k.getShift());
+    word(m), word(n), word(kk), word(tm), word(tn), word(tk);
+    word(k.getActMin()), word(k.getActMax());
+    if (k.getRelu())
+      flags |= kRelu;
+    if (k.getMult() &&
+        cast<ShapedType>(k.getMult().getType()).getNumElements() > 1)
+      flags |= kPerChannel;
+    word(flags), word(static_cast<int64_t>(l1Bytes));
+    words.push_back(stage);
+    auto fn = k->getParentOfType<func::FuncOp>();
+    auto type = MemRefType::get({static_cast<int64_t>(words.size())},
+                                b.getI32Type());
+    Value &block = argBlocks[fn];
+    if (!block) {
+      OpBuilder eb = OpBuilder::atBlockBegin(&fn.getBody().front());
+      block = eb.create<memref::AllocaOp>(loc, type, IntegerAttr());
+      block.getDefiningOp()->setAttr("alignment", eb.getI64IntegerAttr(4));
+    }
+    for (auto [i, w] : llvm::enumerate(words))
+      b.create<memref::StoreOp>(
+          loc, w, block, ValueRange{b.create<arith::ConstantIndexOp>(loc, i)});
+    Type i32Type = b.getI32Type();
+    declare("npurt_matmul_ep", {i32Type}, {});
+    return b.create<func::CallOp>(loc, "npurt_matmul_ep", TypeRange{},
+                                  ValueRange{address(b, loc, block)});
+  }
+  llvm::DenseMap<Operation *, Value> argBlocks; // per function
 
   // One npurt_conv2d / npurt_dwconv2d / npurt_pool2d call with the tiles
   // npu-tile chose; its argument block (npurt_conv.h: 32-bit words) is
@@ -618,7 +680,8 @@ public:
             return o.level == to.level && o.offset == to.offset;
           }))
         return layerBetween ? op : nullptr;
-      if (isa<linalg::LinalgOp, ConvKernelOp>(op) && !isa<linalg::CopyOp>(op))
+      if (isa<linalg::LinalgOp, ConvKernelOp, MatmulKernelOp>(op) &&
+          !isa<linalg::CopyOp>(op))
         layerBetween = true;
     }
     return nullptr;
@@ -779,12 +842,14 @@ public:
     if (injectFault == "l3-as-l2")
       return success(); // the fault is that nothing is staged
     uint64_t need = 0;
-    linalg::MatmulOp neediest; // the matmul whose panels set `need`
-    module.walk([&](linalg::MatmulOp mm) {
-      Value bm = mm.getDpsInputOperand(1)->get();
+    Operation *neediest = nullptr; // the matmul whose panels set `need`
+    module.walk([&](Operation *mm) {
+      if (!isa<linalg::MatmulOp, MatmulKernelOp>(mm))
+        return;
+      Value bm = mm->getOperand(1);
       auto tb = dyn_cast<MemRefType>(bm.getType());
       DenseI64ArrayAttr tiles =
-          NpuDialect::TilesAttrHelper(mm.getContext()).getAttr(mm);
+          NpuDialect::TilesAttrHelper(mm->getContext()).getAttr(mm);
       if (!tb || !tb.hasStaticShape() || !tiles || tiles.size() != 3 ||
           originOf(bm).level != MemLevel::L3)
         return;
@@ -804,12 +869,12 @@ public:
     if (*lowest < need || address < l2Base) {
       // At the matmul that needs it, with its panels' shape and the ways
       // out (npu-tile already took the narrowest panels it could).
-      auto tb = cast<MemRefType>(neediest.getDpsInputOperand(1)->get().getType());
+      auto tb = cast<MemRefType>(neediest->getOperand(1).getType());
       DenseI64ArrayAttr tiles =
-          NpuDialect::TilesAttrHelper(neediest.getContext()).getAttr(neediest);
+          NpuDialect::TilesAttrHelper(neediest->getContext()).getAttr(neediest);
       std::string element;
       llvm::raw_string_ostream(element) << tb.getElementType();
-      return neediest.emitOpError("the L2 staging buffer for L3 weights (")
+      return neediest->emitOpError("the L2 staging buffer for L3 weights (")
              << need << " bytes: two " << tb.getDimSize(0) << " x " << tiles[1]
              << " " << element << " panels of B, tiles "
              << tiles[0] << "x" << tiles[1] << "x" << tiles[2]
@@ -835,7 +900,7 @@ public:
 LogicalResult mlir::npu::lowerToSystolicArray(Scheduler &scheduler,
                                               Operation *op,
                                               const std::string &layer) {
-  return scheduler.scheduleMatmul(cast<linalg::MatmulOp>(op), layer);
+  return scheduler.scheduleMatmul(op, layer);
 }
 
 LogicalResult mlir::npu::lowerConvKernel(Scheduler &scheduler, Operation *op,
@@ -943,7 +1008,7 @@ struct NpuSchedulePass
       scheduler.dropFirstConvWeightStaging(f);
       SmallVector<Operation *> work;
       f.walk([&](Operation *op) {
-        if (isa<linalg::LinalgOp, ConvKernelOp>(op))
+        if (isa<linalg::LinalgOp, ConvKernelOp, MatmulKernelOp>(op))
           work.push_back(op);
       });
       unsigned layerIndex = 0;

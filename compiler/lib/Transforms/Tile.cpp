@@ -35,10 +35,22 @@ struct Tiles {
   uint64_t l1Bytes = 0;
 };
 
+// A fused dense layer's epilogue (npu.matmul_kernel -> npurt_matmul_ep):
+// what its L1 buffers depend on. eo = 0: a plain matmul.
+struct EpilogueL1 {
+  uint64_t eo = 0; // output element bytes
+  uint64_t n = 0;  // output channels (the parameters are loaded whole)
+  bool bias = false, perChannel = false;
+};
+
 // The runtime's L1 layout (npu_l1_plan.h), in 64 bits.
 uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
-                    uint64_t eb, uint64_t ec) {
-  return NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec);
+                    uint64_t eb, uint64_t ec, const EpilogueL1 &ep) {
+  uint64_t bytes = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec);
+  if (ep.eo)
+    bytes += NPU_L1_EPILOGUE_BYTES(uint64_t(tm), uint64_t(tn), ep.eo, ep.n,
+                                   ep.bias, ep.perChannel);
+  return bytes;
 }
 
 // Sizes along one dimension: multiples of the array's extent, or the whole
@@ -67,7 +79,8 @@ double tilingCost(double dmaBytes, double steps) {
 // fits the budget. npurt_matmul steps k fastest, then m, then n, and loads
 // the A and B tiles of every step: A moves once per column tile of C
 // (ceil(n / tn) times), B once per row tile (ceil(m / tm) times), C is
-// written once. For each (tn, tk) the largest tm that fits is taken (the
+// written once (a fused epilogue's output: at its own element size). For
+// each (tn, tk) the largest tm that fits is taken (the
 // fewest B re-reads). Ties go to the largest volume, then to a larger tk
 // (fewer re-accumulations), then tn. A B in L3 is staged through two K x tn
 // panels in L2 (npu-schedule): tiles whose panels exceed `panelBudget`
@@ -75,7 +88,8 @@ double tilingCost(double dmaBytes, double steps) {
 std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
                                  uint64_t eb, uint64_t ec, int64_t rows,
                                  int64_t cols, uint64_t budget,
-                                 std::optional<uint64_t> panelBudget) {
+                                 std::optional<uint64_t> panelBudget,
+                                 const EpilogueL1 &ep) {
   struct Scored {
     Tiles t;
     double cost;
@@ -91,22 +105,22 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
   std::optional<Scored> best, bestPanelFits;
   for (int64_t tk : candidates(k, rows))
     for (int64_t tn : candidates(n, cols)) {
-      if (workingSet(1, tn, tk, ea, eb, ec) > budget)
+      if (workingSet(1, tn, tk, ea, eb, ec, ep) > budget)
         continue;
       // The largest tm that fits for this (tn, tk).
       int64_t lo = 1, hi = m;
       while (lo < hi) {
         int64_t mid = (lo + hi + 1) / 2;
-        if (workingSet(mid, tn, tk, ea, eb, ec) <= budget)
+        if (workingSet(mid, tn, tk, ea, eb, ec, ep) <= budget)
           lo = mid;
         else
           hi = mid - 1;
       }
-      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec)};
+      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec, ep)};
       const int64_t mt = llvm::divideCeil(m, t.tm),
                     nt = llvm::divideCeil(n, tn), kt = llvm::divideCeil(k, tk);
       const double bytes = double(nt) * m * k * ea + double(mt) * k * n * eb +
-                           double(m) * n * ec;
+                           double(m) * n * (ep.eo ? ep.eo : ec);
       // The first step's A and B tiles load before anything overlaps them
       // (the pipeline's fill): counted twice, so a tile as large as the
       // whole problem (one step, nothing to overlap) is not the cheapest.
@@ -183,44 +197,63 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
 
   using NpuTileBase::NpuTileBase;
 
-  LogicalResult tileMatmul(linalg::MatmulOp mm, uint64_t budget, int64_t rows,
+  // A linalg.matmul, or a fused dense layer (npu.matmul_kernel: its C is
+  // the accumulator in L1, its epilogue's buffers count too).
+  LogicalResult tileMatmul(Operation *mm, uint64_t budget, int64_t rows,
                            int64_t cols) {
     auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
-    ShapedType ta = shaped(mm.getDpsInputOperand(0)->get());
-    ShapedType tb = shaped(mm.getDpsInputOperand(1)->get());
-    ShapedType tc = shaped(mm.getDpsInitOperand(0)->get());
+    auto kernel = dyn_cast<MatmulKernelOp>(mm);
+    ShapedType ta = shaped(mm->getOperand(0));
+    ShapedType tb = shaped(mm->getOperand(1));
+    ShapedType tc = shaped(
+        kernel ? kernel.getInit()
+               : cast<linalg::MatmulOp>(mm).getDpsInitOperand(0)->get());
     if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
         !tc.hasStaticShape())
-      return mm.emitOpError("tiling needs statically shaped operands");
+      return mm->emitOpError("tiling needs statically shaped operands");
     Type ea = ta.getElementType(), eb = tb.getElementType(),
          ec = tc.getElementType();
+    EpilogueL1 ep;
+    if (kernel) {
+      ep.eo = elementBytes(ec);
+      ep.n = tc.getDimSize(1);
+      ep.bias = kernel.getBias() != nullptr;
+      ep.perChannel = kernel.getMult() &&
+                      shaped(kernel.getMult()).getNumElements() > 1;
+      Builder eb32(mm->getContext());
+      if (!((ea.isF32() && ec.isF32()) || (ea.isInteger(8) && ec.isInteger(8))))
+        return mm->emitOpError("a fused dense layer computes i8 -> i8 or "
+                               "f32 -> f32, not ")
+               << ea << " -> " << ec;
+      ec = ea.isF32() ? Type(eb32.getF32Type()) : Type(eb32.getI32Type());
+    }
     bool f32 = ea.isF32() && eb.isF32() && ec.isF32();
     bool i8 = ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32);
     if (!f32 && !i8)
-      return mm.emitOpError("the SA computes i8 x i8 -> i32 or f32 x f32 -> "
-                            "f32, not ")
+      return mm->emitOpError("the SA computes i8 x i8 -> i32 or f32 x f32 -> "
+                             "f32, not ")
              << ea << " x " << eb << " -> " << ec;
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
     std::optional<Tiles> tiles;
     // A user's choice (npu.tiles on the matmul in the input, like npu.mem
     // for the plan) is kept if the SA and L1 can take it: for exploring.
-    NpuDialect::TilesAttrHelper tilesAttr(mm.getContext());
+    NpuDialect::TilesAttrHelper tilesAttr(mm->getContext());
     if (DenseI64ArrayAttr given = tilesAttr.getAttr(mm)) {
       if (given.size() != 3 || given[0] < 1 || given[0] > m || given[1] < 1 ||
           given[1] > n || given[2] < 1 || given[2] > k)
-        return mm.emitOpError(tileSource(mm))
+        return mm->emitOpError(tileSource(mm))
                << " must be [tm, tn, tk] with 1 <= tm <= " << m
                << ", 1 <= tn <= " << n << ", 1 <= tk <= " << k;
       if ((given[1] % cols && given[1] != n) ||
           (given[2] % rows && given[2] != k))
-        return mm.emitOpError(tileSource(mm))
+        return mm->emitOpError(tileSource(mm))
                << ": tn must be a multiple of the SA's " << cols
                << " columns (or N), tk of its " << rows << " rows (or K)";
       uint64_t bytes =
           workingSet(given[0], given[1], given[2], elementBytes(ea),
-                     elementBytes(eb), elementBytes(ec));
+                     elementBytes(eb), elementBytes(ec), ep);
       if (bytes > budget)
-        return mm.emitOpError(tileSource(mm))
+        return mm->emitOpError(tileSource(mm))
                << " [" << given[0] << ", " << given[1] << ", " << given[2]
                << "] need " << bytes
                << " bytes of L1 (double-buffered), the budget is " << budget;
@@ -229,7 +262,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       // A B in L3: its panels may take half of the L2 below the plan (the
       // rest is the firmware image's and its heap's); none without a plan.
       std::optional<uint64_t> panelBudget;
-      if (originOf(mm.getDpsInputOperand(1)->get()).level == MemLevel::L3) {
+      if (originOf(mm->getOperand(1)).level == MemLevel::L3) {
         const auto [l2Base, lowest] =
             l2PlanBounds(mm->getParentOfType<ModuleOp>());
         panelBudget = lowest && l2Base && *lowest > l2Base
@@ -237,17 +270,19 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                           : 0;
       }
       tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                          elementBytes(ec), rows, cols, budget, panelBudget);
+                          elementBytes(ec), rows, cols, budget, panelBudget,
+                          ep);
     }
     if (!tiles)
-      return mm.emitOpError("the L1 budget of ")
+      return mm->emitOpError("the L1 budget of ")
              << budget << " bytes cannot hold the smallest double-buffered "
              << "tile ("
              << workingSet(1, std::min(n, cols), std::min(k, rows),
-                           elementBytes(ea), elementBytes(eb), elementBytes(ec))
+                           elementBytes(ea), elementBytes(eb), elementBytes(ec),
+                           ep)
              << " bytes): raise l1.size or lower firmware.stack_size";
-    Builder b(mm.getContext());
-    MLIRContext *ctx = mm.getContext();
+    Builder b(mm->getContext());
+    MLIRContext *ctx = mm->getContext();
     tilesAttr.setAttr(
         mm, b.getDenseI64ArrayAttr({tiles->tm, tiles->tn, tiles->tk}));
     NpuDialect::L1BytesAttrHelper(ctx).setAttr(
@@ -308,7 +343,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     unsigned layerIndex = 0;
     bool seenLayerStart = false;
     module.walk([&](Operation *op) {
-      if (!isa<linalg::LinalgOp, ConvKernelOp>(op))
+      if (!isa<linalg::LinalgOp, ConvKernelOp, MatmulKernelOp>(op))
         return;
       const OpEntry *entry = lookupOp(op);
       if (!entry)
@@ -321,7 +356,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           "layer" + std::to_string(seenLayerStart ? layerIndex : 1);
       if (auto k = dyn_cast<ConvKernelOp>(op))
         layer += "." + k.getKernel().str();
-      else if (isa<linalg::MatmulOp>(op))
+      else if (isa<linalg::MatmulOp, MatmulKernelOp>(op))
         layer += ".matmul";
       else
         return;
@@ -543,6 +578,9 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       ok &= succeeded(tileConvKernel(
           k, budget > kConvStateBytes ? budget - kConvStateBytes : 0, rows,
           cols));
+    });
+    module.walk([&](MatmulKernelOp k) {
+      ok &= succeeded(tileMatmul(k, budget, rows, cols));
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {

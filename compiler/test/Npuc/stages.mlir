@@ -1,6 +1,7 @@
 // npuc's --emit stages on the tiny int8 MLP: planned tensors, bufferized IR
-// at the planned addresses, the schedule (SA calls with their tiles, worker
-// functions), LLVM IR for riscv32/ilp32f, an RV32 object with the
+// at the planned addresses (each layer one fused npu.matmul_kernel), the
+// schedule (SA calls with their tiles, no worker function: the epilogues
+// run inside npurt_matmul_ep), LLVM IR for riscv32/ilp32f, an RV32 object with the
 // single-float ABI, and a linked firmware with its manifest.
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=plan | FileCheck %s --check-prefix=PLAN
 // RUN: npuc %networks/mlp_tiny_int8.mlir --emit=bufferized | FileCheck %s --check-prefix=BUF
@@ -29,31 +30,26 @@
 // BUF: func.func @npu_network_run() {
 // BUF: memref.get_global @npu_buf_{{[0-9]+}} : memref<4x16xi8>
 // BUF: memref.get_global @npu_weight_0 : memref<16x32xi8>
-// BUF: linalg.matmul {{.*}}ins(%{{.*}}, %{{.*}} : memref<4x16xi8>, memref<16x32xi8>) outs(%{{.*}} : memref<4x32xi32>)
+// BUF: "npu.matmul_kernel"(%{{.*}}) <{act_max = 127 : i64, act_min = 0 : i64, {{.*}} : (memref<4x16xi8>, memref<16x32xi8>, memref<32xi32>, memref<1xi32>, memref<1xi32>, memref<4x32xi8>) -> ()
+// BUF-NOT: linalg.generic
 // BUF-NOT: memref.alloc
 // BUF: memref.global "public" @npu_buf_0 : memref<4x16xi8> {npu.placement = #npu.placement<L2
 // BUF: memref.global "public" constant @npu_weight_0 : memref<16x32xi8> = dense<{{.*}}> {alignment = 64 : i64, npu.placement = #npu.placement<L2, {{.*}}, npu.section = ".npu.plan.npu_weight_0"}
 
-// TILED: linalg.fill {{{.*}}npu.split_dim = 1 : i64}
-// TILED: linalg.matmul {{{.*}}npu.l1_bytes = 2176 : i64, {{.*}}npu.tiles = array<i64: 4, 32, 16>}
-// TILED: linalg.generic {{.*}}npu.split_dim = 1 : i64
+// TILED: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 2560 : i64, {{.*}}npu.tiles = array<i64: 4, 32, 16>}
 
 // SCHED: func.func @npu_network_run() {
 // SCHED: call @npurt_region_begin(
-// SCHED: call @npurt_matmul({{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = 2176 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 32, 16>}
-// SCHED: call @npurt_parallel(%{{.*}}) {npu.split_dim = 1 : i64} : (() -> ()) -> ()
+// SCHED: call @npurt_matmul_ep({{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = 2560 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 32, 16>}
 // SCHED-NOT: linalg.fill
-// SCHED: func.func private @npu_worker_0() {
-// SCHED: call @npurt_worker_id() : () -> i32
-// SCHED: memref.subview
-// SCHED: linalg.generic
+// SCHED-NOT: npu_worker_
 
 // IR: target datalayout = "e-m:e-p:32:32-i64:64-n32-S128"
 // IR: target triple = "riscv32-unknown-elf"
 // IR: @npu_weight_0 = {{.*}}constant [16 x [32 x i8]] {{.*}}, section ".npu.plan.npu_weight_0", align 64
 // IR: @llvm.used =
 // IR: define void @npu_network_run()
-// IR: call void @npurt_matmul(
+// IR: call void @npurt_matmul_ep(
 // IR: !"target-abi", !"ilp32f"
 
 // OBJ: Class: ELF32

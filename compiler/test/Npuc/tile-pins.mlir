@@ -20,7 +20,7 @@
 // CHECK: npu.conv_kernel
 // CHECK: npu.conv_kernel
 // CHECK-SAME: npu.tiles = array<i64: 2, 16>
-// CHECK: linalg.matmul
+// CHECK: npu.matmul_kernel
 // CHECK-SAME: npu.tiles = array<i64: 1, 10, 32>
 
 // NOLAYER: error: --tile layer99.conv2d=4x16: no conv or matmul layer 'layer99.conv2d' (the layers: layer1.conv2d layer2.conv2d {{.*}} layer10.avgpool2d layer11.matmul)
@@ -29,4 +29,4 @@
 // RANGE: error: 'npu.conv_kernel' op --tile layer2.conv2d=40x16 [40, 16]: the layer has 32 output rows and 16 output channels
 // CHANNELS: error: 'npu.conv_kernel' op --tile layer2.conv2d=4x12 [4, 12]: a conv2d layer takes an output-channel tile of 16 8 4 2 1
 // L1: error: 'npu.conv_kernel' op --tile layer2.conv2d=32x16 [32, 16] need 494016 bytes of L1, the budget is 110976
-// MATMUL: error: 'linalg.matmul' op --tile layer11.matmul=1x16x64 must be [tm, tn, tk] with 1 <= tm <= 1, 1 <= tn <= 10, 1 <= tk <= 64
+// MATMUL: error: 'npu.matmul_kernel' op --tile layer11.matmul=1x16x64 must be [tm, tn, tk] with 1 <= tm <= 1, 1 <= tn <= 10, 1 <= tk <= 64

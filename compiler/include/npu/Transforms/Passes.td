@@ -101,6 +101,26 @@ def NpuFuseConv : Pass<"npu-fuse-conv", "ModuleOp"> {
   let dependentDialects = ["::mlir::npu::NpuDialect", "::mlir::arith::ArithDialect"];
 }
 
+def NpuFuseMatmul : Pass<"npu-fuse-matmul", "ModuleOp"> {
+  let summary = "Fuse each dense layer's epilogue into its matmul (npu.matmul_kernel)";
+  let description = [{
+    On tensors, before the memory plan. A `linalg.matmul` accumulating into
+    a zero `linalg.fill` of its own, whose result feeds exactly one
+    elementwise `linalg.generic` epilogue (as its first input) becomes one
+    `npu.matmul_kernel` writing the epilogue's output, when the epilogue is
+    one the runtime computes exactly: f32 `acc + bias`, optionally followed
+    by `maximumf(., 0)`; int8 `acc + bias` then either the requantisation of
+    npurt_conv.h with per-channel i64 multiplier and shift vectors
+    (gen_mlperf.py's form) or, with constants, optional `maxsi(., 0)`,
+    `extsi`, `muli m`, `addi (1 << s) >> 1`, `shrsi s`, clamp to -128..127
+    (gen_mlp.py's form; 0 <= m < 2^31, 31 <= s <= 62, where it is the same
+    value). The accumulator then never leaves L1 and no buffer is planned
+    for it. Any other epilogue, or an accumulator with other readers, is
+    left as it is (a matmul, then the generic on the workers).
+  }];
+  let dependentDialects = ["::mlir::npu::NpuDialect", "::mlir::arith::ArithDialect"];
+}
+
 def NpuMemoryPlan : Pass<"npu-memory-plan", "ModuleOp"> {
   let summary = "Place every weight and activation in L2 or L3";
   let description = [{

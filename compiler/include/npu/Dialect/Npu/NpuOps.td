@@ -42,4 +42,31 @@ def Npu_ConvKernelOp : Op<Npu_Dialect, "conv_kernel",
   }];
 }
 
+// A dense layer as the runtime runs it: C = A * B on the systolic array with
+// its elementwise epilogue (bias, int8 requantisation and clamp, f32 ReLU)
+// applied to each C tile in L1, so the int32/f32 accumulator never goes to
+// L2. npu-fuse-matmul builds it from a linalg.matmul and the linalg.generic
+// that consumes its result; npu-schedule lowers it to one npurt_matmul_ep
+// call (compiler/runtime/npurt.h), with the tiles npu-tile chose. B (the
+// weights) may stay in L3 like a linalg.matmul's: the kernel stages it.
+def Npu_MatmulKernelOp : Op<Npu_Dialect, "matmul_kernel",
+    [AttrSizedOperandSegments, DestinationStyleOpInterface]> {
+  let summary = "a dense layer: matmul on the SA with its epilogue (one runtime call)";
+  let arguments = (ins
+    AnyShaped:$a,                     // [m, k] i8 / f32
+    AnyShaped:$b,                     // [k, n] i8 / f32
+    Optional<AnyShaped>:$bias,        // [n] i32 / f32
+    Optional<AnyShaped>:$mult,        // int8: [n] or [1] i32 multipliers
+    Optional<AnyShaped>:$shift,       // int8: [n] or [1] i32 shifts
+    AnyShaped:$init,                  // [m, n] i8 / f32: the output's buffer
+    DefaultValuedAttr<I64Attr, "-128">:$act_min,
+    DefaultValuedAttr<I64Attr, "127">:$act_max,
+    UnitAttr:$relu                    // f32: max(., 0)
+  );
+  let results = (outs Variadic<AnyRankedTensor>:$result);
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getInitMutable(); }
+  }];
+}
+
 #endif // NPU_DIALECT_NPUOPS_TD
