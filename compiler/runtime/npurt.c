@@ -57,8 +57,8 @@ typedef struct {
     int f32, relu, per_channel;
     int32_t act_min, act_max; /* int8; NPURT_RELU already folded into act_min */
     const int32_t *bias, *mult, *shift;
-    int prm_id[3];            /* the parameters' transfers, waited before the first epilogue */
-    int checked;              /* the shifts were checked (at the first epilogue) */
+    int prm_id[3];            /* the parameters' transfers, waited during the first SA job */
+    uint32_t bad_shift;       /* a worker met rq_shift[bad_shift - 1] outside 0..62 (0: none) */
     char *obuf[2];
     char *out;
     uint32_t eo;
@@ -116,6 +116,12 @@ static void mm_ep_worker(void) {
     for (uint32_t n = n0; n < nr; n += nstep) {
         const uint32_t ch = e->j0 + n, pc = e->per_channel ? ch : 0u;
         const int32_t b = e->bias ? e->bias[ch] : 0, m = e->mult[pc], sh = e->shift[pc];
+        /* npurt_rq's range; the controller reports it after the join (a
+         * check here costs nothing: the shift is in a register anyway). */
+        if ((uint32_t)sh > 62u) {
+            ((mm_ep *)e)->bad_shift = pc + 1u;
+            continue;
+        }
         const int32_t *c = (const int32_t *)e->c + r0 * nr + n;
         int8_t *o = (int8_t *)e->o + r0 * nr + n;
         for (uint32_t r = r0; r < mr; r += rstep, c += step, o += step) *o = epilogue_i8(*c, b, m, sh, lo, hi);
@@ -214,15 +220,16 @@ static __attribute__((noinline)) void npurt_load_tiles(mm_ctx *x, uint32_t s) {
     }
 }
 
+/* npurt_matmul_ep's parameters are in L1: waited for while the first SA job
+ * runs. */
+static void npurt_matmul_params(mm_ep *e) {
+    for (int p = 0; p < 3; ++p) dma_done("npurt_matmul", "parameters L2 -> L1", &e->prm_id[p]);
+}
+
 /* The epilogue of the C tile in C buffer `buf` (rows i0.., columns j0..) on
  * the workers, into output buffer `buf`, then that tile's DMA to the output. */
 static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, uint32_t mr, uint32_t nr) {
     mm_ep *e = x->ep;
-    for (int p = 0; p < 3; ++p) dma_done("npurt_matmul", "parameters L2 -> L1", &e->prm_id[p]);
-    for (uint32_t ch = 0; !e->checked && !e->f32 && ch < (e->per_channel ? x->n : 1u); ++ch)
-        if (e->shift[ch] < 0 || e->shift[ch] > 62)
-            npurt_die(1, "npurt_matmul_ep: rq_shift[%lu] = %ld is outside 0..62", (unsigned long)ch, (long)e->shift[ch]);
-    e->checked = 1;
     /* The output buffer's previous tile has left L1. */
     dma_done("npurt_matmul", "output L1 -> L2", &x->wb_id[buf]);
     e->c = x->cbuf[buf];
@@ -230,6 +237,9 @@ static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, 
     e->j0 = j0, e->mr = mr, e->nr = nr;
     mm_ep_cur = e;
     npurt_parallel(mm_ep_worker);
+    if (e->bad_shift)
+        npurt_die(1, "npurt_matmul_ep: rq_shift[%lu] = %ld is outside 0..62", (unsigned long)(e->bad_shift - 1u),
+                  (long)e->shift[e->per_channel ? e->bad_shift - 1u : 0u]);
     x->wb_id[buf] = dma_2d("output L1 -> L2", e->out + ((size_t)i0 * x->n + j0) * e->eo, e->obuf[buf], nr * e->eo, mr,
                            nr * e->eo, x->n * e->eo);
 }
@@ -254,8 +264,12 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
     tn = min_u32(tn, n);
     tk = min_u32(tk, k);
     const uint32_t a_bytes = tm * tk * ea, b_bytes = tk * tn * eb, c_bytes = tm * tn * ec;
-    mm_ep ep = {0};
+    /* Not zero-initialised (a memset of the struct is ~300 cycles on the
+     * controller): every field is set below when there is an epilogue. */
+    mm_ep ep;
     const int per_channel = epa && !f32 && (flags & NPURT_PER_CHANNEL);
+    /* The parameters' L1 copy (none with NPURT_PARAMS_IN_L2). */
+    const int prm_l1 = epa && !(flags & NPURT_PARAMS_IN_L2);
     uint32_t prm_bytes = 0;
     if (epa) {
         if (flags & NPURT_ACCUMULATE) npurt_die(1, "npurt_matmul_ep: NPURT_ACCUMULATE has no epilogue (C = A*B only)");
@@ -268,12 +282,18 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
         ep.out = (char *)epa->out;
         ep.eo = f32 ? 4u : 1u;
         ep.prm_id[0] = ep.prm_id[1] = ep.prm_id[2] = -1;
-        prm_bytes = NPU_L1_EPILOGUE_BYTES(0u, 0u, 0u, n, epa->bias != NULL, per_channel);
+        ep.bias = NULL;
+        ep.c = ep.o = NULL;
+        ep.j0 = ep.mr = ep.nr = 0;
+        ep.bad_shift = 0;
+        prm_bytes = prm_l1 ? NPU_L1_EPILOGUE_BYTES(0u, 0u, 0u, n, epa->bias != NULL, per_channel) : 0u;
     }
     /* An f32 output overwrites its C tile (npu_l1_plan.h). */
     const uint32_t o_bytes = epa && !f32 ? (tm * tn * ep.eo + 3u) / 4u * 4u : 0u;
     const uint32_t need = NPU_L1_WORKING_SET(tm, tn, tk, ea, eb, ec) +
-                          (epa ? NPU_L1_EPILOGUE_BYTES(tm, tn, ep.eo, n, epa->bias != NULL, per_channel) : 0u);
+                          (epa ? NPU_L1_EPILOGUE_BYTES(tm, tn, ep.eo, n, prm_l1 && epa->bias != NULL,
+                                                       prm_l1 && per_channel)
+                               : 0u);
     if (l1_bytes < need)
         npurt_die(1, "npurt_matmul: l1_bytes %lu is less than the %lu bytes the tiles %lux%lux%lu need",
                   (unsigned long)l1_bytes, (unsigned long)need, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk);
@@ -314,21 +334,26 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
         ep.obuf[0] = f32 ? x.cbuf[0] : x.B.buf[1] + b_bytes;
         ep.obuf[1] = f32 ? x.cbuf[1] : ep.obuf[0] + o_bytes;
         /* All channels' parameters, once: they move while the first tiles
-         * load and are waited for at the first epilogue. */
+         * load and are waited for during the first SA job. */
         char *q = prm;
-        if (epa->bias) {
+        ep.bias = (const int32_t *)epa->bias;
+        ep.mult = epa->rq_mult, ep.shift = epa->rq_shift;
+        if (prm_l1 && epa->bias) {
             ep.prm_id[0] = dma_2d("bias L2 -> L1", q, epa->bias, n * 4u, 1, 0, 0);
             ep.bias = (const int32_t *)q;
             q += n * 4u;
         }
-        ep.mult = epa->rq_mult, ep.shift = epa->rq_shift;
-        if (per_channel) {
+        if (prm_l1 && per_channel) {
             ep.prm_id[1] = dma_2d("multipliers L2 -> L1", q, epa->rq_mult, n * 4u, 1, 0, 0);
             ep.mult = (const int32_t *)q;
             ep.prm_id[2] = dma_2d("shifts L2 -> L1", q + n * 4u, epa->rq_shift, n * 4u, 1, 0, 0);
             ep.shift = (const int32_t *)(q + n * 4u);
         }
         x.ep = &ep;
+        /* A channel's id is free again once its transfer ends, waited for or
+         * not: with B in L3 a parameter's id would be taken by a panel's
+         * staging chunk, and waiting for it would wait for the chunk. */
+        if (x.staged) npurt_matmul_params(&ep);
     }
     x.a_id = x.b_id = x.cin_id = x.wb_id[0] = x.wb_id[1] = -1;
     for (uint32_t ch = 0; ch < NPURT_STAGE_CHUNKS_MAX; ++ch) x.stage_id[0][ch] = x.stage_id[1][ch] = -1;
@@ -394,6 +419,7 @@ static inline __attribute__((always_inline)) void matmul_impl(const void *a, con
          * the next step's tiles. */
         if (x.staged && im == 0 && kk == 0 && jn + 1 < nt) npurt_stage_panel(&x, jn + 1);
         if (s + 1 < steps) npurt_load_tiles(&x, s + 1);
+        if (s == 0 && epa && !x.staged) npurt_matmul_params(&ep);
         if (pend >= 0) {
             npurt_matmul_epilogue(&x, pend, pend_i0, pend_j0, pend_mr, pend_nr);
             pend = -1;

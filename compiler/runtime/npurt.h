@@ -112,6 +112,8 @@ extern "C" {
 #define NPURT_UNCHECKED_L1 16u /* fault injection 'unchecked-l1-alloc': the L1 allocation is used without a NULL check */
 #define NPURT_RELU 32u         /* npurt_matmul_ep: clamp at 0 (int8: act_min raised to 0) */
 #define NPURT_PER_CHANNEL 64u  /* npurt_matmul_ep, int8: rq_mult / rq_shift have n entries; else one */
+#define NPURT_PARAMS_IN_L2 128u /* npurt_matmul_ep: the workers read bias / rq_mult / rq_shift where they are (L2),
+                                   no L1 copy (npu_l1_plan.h: has_bias = per_channel = 0) */
 
 /* C[m x n] (=|+=) A[m x k] * B[k x n]; see above. */
 void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
@@ -129,7 +131,9 @@ void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
  * the DMA takes to `out`. The epilogue
  * of a tile runs while the SA computes the next tile's first step; the
  * int32 / f32 accumulator never leaves L1. The parameters of all n channels
- * (bias, and int8 per-channel multipliers and shifts) are DMA'd to L1 once.
+ * (bias, and int8 per-channel multipliers and shifts) are DMA'd to L1 once
+ * (with NPURT_PARAMS_IN_L2 the workers read them from L2 instead: less L1,
+ * for a small L1).
  * The L1 working set is npurt_matmul's plus NPU_L1_EPILOGUE_BYTES
  * (npu_l1_plan.h). Bad parameters (a shift outside 0..62, int8 without
  * multipliers) stop the run with a message, exit 1. Every argument is a

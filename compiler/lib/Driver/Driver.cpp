@@ -637,6 +637,7 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
   pipelineOptions.activationMemLevel = options.activationMemLevel;
   pipelineOptions.injectFault = options.injectFault;
   pipelineOptions.tilePins = options.tilePins;
+  pipelineOptions.fuseMatmul = options.fuseMatmul;
   pipelineOptions.inputFile = options.inputData;
   // golden.bin: the outputs, then the checkpoints, each 16-byte aligned.
   uint64_t goldenBytes = outBytes;

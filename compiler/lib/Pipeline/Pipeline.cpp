@@ -134,7 +134,8 @@ void mlir::npu::buildNpuPipeline(OpPassManager &pm,
       // The firmware image and heap take the bottom of L2.
       plan.l2FromTop = true;
       pm.addPass(createNpuFuseConv());
-      pm.addPass(createNpuFuseMatmul());
+      if (options.fuseMatmul)
+        pm.addPass(createNpuFuseMatmul());
       pm.addPass(createNpuMemoryPlan(plan));
       break;
     }
@@ -532,6 +533,10 @@ ScheduledPlan mlir::npu::collectScheduledPlan(ModuleOp module,
         tiles.clear();
         for (int64_t v : t.asArrayRef())
           tiles += (tiles.empty() ? "" : "x") + std::to_string(v);
+        // As --tile takes it back (npu_sweep.py --fix-tiles pins it).
+        if (NpuDialect::ParamsInL2AttrHelper(call.getContext())
+                .isAttrPresent(call))
+          tiles += ",params=L2";
       }
       auto region = call->getAttrOfType<StringAttr>(
           NpuDialect::RegionAttrHelper::getNameStr());

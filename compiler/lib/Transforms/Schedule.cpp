@@ -42,7 +42,8 @@ namespace {
 
 // npurt_matmul flags (compiler/runtime/npurt.h).
 constexpr uint32_t kF32 = 1, kAccumulate = 2, kBInL3 = 4, kDirectL3 = 8,
-                   kUncheckedL1 = 16, kRelu = 32, kPerChannel = 64;
+                   kUncheckedL1 = 16, kRelu = 32, kPerChannel = 64,
+                   kParamsInL2 = 128;
 // npurt_conv2d / npurt_dwconv2d / npurt_pool2d flags and modes
 // (compiler/runtime/npurt_conv.h; F32 and UNCHECKED_L1 as above).
 constexpr uint32_t kConvPerChannel = 2, kConvRelu = 4, kPoolAvg = 2;
@@ -366,6 +367,7 @@ public:
     }
     // The tiling decision stays readable in --emit=schedule.
     for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
+                            NpuDialect::ParamsInL2AttrHelper(ctx).getName(),
                             NpuDialect::L1BytesAttrHelper(ctx).getName(),
                             NpuDialect::L1BudgetAttrHelper(ctx).getName(),
                             NpuDialect::SaAttrHelper(ctx).getName()})
@@ -398,6 +400,8 @@ public:
     word(k.getActMin()), word(k.getActMax());
     if (k.getRelu())
       flags |= kRelu;
+    if (NpuDialect::ParamsInL2AttrHelper(k.getContext()).isAttrPresent(k))
+      flags |= kParamsInL2;
     if (k.getMult() &&
         cast<ShapedType>(k.getMult().getType()).getNumElements() > 1)
       flags |= kPerChannel;

@@ -33,6 +33,7 @@ uint64_t elementBytes(Type t) { return (t.getIntOrFloatBitWidth() + 7) / 8; }
 struct Tiles {
   int64_t tm = 0, tn = 0, tk = 0;
   uint64_t l1Bytes = 0;
+  double cost = 0; // chooseTiles' cost model
 };
 
 // A fused dense layer's epilogue (npu.matmul_kernel -> npurt_matmul_ep):
@@ -42,6 +43,12 @@ struct EpilogueL1 {
   uint64_t n = 0;  // output channels (the parameters are loaded whole)
   bool bias = false, perChannel = false;
 };
+
+// The same epilogue with its parameters read from L2 (no L1 copy).
+EpilogueL1 withoutParams(EpilogueL1 ep) {
+  ep.bias = ep.perChannel = false;
+  return ep;
+}
 
 // The runtime's L1 layout (npu_l1_plan.h), in 64 bits.
 uint64_t workingSet(int64_t tm, int64_t tn, int64_t tk, uint64_t ea,
@@ -125,7 +132,8 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
       // (the pipeline's fill): counted twice, so a tile as large as the
       // whole problem (one step, nothing to overlap) is not the cheapest.
       const double fill = double(t.tm) * tk * ea + double(tk) * tn * eb;
-      Scored c{t, tilingCost(bytes + fill, double(mt) * nt * kt)};
+      t.cost = tilingCost(bytes + fill, double(mt) * nt * kt);
+      Scored c{t, t.cost};
       if (!best || better(c, *best))
         best = c;
       if (panelBudget && 2 * uint64_t(k) * tn * eb <= *panelBudget &&
@@ -194,6 +202,8 @@ uint64_t convKSplitL1Bytes(const ConvShape &s, int64_t tileOh, int64_t tileCout,
 struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // Ops pinned by --tile, with the pin as given (for the diagnostics).
   llvm::DenseMap<Operation *, std::string> pinnedBy;
+  // A pin's ",params=L1|L2" (fused dense layers): true = L2.
+  llvm::DenseMap<Operation *, bool> paramsPin;
 
   using NpuTileBase::NpuTileBase;
 
@@ -235,6 +245,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
              << ea << " x " << eb << " -> " << ec;
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
     std::optional<Tiles> tiles;
+    bool paramsInL2 = false;
     // A user's choice (npu.tiles on the matmul in the input, like npu.mem
     // for the plan) is kept if the SA and L1 can take it: for exploring.
     NpuDialect::TilesAttrHelper tilesAttr(mm->getContext());
@@ -252,6 +263,25 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       uint64_t bytes =
           workingSet(given[0], given[1], given[2], elementBytes(ea),
                      elementBytes(eb), elementBytes(ec), ep);
+      // A fused layer's parameters: where the pin says (",params=L1|L2"),
+      // else in L2 only if their L1 copy is what does not fit.
+      auto pin = paramsPin.find(mm);
+      if (pin != paramsPin.end()) {
+        if (!ep.eo)
+          return mm->emitOpError(tileSource(mm))
+                 << ": params= applies to a fused dense layer (a matmul "
+                    "with its epilogue), not to a plain matmul";
+        paramsInL2 = pin->second;
+      } else if (bytes > budget && ep.eo &&
+          workingSet(given[0], given[1], given[2], elementBytes(ea),
+                     elementBytes(eb), elementBytes(ec), withoutParams(ep)) <=
+              budget) {
+        paramsInL2 = true;
+      }
+      if (paramsInL2)
+        bytes = workingSet(given[0], given[1], given[2], elementBytes(ea),
+                           elementBytes(eb), elementBytes(ec),
+                           withoutParams(ep));
       if (bytes > budget)
         return mm->emitOpError(tileSource(mm))
                << " [" << given[0] << ", " << given[1] << ", " << given[2]
@@ -272,6 +302,18 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
                           elementBytes(ec), rows, cols, budget, panelBudget,
                           ep);
+      // A fused layer's parameters (all n channels, loaded once) take L1
+      // from the tiles; read from L2 by the workers instead when the tiles
+      // that leaves room for cost less (a small L1).
+      if (ep.eo && (ep.bias || ep.perChannel)) {
+        std::optional<Tiles> inL2 = chooseTiles(
+            m, n, k, elementBytes(ea), elementBytes(eb), elementBytes(ec), rows,
+            cols, budget, panelBudget, withoutParams(ep));
+        if (inL2 && (!tiles || inL2->cost < tiles->cost)) {
+          tiles = inL2;
+          paramsInL2 = true;
+        }
+      }
     }
     if (!tiles)
       return mm->emitOpError("the L1 budget of ")
@@ -291,6 +333,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                                                 b.getI64IntegerAttr(budget));
     NpuDialect::SaAttrHelper(ctx).setAttr(mm,
                                           b.getDenseI64ArrayAttr({rows, cols}));
+    NpuDialect::ParamsInL2AttrHelper paramsAttr(ctx);
+    if (paramsInL2)
+      paramsAttr.setAttr(mm, UnitAttr::get(ctx));
+    else if (paramsAttr.isAttrPresent(mm))
+      paramsAttr.removeAttr(mm);
     return success();
   }
 
@@ -376,6 +423,18 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           d << " " << n;
         return d << ")";
       }
+      // A fused dense layer's pin may say where its epilogue parameters
+      // live: <tm>x<tn>x<tk>,params=L1|L2 (the manifest's tiles say so too).
+      auto [sizesOnly, option] = sizesText.split(',');
+      std::optional<bool> paramsInL2;
+      if (!option.empty()) {
+        if (option != "params=L1" && option != "params=L2")
+          return module.emitError("--tile ")
+                 << pin << ": '" << option
+                 << "' is not params=L1 or params=L2";
+        paramsInL2 = option == "params=L2";
+      }
+      sizesText = sizesOnly;
       SmallVector<StringRef> parts;
       sizesText.split(parts, 'x');
       SmallVector<int64_t> sizes;
@@ -398,6 +457,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
         NpuDialect::TilesAttrHelper(b.getContext())
             .setAttr(o, b.getDenseI64ArrayAttr(sizes));
         pinnedBy[o] = pin;
+        if (paramsInL2)
+          paramsPin[o] = *paramsInL2;
       }
     }
     return success();

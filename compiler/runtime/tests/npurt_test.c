@@ -25,7 +25,10 @@
  *                          larger than L1 and NPURT_UNCHECKED_L1: the DMA
  *                          writes to NULL + offset (npusim exit 3).
  *   NPURT_TEST_L1_FAIL     the same allocation checked: the kernel's message
- *                          and exit(99) (npusim exit 1). */
+ *                          and exit(99) (npusim exit 1).
+ *   NPURT_TEST_BAD_SHIFT   npurt_matmul_ep with a per-channel shift of 63 (past
+ *                          npurt_rq's 0..62) in channel 37: the kernel's
+ *                          message naming it, exit 1. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -172,6 +175,9 @@ static const ep_case ep_cases[] = {
     {"ep int8 5x200x33 tiles 4x64x16, per channel, relu, B in L3", 5, 200, 33, 4, 64, 16, I8 | PC | RELU | L3, 1, -128,
      127},
     {"ep int8 1x33x17 tiles 1x32x16, no bias, per tensor", 1, 33, 17, 1, 32, 16, I8, 0, -128, 127},
+    {"ep int8 9x40x24 tiles 9x16x24, per channel, relu, parameters in L2", 9, 40, 24, 9, 16, 24,
+     I8 | PC | RELU | NPURT_PARAMS_IN_L2, 1, -128, 127},
+    {"ep f32 9x40x24 tiles 4x16x24, bias, parameters in L2", 9, 40, 24, 4, 16, 24, F32 | NPURT_PARAMS_IN_L2, 1, 0, 0},
 };
 
 static uint32_t ep_bias[200], ep_mult[200], ep_shift[200];
@@ -208,8 +214,9 @@ static int run_ep_cases(uint32_t *total, uint32_t *expected) {
         npurt_matmul_ep_args args = {a_l2, b, ep_out, t->bias ? ep_bias : NULL, (const int32_t *)ep_mult,
                                      (const int32_t *)ep_shift, t->m, t->n, t->k, t->tm, t->tn, t->tk,
                                      t->act_min, t->act_max, t->flags, 0, NULL};
+        const int in_l1 = !(t->flags & NPURT_PARAMS_IN_L2);
         args.l1_bytes = NPU_L1_WORKING_SET(tm, tn, tk, e, e, 4u) +
-                        NPU_L1_EPILOGUE_BYTES(tm, tn, e, t->n, t->bias != 0, !f32 && pc);
+                        NPU_L1_EPILOGUE_BYTES(tm, tn, e, t->n, in_l1 && t->bias != 0, in_l1 && !f32 && pc);
         npurt_region_begin("npurt_matmul_ep cases");
         npurt_matmul_ep(&args);
         npurt_region_end("npurt_matmul_ep cases");
@@ -476,7 +483,8 @@ int main(void) {
 }
 #endif
 
-#if defined(NPURT_TEST_DIRECT_L3) || defined(NPURT_TEST_UNCHECKED_L1) || defined(NPURT_TEST_L1_FAIL)
+#if defined(NPURT_TEST_DIRECT_L3) || defined(NPURT_TEST_UNCHECKED_L1) || defined(NPURT_TEST_L1_FAIL) || \
+    defined(NPURT_TEST_BAD_SHIFT)
 static int8_t a_l2[64 * 64];
 static int8_t b_l2[64 * 64];
 static int8_t b_l3[64 * 64] NPU_L3_DATA;
@@ -486,7 +494,17 @@ int main(void) {
     rng_seed(42);
     for (unsigned i = 0; i < sizeof a_l2; ++i) a_l2[i] = rng_i8();
     for (unsigned i = 0; i < sizeof b_l2; ++i) b_l2[i] = rng_i8();
-#ifdef NPURT_TEST_DIRECT_L3
+#if defined(NPURT_TEST_BAD_SHIFT)
+    (void)b_l3;
+    static int32_t bias[64], mult[64], shift[64];
+    static int8_t out[64 * 64];
+    for (unsigned j = 0; j < 64; ++j) bias[j] = (int32_t)j, mult[j] = 1 << 30, shift[j] = j == 37 ? 63 : 38;
+    npurt_matmul_ep_args args = {a_l2, b_l2, out, bias, mult, shift, 64, 64, 64, 16, 64, 64, -128, 127,
+                                 NPURT_PER_CHANNEL, 0, NULL};
+    args.l1_bytes = NPU_L1_WORKING_SET(16u, 64u, 64u, 1u, 1u, 4u) + NPU_L1_EPILOGUE_BYTES(16u, 64u, 1u, 64u, 1, 1);
+    printf("npurt_matmul_ep with rq_shift[37] = 63\n");
+    npurt_matmul_ep(&args);
+#elif defined(NPURT_TEST_DIRECT_L3)
     npurt_copy(b_l3, b_l2, sizeof b_l2);
     printf("npurt_matmul with B in L3 at %p, flags B_IN_L3 | DIRECT_L3\n", (void *)b_l3);
     npurt_matmul(a_l2, b_l3, c_l2, 64, 64, 64, 32, 32, 32, NPURT_B_IN_L3 | NPURT_DIRECT_L3, 2u * (1024 + 1024 + 4096), NULL);

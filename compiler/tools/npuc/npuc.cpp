@@ -67,6 +67,13 @@ cl::list<std::string> tilePins(
              "names it; a conv layer <output rows>x<output channels>, a matmul "
              "<tm>x<tn>x<tk>; repeatable (docs/compiler.md)"),
     cl::value_desc("layer=sizes"), cl::cat(cat));
+cl::opt<bool> fuseMatmul(
+    "fuse-matmul",
+    cl::desc("fuse each dense layer's epilogue (bias, requantisation, ReLU) "
+             "into its matmul kernel, npurt_matmul_ep (default); "
+             "--fuse-matmul=false runs the matmul, then the epilogue on the "
+             "workers from L2 (docs/compiler.md)"),
+    cl::init(true), cl::cat(cat));
 cl::opt<std::string> inputData(
     "input",
     cl::desc(
@@ -209,6 +216,7 @@ int main(int argc, char **argv) {
   options.activationMemLevel = activationMemLevel;
   options.injectFault = injectFault;
   options.tilePins.assign(tilePins.begin(), tilePins.end());
+  options.fuseMatmul = fuseMatmul;
   options.inputData = inputData;
   options.to = *to;
   options.emitImported = emitImported;

@@ -30,6 +30,8 @@ struct DriverOptions {
   std::string injectFault;
   // --tile <region>=<sizes> pins (npu-tile's `tile` option).
   std::vector<std::string> tilePins;
+  // --fuse-matmul (npu-fuse-matmul in the pipeline).
+  bool fuseMatmul = true;
   // Input 0's data (.npy / .bin) instead of the pattern; empty: the pattern.
   std::string inputData;
   // --train: npu-derive-training first (steps, batch, lr; batch 0: the

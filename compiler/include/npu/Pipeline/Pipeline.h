@@ -74,6 +74,11 @@ struct NpuPipelineOptions : public PassPipelineOptions<NpuPipelineOptions> {
       llvm::cl::desc(
           "<region>=<sizes>: pin a conv layer's <rows>x<channels> or a "
           "matmul's <tm>x<tn>x<tk> tiles (npu-tile)")};
+  Option<bool> fuseMatmul{
+      *this, "fuse-matmul",
+      llvm::cl::desc("Run npu-fuse-matmul (dense layers' epilogues into "
+                     "npurt_matmul_ep)"),
+      llvm::cl::init(true)};
   Option<std::string> inputFile{
       *this, "input-file",
       llvm::cl::desc(

@@ -106,6 +106,7 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
     return is(StringAttr(), "a string");
   if (name == NpuDialect::StagingAttrHelper::getNameStr() ||
       name == NpuDialect::ZeroInitAttrHelper::getNameStr() ||
+      name == NpuDialect::ParamsInL2AttrHelper::getNameStr() ||
       name == NpuDialect::SgdUpdateAttrHelper::getNameStr() ||
       name == NpuDialect::TrainableAttrHelper::getNameStr() ||
       name == NpuDialect::KeptForBackwardAttrHelper::getNameStr())

@@ -32,6 +32,7 @@ def Npu_Dialect : Dialect {
     "::mlir::StringAttr":$section,                // linker section of a global
     // Tiling (npu-tile) and the schedule (npu-schedule).
     "::mlir::DenseI64ArrayAttr":$tiles,           // [tm, tn, tk]
+    "::mlir::UnitAttr":$params_in_l2,             // a fused layer's epilogue parameters stay in L2
     "::mlir::IntegerAttr":$l1_bytes,              // double-buffered working set
     "::mlir::IntegerAttr":$l1_budget,             // L1 bytes the tiles may use
     "::mlir::DenseI64ArrayAttr":$sa,              // [rows, cols]

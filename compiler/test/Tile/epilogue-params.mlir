@@ -1,0 +1,34 @@
+// A fused dense layer's epilogue parameters (bias, and int8 per-channel
+// multipliers and shifts) take L1 when npurt_matmul_ep copies them there.
+// npu-tile keeps them in L2 (npu.params_in_l2; the workers read them there)
+// when the tiles that leaves room for cost less: mlp_int8's layer 1 on gap9
+// gets 4x128x400 that way (its 1 KiB bias in L1 would not leave room for
+// it). A pin says where they go with ",params=L1|L2" (the manifest's tiles
+// say it the same way, so npu sweep --fix-tiles pins the whole decision).
+// RUN: npuc %networks/mlp_int8.mlir --emit=tiled | FileCheck %s
+// RUN: npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer1.matmul=4x64x400,params=L1 | FileCheck %s --check-prefix=PINL1
+// RUN: npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer2.matmul=4x128x128,params=L2 | FileCheck %s --check-prefix=PINL2
+// RUN: not npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer1.matmul=4x128x400,params=L1 2>&1 | FileCheck %s --check-prefix=NOROOM
+// RUN: not npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer1.matmul=4x128x400,params=L3 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: rm -rf %t && npuc %networks/mlp_int8.mlir -o %t && FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
+
+// CHECK: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 110720 : i64, {{.*}}npu.params_in_l2, {{.*}}npu.tiles = array<i64: 4, 128, 400>}
+// CHECK: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 39424 : i64,
+// CHECK-NOT: npu.params_in_l2
+// CHECK-SAME: npu.tiles = array<i64: 4, 128, 128>}
+
+// PINL1: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 57984 : i64,
+// PINL1-NOT: npu.params_in_l2
+// PINL1-SAME: npu.tiles = array<i64: 4, 64, 400>}
+
+// PINL2: "npu.matmul_kernel"(
+// PINL2: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 38912 : i64, {{.*}}npu.params_in_l2, {{.*}}npu.tiles = array<i64: 4, 128, 128>}
+
+// NOROOM: error: 'npu.matmul_kernel' op --tile layer1.matmul=4x128x400,params=L1 [4, 128, 400] need 111744 bytes of L1 (double-buffered), the budget is 111616
+// BAD: error: --tile layer1.matmul=4x128x400,params=L3: 'params=L3' is not params=L1 or params=L2
+
+// MANIFEST: "layers": [
+// MANIFEST: "region": "layer1.matmul",
+// MANIFEST-NEXT: "tiles": "4x128x400,params=L2"
+// MANIFEST: "region": "layer2.matmul",
+// MANIFEST-NEXT: "tiles": "4x128x128"
