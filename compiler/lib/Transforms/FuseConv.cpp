@@ -97,22 +97,22 @@ public:
   LogicalResult run() {
     Value result = layer->getResult(0);
     if (!result.hasOneUse())
-      return layer->emitOpError("result must feed exactly one elementwise "
-                                "epilogue linalg.generic for npuc to fuse it "
-                                "into the kernel call");
+      return failAtLayer("result must feed exactly one elementwise "
+                         "epilogue linalg.generic for npuc to fuse it into "
+                         "the kernel call");
     generic = dyn_cast<linalg::GenericOp>(result.use_begin()->getOwner());
     if (!generic || generic.getNumDpsInits() != 1 ||
         result.use_begin()->getOperandNumber() != 0)
-      return layer->emitOpError("result must be the first input of an "
-                                "elementwise linalg.generic epilogue");
+      return failAtLayer("result must be the first input of an "
+                         "elementwise linalg.generic epilogue");
     auto fill = cast<DestinationStyleOpInterface>(layer)
                     .getDpsInitOperand(0)
                     ->get()
                     .getDefiningOp<linalg::FillOp>();
     if (!fill || !isZeroConstant(fill.getDpsInputOperand(0)->get()) ||
         !fill->getResult(0).hasOneUse())
-      return layer->emitOpError("must accumulate into a zero linalg.fill of "
-                                "its own");
+      return failAtLayer("must accumulate into a zero linalg.fill of its "
+                         "own");
     this->fill = fill;
     Type acc = getElementTypeOrSelf(result.getType());
     f32 = acc.isF32();
@@ -137,6 +137,12 @@ public:
   BlockArgument argBias, argMult, argShift, argResidual;
 
 private:
+  LogicalResult failAtLayer(const Twine &what) {
+    if (quiet)
+      return failure();
+    return layer->emitOpError(what);
+  }
+
   LogicalResult fail(const Twine &what) {
     if (quiet)
       return failure();

@@ -1,7 +1,7 @@
 // npu-fuse-matmul: a dense layer's matmul and epilogue -> one npu.matmul_kernel
 // when npurt_matmul_ep computes the epilogue exactly; anything else is left
-// as it is (no error: the layer runs unfused).
-// RUN: npuc-opt %s -npu-fuse-matmul -split-input-file | FileCheck %s
+// as it is (no error, no diagnostic: the layer runs unfused).
+// RUN: npuc-opt %s -npu-fuse-matmul -split-input-file -verify-diagnostics | FileCheck %s
 
 // f32: bias + ReLU.
 // CHECK-LABEL: func.func @f32_relu
