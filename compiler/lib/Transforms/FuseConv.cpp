@@ -197,9 +197,9 @@ private:
     if (ext.getIn() != v || mul.getLhs() != ext || rnd.getLhs() != mul ||
         shr.getLhs() != rnd || mx.getLhs() != shr || mn.getLhs() != mx)
       return fail("the requantisation's ops are not one chain");
-    if (!m || !r || !sh || !lo || !hi || *m < 0 || *m > INT32_MAX ||
-        *sh < 31 || *sh > 62 || *r != (int64_t(1) << *sh) >> 1 ||
-        *lo < -128 || *hi > 127 || *lo > *hi || (e.relu && *hi < 0))
+    if (!m || !r || !sh || !lo || !hi || *m < 0 || *m > INT32_MAX || *sh < 31 ||
+        *sh > 62 || *r != (int64_t(1) << *sh) >> 1 || *lo < -128 || *hi > 127 ||
+        *lo > *hi || (e.relu && *hi < 0))
       return fail("the requantisation needs constants 0 <= m < 2^31, "
                   "31 <= s <= 62, round 2^(s-1), clamp bounds in -128..127");
     mlpMult = *m;
@@ -542,8 +542,8 @@ void fuseMatmul(linalg::MatmulOp mm) {
     auto scalar = [&](int64_t v) -> Value {
       auto type = RankedTensorType::get({1}, b.getI32Type());
       return b.create<arith::ConstantOp>(
-          loc, DenseElementsAttr::get(type, ArrayRef<int32_t>(
-                                                static_cast<int32_t>(v))));
+          loc, DenseElementsAttr::get(
+                   type, ArrayRef<int32_t>(static_cast<int32_t>(v))));
     };
     mult = scalar(f.mlpMult);
     shift = scalar(f.mlpShift);
@@ -556,8 +556,8 @@ void fuseMatmul(linalg::MatmulOp mm) {
       operands.push_back(v);
     return v ? 1 : 0;
   };
-  SmallVector<int32_t> segments = {1, 1, opt(f.e.bias), opt(mult), opt(shift),
-                                   1};
+  SmallVector<int32_t> segments = {1,         1,          opt(f.e.bias),
+                                   opt(mult), opt(shift), 1};
   operands.push_back(init);
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr(segments)),

@@ -284,7 +284,7 @@ public:
     for (MemRefType t : {ta, tb, tc})
       if (!t.hasStaticShape() || !t.getLayout().isIdentity())
         return mm->emitOpError("SA schedule needs dense, statically shaped "
-                              "row-major operands, got ")
+                               "row-major operands, got ")
                << t;
     // -npu-tile checked the element types (i8 x i8 -> i32 or all f32).
     MLIRContext *ctx = mm->getContext();
@@ -297,10 +297,10 @@ public:
     Origin oa = originOf(a), ob = originOf(bm), oc = originOf(c);
     if (!oa.level || !ob.level || !oc.level)
       return mm->emitOpError("operand is not a planned buffer (run "
-                            "-npu-materialize-plan before bufferization)");
+                             "-npu-materialize-plan before bufferization)");
     if (*oa.level != MemLevel::L2 || *oc.level != MemLevel::L2)
       return mm->emitOpError("the SA schedule reads A and writes C in L2; "
-                            "only B (the weights) may be in L3");
+                             "only B (the weights) may be in L3");
 
     int64_t m = ta.getDimSize(0), k = ta.getDimSize(1), n = tb.getDimSize(1);
     uint32_t flags = f32 ? kF32 : 0;
@@ -345,25 +345,24 @@ public:
             : i32(b, loc, 0);
     func::CallOp call;
     if (kernel) {
-      call = callMatmulEp(b, kernel, flags, m, n, k, tm, tn, tk, l1Bytes,
-                          stage);
+      call =
+          callMatmulEp(b, kernel, flags, m, n, k, tm, tn, tk, l1Bytes, stage);
     } else {
-    SmallVector<Type> args(12, i32Type);
-    declare("npurt_matmul", args, {});
-    SmallVector<Value> operands = {
-        address(b, loc, a),
-        address(b, loc, bm),
-        address(b, loc, c),
-        i32(b, loc, m),
-        i32(b, loc, n),
-        i32(b, loc, k),
-        i32(b, loc, tm),
-        i32(b, loc, tn),
-        i32(b, loc, tk),
-        i32(b, loc, flags),
-        i32(b, loc, static_cast<int64_t>(l1Bytes)),
-        stage};
-    call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
+      SmallVector<Type> args(12, i32Type);
+      declare("npurt_matmul", args, {});
+      SmallVector<Value> operands = {address(b, loc, a),
+                                     address(b, loc, bm),
+                                     address(b, loc, c),
+                                     i32(b, loc, m),
+                                     i32(b, loc, n),
+                                     i32(b, loc, k),
+                                     i32(b, loc, tm),
+                                     i32(b, loc, tn),
+                                     i32(b, loc, tk),
+                                     i32(b, loc, flags),
+                                     i32(b, loc, static_cast<int64_t>(l1Bytes)),
+                                     stage};
+      call = b.create<func::CallOp>(loc, "npurt_matmul", TypeRange{}, operands);
     }
     // The tiling decision stays readable in --emit=schedule.
     for (StringAttr attr : {NpuDialect::TilesAttrHelper(ctx).getName(),
@@ -408,8 +407,8 @@ public:
     word(flags), word(static_cast<int64_t>(l1Bytes));
     words.push_back(stage);
     auto fn = k->getParentOfType<func::FuncOp>();
-    auto type = MemRefType::get({static_cast<int64_t>(words.size())},
-                                b.getI32Type());
+    auto type =
+        MemRefType::get({static_cast<int64_t>(words.size())}, b.getI32Type());
     Value &block = argBlocks[fn];
     if (!block) {
       OpBuilder eb = OpBuilder::atBlockBegin(&fn.getBody().front());
@@ -880,9 +879,9 @@ public:
       llvm::raw_string_ostream(element) << tb.getElementType();
       return neediest->emitOpError("the L2 staging buffer for L3 weights (")
              << need << " bytes: two " << tb.getDimSize(0) << " x " << tiles[1]
-             << " " << element << " panels of B, tiles "
-             << tiles[0] << "x" << tiles[1] << "x" << tiles[2]
-             << ") does not fit in the " << (*lowest > l2Base ? *lowest - l2Base : 0)
+             << " " << element << " panels of B, tiles " << tiles[0] << "x"
+             << tiles[1] << "x" << tiles[2] << ") does not fit in the "
+             << (*lowest > l2Base ? *lowest - l2Base : 0)
              << " bytes of L2 below the memory plan: pin a narrower tn "
                 "(npuc --tile <region>=<tm>x<tn>x<tk>), place the weights in "
                 "L2, or raise l2.size";

@@ -215,9 +215,9 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     auto kernel = dyn_cast<MatmulKernelOp>(mm);
     ShapedType ta = shaped(mm->getOperand(0));
     ShapedType tb = shaped(mm->getOperand(1));
-    ShapedType tc = shaped(
-        kernel ? kernel.getInit()
-               : cast<linalg::MatmulOp>(mm).getDpsInitOperand(0)->get());
+    ShapedType tc =
+        shaped(kernel ? kernel.getInit()
+                      : cast<linalg::MatmulOp>(mm).getDpsInitOperand(0)->get());
     if (!ta || !tb || !tc || !ta.hasStaticShape() || !tb.hasStaticShape() ||
         !tc.hasStaticShape())
       return mm->emitOpError("tiling needs statically shaped operands");
@@ -228,8 +228,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       ep.eo = elementBytes(ec);
       ep.n = tc.getDimSize(1);
       ep.bias = kernel.getBias() != nullptr;
-      ep.perChannel = kernel.getMult() &&
-                      shaped(kernel.getMult()).getNumElements() > 1;
+      ep.perChannel =
+          kernel.getMult() && shaped(kernel.getMult()).getNumElements() > 1;
       Builder eb32(mm->getContext());
       if (!((ea.isF32() && ec.isF32()) || (ea.isInteger(8) && ec.isInteger(8))))
         return mm->emitOpError("a fused dense layer computes i8 -> i8 or "
@@ -273,15 +273,15 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                     "with its epilogue), not to a plain matmul";
         paramsInL2 = pin->second;
       } else if (bytes > budget && ep.eo &&
-          workingSet(given[0], given[1], given[2], elementBytes(ea),
-                     elementBytes(eb), elementBytes(ec), withoutParams(ep)) <=
-              budget) {
+                 workingSet(given[0], given[1], given[2], elementBytes(ea),
+                            elementBytes(eb), elementBytes(ec),
+                            withoutParams(ep)) <= budget) {
         paramsInL2 = true;
       }
       if (paramsInL2)
-        bytes = workingSet(given[0], given[1], given[2], elementBytes(ea),
-                           elementBytes(eb), elementBytes(ec),
-                           withoutParams(ep));
+        bytes =
+            workingSet(given[0], given[1], given[2], elementBytes(ea),
+                       elementBytes(eb), elementBytes(ec), withoutParams(ep));
       if (bytes > budget)
         return mm->emitOpError(tileSource(mm))
                << " [" << given[0] << ", " << given[1] << ", " << given[2]
@@ -299,9 +299,9 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                           ? (*lowest - l2Base) / 2
                           : 0;
       }
-      tiles = chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                          elementBytes(ec), rows, cols, budget, panelBudget,
-                          ep);
+      tiles =
+          chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
+                      elementBytes(ec), rows, cols, budget, panelBudget, ep);
       // A fused layer's parameters (all n channels, loaded once) take L1
       // from the tiles; read from L2 by the workers instead when the tiles
       // that leaves room for cost less (a small L1).
@@ -430,8 +430,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       if (!option.empty()) {
         if (option != "params=L1" && option != "params=L2")
           return module.emitError("--tile ")
-                 << pin << ": '" << option
-                 << "' is not params=L1 or params=L2";
+                 << pin << ": '" << option << "' is not params=L1 or params=L2";
         paramsInL2 = option == "params=L2";
       }
       sizesText = sizesOnly;
