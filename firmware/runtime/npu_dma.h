@@ -7,8 +7,8 @@
  *   if (npu_dma_wait(id)) { error }
  *
  * A copy returns as soon as the transfer is queued (or blocks while every
- * channel is busy). The id is valid until the transfer finished and was
- * waited for; it is then reused. Every hart may use the HAL: the descriptor
+ * channel is busy). Its id is free again once it ends, waited for or not
+ * (docs/dma.md, "Wait"). Every hart may use the HAL: the descriptor
  * registers are programmed under a lock. With the default
  * dma.on_error=stop a faulting transfer (or a refused one, e.g. L3 <-> L1
  * with dma.allow_l3_l1=false) ends the run with a bus-error report; with
