@@ -10,6 +10,7 @@
 // RUN: npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer2.matmul=4x128x128,params=L2 | FileCheck %s --check-prefix=PINL2
 // RUN: not npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer1.matmul=4x128x400,params=L1 2>&1 | FileCheck %s --check-prefix=NOROOM
 // RUN: not npuc %networks/mlp_int8.mlir --emit=tiled --tile=layer1.matmul=4x128x400,params=L3 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not npuc %networks/mlp_int8.mlir --emit=tiled --fuse-matmul=false --tile=layer1.matmul=4x128x400,params=L2 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: rm -rf %t && npuc %networks/mlp_int8.mlir -o %t && FileCheck %s --check-prefix=MANIFEST < %t/manifest.json
 
 // CHECK: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 110720 : i64, {{.*}}npu.params_in_l2, {{.*}}npu.tiles = array<i64: 4, 128, 400>}
@@ -25,6 +26,7 @@
 // PINL2: "npu.matmul_kernel"({{.*}}npu.l1_bytes = 38912 : i64, {{.*}}npu.params_in_l2, {{.*}}npu.tiles = array<i64: 4, 128, 128>}
 
 // NOROOM: error: 'npu.matmul_kernel' op --tile layer1.matmul=4x128x400,params=L1 [4, 128, 400] need 111744 bytes of L1 (double-buffered), the budget is 111616
+// PLAIN: error: 'linalg.matmul' op --tile layer1.matmul=4x128x400,params=L2: params= applies to a fused dense layer (a matmul with its epilogue), not to a plain matmul
 // BAD: error: --tile layer1.matmul=4x128x400,params=L3: 'params=L3' is not params=L1 or params=L2
 
 // MANIFEST: "layers": [
