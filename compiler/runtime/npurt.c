@@ -51,8 +51,8 @@ static inline __attribute__((always_inline)) int dma_2d(const char *what, void *
  * bound; a few in parallel share the L3 port instead. */
 #define NPURT_STAGE_CHUNKS_MAX 4u
 
-/* npurt_matmul_ep's epilogue: its parameters (L1 copies) and the task the
- * workers run, one C tile at a time. */
+/* npurt_matmul_ep's epilogue: its parameters (L1 copies, or where they are
+ * with NPURT_PARAMS_IN_L2) and the workers' task, one C tile at a time. */
 typedef struct {
     int f32, relu, per_channel;
     int32_t act_min, act_max; /* int8; NPURT_RELU already folded into act_min */
@@ -248,9 +248,9 @@ static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, 
  * into epa->out instead of to c. Inlined into both: each is its own function
  * (the name a bus-error report's call chain gives), and npurt_matmul's code
  * keeps no trace of the epilogue. */
-static inline __attribute__((always_inline)) void matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
-                        uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage,
-                        const npurt_matmul_ep_args *epa) {
+static inline __attribute__((always_inline)) void
+matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm, uint32_t tn,
+            uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage, const npurt_matmul_ep_args *epa) {
     const int f32 = (flags & NPURT_F32) != 0;
     const uint32_t ea = f32 ? 4u : 1u, eb = ea, ec = 4u;
 
