@@ -519,6 +519,16 @@ void fuseMatmul(linalg::MatmulOp mm) {
   f.mlpForm = true;
   if (failed(f.run()) || f.e.residual)
     return;
+  // npurt_matmul_ep computes i8 x i8 -> i8 and f32 x f32 -> f32: an epilogue
+  // that keeps a wider result (an int8 requantisation into i32) stays
+  // unfused.
+  auto elementOf = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  Type ta = elementOf(mm.getDpsInputOperand(0)->get()),
+       tb = elementOf(mm.getDpsInputOperand(1)->get()),
+       to = elementOf(f.generic->getResult(0));
+  const bool i8 = ta.isInteger(8) && tb.isInteger(8) && to.isInteger(8);
+  if (!(f.f32 ? ta.isF32() && tb.isF32() && to.isF32() : i8))
+    return;
   OpBuilder b(f.generic);
   Location loc = mm.getLoc();
   Value mult, shift;

@@ -146,3 +146,40 @@ func.func @f32_other(%x: tensor<2x8xf32>, %w: tensor<8x4xf32>) -> tensor<2x4xf32
   } -> tensor<2x4xf32>
   return %y : tensor<2x4xf32>
 }
+
+// -----
+
+// gen_mlp.py's requantisation, but into an i32 tensor: npurt_matmul_ep writes
+// int8 only, so the layer is left unfused.
+// CHECK-LABEL: func.func @int8_into_i32
+// CHECK: linalg.matmul
+// CHECK: linalg.generic
+// CHECK-NOT: npu.matmul_kernel
+func.func @int8_into_i32(%x: tensor<4x16xi8>, %w: tensor<16x8xi8>) -> tensor<4x8xi32> {
+  %c0_i32 = arith.constant 0 : i32
+  %mult = arith.constant 1518500250 : i64
+  %shift = arith.constant 38 : i64
+  %round = arith.constant 137438953472 : i64
+  %qmin = arith.constant -128 : i64
+  %qmax = arith.constant 127 : i64
+  %b = arith.constant dense<[1, 2, 3, 4, 5, 6, 7, 8]> : tensor<8xi32>
+  %e = tensor.empty() : tensor<4x8xi32>
+  %z = linalg.fill ins(%c0_i32 : i32) outs(%e : tensor<4x8xi32>) -> tensor<4x8xi32>
+  %acc = linalg.matmul ins(%x, %w : tensor<4x16xi8>, tensor<16x8xi8>) outs(%z : tensor<4x8xi32>) -> tensor<4x8xi32>
+  %o = tensor.empty() : tensor<4x8xi32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %b : tensor<4x8xi32>, tensor<8xi32>) outs(%o : tensor<4x8xi32>) {
+  ^bb0(%a: i32, %bias: i32, %out: i32):
+    %s0 = arith.addi %a, %bias : i32
+    %r = arith.maxsi %s0, %c0_i32 : i32
+    %x64 = arith.extsi %r : i32 to i64
+    %m = arith.muli %x64, %mult : i64
+    %rnd = arith.addi %m, %round : i64
+    %s = arith.shrsi %rnd, %shift : i64
+    %lo = arith.maxsi %s, %qmin : i64
+    %hi = arith.minsi %lo, %qmax : i64
+    %t = arith.trunci %hi : i64 to i32
+    linalg.yield %t : i32
+  } -> tensor<4x8xi32>
+  return %y : tensor<4x8xi32>
+}
