@@ -115,8 +115,9 @@ def NpuFuseMatmul : Pass<"npu-fuse-matmul", "ModuleOp"> {
     `extsi`, `muli m`, `addi (1 << s) >> 1`, `shrsi s`, clamp to -128..127
     (gen_mlp.py's form; 0 <= m < 2^31, 31 <= s <= 62, where it is the same
     value). The accumulator then never leaves L1 and no buffer is planned
-    for it. Any other epilogue, or an accumulator with other readers, is
-    left as it is (a matmul, then the generic on the workers).
+    for it. Any other epilogue, a result that is not i8 (int8) or f32, or
+    an accumulator with other readers, is left as it is (a matmul, then
+    the generic on the workers).
   }];
   let dependentDialects = ["::mlir::npu::NpuDialect", "::mlir::arith::ArithDialect"];
 }
