@@ -136,6 +136,22 @@ public:
   Epilogue e;
   BlockArgument argBias, argMult, argShift, argResidual;
 
+  // The fused op takes the epilogue's place (and its checkpoint: the layer's
+  // result npusim compares is the epilogue's); the layer, its fill and their
+  // accumulator go.
+  void replaceBy(Operation *fused) {
+    NpuDialect::CheckpointAttrHelper checkpoint(fused->getContext());
+    if (IntegerAttr id = checkpoint.getAttr(generic))
+      checkpoint.setAttr(fused, id);
+    generic->getResult(0).replaceAllUsesWith(fused->getResult(0));
+    generic.erase();
+    Value acc = fill.getDpsInitOperand(0)->get();
+    layer->erase();
+    fill.erase();
+    if (acc.use_empty() && acc.getDefiningOp())
+      acc.getDefiningOp()->erase();
+  }
+
 private:
   LogicalResult failAtLayer(const Twine &what) {
     if (quiet)
@@ -370,12 +386,15 @@ private:
   }
 };
 
-// An i64 per-channel constant as the i32 vector the kernel reads.
+// An i64 per-channel constant as the i32 vector the kernel reads. `at`
+// null: a value that does not fit is no error (npu-fuse-matmul leaves the
+// layer unfused), only `ok` = false.
 Value narrowToI32(OpBuilder &b, Location loc, Value v, int64_t lo, int64_t hi,
                   Operation *at, StringRef what, bool &ok) {
   DenseIntElementsAttr values;
   if (!matchPattern(v, m_Constant(&values))) {
-    at->emitOpError("the per-channel ") << what << " must be a constant";
+    if (at)
+      at->emitOpError("the per-channel ") << what << " must be a constant";
     ok = false;
     return {};
   }
@@ -383,8 +402,9 @@ Value narrowToI32(OpBuilder &b, Location loc, Value v, int64_t lo, int64_t hi,
   for (APInt x : values.getValues<APInt>()) {
     int64_t y = x.getSExtValue();
     if (y < lo || y > hi) {
-      at->emitOpError("per-channel ")
-          << what << " " << y << " is outside " << lo << ".." << hi;
+      if (at)
+        at->emitOpError("per-channel ")
+            << what << " " << y << " is outside " << lo << ".." << hi;
       ok = false;
       return {};
     }
@@ -477,17 +497,9 @@ LogicalResult fuse(Operation *layer) {
     attrs.push_back(b.getNamedAttr("relu", b.getUnitAttr()));
   auto fused = b.create<ConvKernelOp>(
       loc, TypeRange{f.generic->getResult(0).getType()}, operands, attrs);
-  // The layer's result npusim compares is the epilogue's.
-  NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
-  if (IntegerAttr id = checkpoint.getAttr(f.generic))
-    checkpoint.setAttr(fused, id);
-  f.generic->getResult(0).replaceAllUsesWith(fused->getResult(0));
-  f.generic.erase();
-  Value acc = f.fill.getDpsInitOperand(0)->get();
   Value windowTensor = f.pool ? dps.getDpsInputOperand(1)->get() : Value();
-  layer->erase();
-  f.fill.erase();
-  for (Value dead : {acc, windowTensor, Value(pad ? pad.getResult() : Value())})
+  f.replaceBy(fused);
+  for (Value dead : {windowTensor, Value(pad ? pad.getResult() : Value())})
     if (dead && dead.use_empty() && dead.getDefiningOp())
       dead.getDefiningOp()->erase();
   return success();
@@ -533,21 +545,18 @@ void fuseMatmul(linalg::MatmulOp mm) {
   Location loc = mm.getLoc();
   Value mult, shift;
   if (!f.f32 && f.e.mult) {
-    // Constants within what the kernel takes, or no fusion (checked first:
-    // narrowToI32 reports, and an unfused layer is no error).
-    auto within = [](Value v, int64_t lo, int64_t hi) {
-      DenseIntElementsAttr values;
-      return matchPattern(v, m_Constant(&values)) &&
-             llvm::all_of(values.getValues<APInt>(), [&](const APInt &x) {
-               return x.getSExtValue() >= lo && x.getSExtValue() <= hi;
-             });
-    };
-    if (!within(f.e.mult, 0, INT32_MAX) || !within(f.e.shift, 0, 62))
-      return;
+    // Constants within what the kernel takes, or no fusion (quietly: an
+    // unfused layer is no error).
     bool ok = true;
-    mult = narrowToI32(b, loc, f.e.mult, 0, INT32_MAX, f.generic, "multiplier",
+    mult = narrowToI32(b, loc, f.e.mult, 0, INT32_MAX, nullptr, "multiplier",
                        ok);
-    shift = narrowToI32(b, loc, f.e.shift, 0, 62, f.generic, "shift", ok);
+    if (ok)
+      shift = narrowToI32(b, loc, f.e.shift, 0, 62, nullptr, "shift", ok);
+    if (!ok) {
+      if (mult)
+        mult.getDefiningOp()->erase();
+      return;
+    }
   } else if (!f.f32) {
     auto scalar = [&](int64_t v) -> Value {
       auto type = RankedTensorType::get({1}, b.getI32Type());
@@ -579,18 +588,8 @@ void fuseMatmul(linalg::MatmulOp mm) {
   if (Attribute tiles = mm->getAttr(NpuDialect::TilesAttrHelper::getNameStr()))
     attrs.push_back(
         b.getNamedAttr(NpuDialect::TilesAttrHelper::getNameStr(), tiles));
-  auto fused = b.create<MatmulKernelOp>(
-      loc, TypeRange{f.generic->getResult(0).getType()}, operands, attrs);
-  NpuDialect::CheckpointAttrHelper checkpoint(b.getContext());
-  if (IntegerAttr id = checkpoint.getAttr(f.generic))
-    checkpoint.setAttr(fused, id);
-  f.generic->getResult(0).replaceAllUsesWith(fused->getResult(0));
-  f.generic.erase();
-  Value acc = f.fill.getDpsInitOperand(0)->get();
-  mm.erase();
-  f.fill.erase();
-  if (acc.use_empty() && acc.getDefiningOp())
-    acc.getDefiningOp()->erase();
+  f.replaceBy(b.create<MatmulKernelOp>(
+      loc, TypeRange{f.generic->getResult(0).getType()}, operands, attrs));
 }
 
 struct NpuFuseMatmulPass

@@ -197,6 +197,11 @@ public:
     return b.create<arith::IndexCastOp>(loc, b.getI32Type(), addr);
   }
 
+  // An optional operand's address in a kernel's argument block: 0 if absent.
+  Value addressOrNull(OpBuilder &b, Location loc, Value memref) {
+    return memref ? address(b, loc, memref) : i32(b, loc, 0);
+  }
+
   // A NUL-terminated name in a private constant global, for the region markers.
   Value name(OpBuilder &b, Location loc, StringRef text) {
     auto type =
@@ -387,12 +392,7 @@ public:
     Location loc = k.getLoc();
     SmallVector<Value> words;
     auto word = [&](int64_t v) { words.push_back(i32(b, loc, v)); };
-    auto ptr = [&](Value v) {
-      if (v)
-        words.push_back(address(b, loc, v));
-      else
-        word(0);
-    };
+    auto ptr = [&](Value v) { words.push_back(addressOrNull(b, loc, v)); };
     ptr(k.getA()), ptr(k.getB()), ptr(k.getInit()), ptr(k.getBias()),
         ptr(k.getMult()), ptr(k.getShift());
     word(m), word(n), word(kk), word(tm), word(tn), word(tk);
@@ -476,12 +476,7 @@ public:
     Location loc = k.getLoc();
     SmallVector<Value> words;
     auto word = [&](int64_t v) { words.push_back(i32(b, loc, v)); };
-    auto ptr = [&](Value v) {
-      if (v)
-        words.push_back(address(b, loc, v));
-      else
-        word(0);
-    };
+    auto ptr = [&](Value v) { words.push_back(addressOrNull(b, loc, v)); };
     ArrayRef<int64_t> in = ti.getShape(); // [1, h, w, c]
     ArrayRef<int64_t> win = k.getWindow(), st = k.getStrides(),
                       dil = k.getDilations(), pad = k.getPadding();
