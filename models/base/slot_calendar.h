@@ -587,8 +587,7 @@ public:
     // space only: a page is mapped when first used) so that growing keeps
     // the ring where it is.
     void init(unsigned resources, std::uint64_t size, std::uint64_t capacity = 0) {
-        mask_ = size - 1;
-        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+        set_cycles(size);
         resources_ = resources;
         all_ = static_cast<std::uint16_t>((1u << resources) - 1);
         ring_.reserve(std::max(size, capacity));
@@ -749,15 +748,14 @@ public:
     // In place, in the memory init reserved: a booking at ring cycle i
     // moves to i + k * (old size) for some k (its cycle modulo the new
     // size), so moving the old cells in ascending order never overwrites
-    // one not moved yet. A new ring and a copy of the old one cost an int8
-    // MLP run (one growth) about 5 % of its simulation's host time, most of
-    // it in page faults: 36 in the run, 19 in place.
+    // one not moved yet. A new ring and a copy of the old one mapped the
+    // new ring's pages during the simulation: 36 page faults in an mlp_int8
+    // run (one growth), 19 in place.
     void grow(std::uint64_t size) {
         const std::uint64_t old_size = mask_ + 1;
         lap_regrow laps{base_lap_, lap_shift_};
         ring_.resize(size, cell{0, 0});
-        mask_ = size - 1;
-        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+        set_cycles(size);
         base_lap_ = laps.to(mask_, lap_shift_);
         for (std::uint64_t i = 0; i < old_size; ++i)
             if (const cell c = ring_[i]; c.tag) {
@@ -770,6 +768,12 @@ public:
 
 private:
     static constexpr std::uint64_t max_tag = Slot(~Slot{0});
+
+    // The ring's length in cycles (a power of two): its index mask and lap shift.
+    void set_cycles(std::uint64_t size) {
+        mask_ = size - 1;
+        lap_shift_ = static_cast<unsigned>(__builtin_ctzll(size));
+    }
 
     // reserve_free_run of two bookings per cycle from lane 0 on 16
     // resources (a DMA burst's L1 words, 8 B a cycle over 4-byte banks):
@@ -926,8 +930,9 @@ public:
     std::uint64_t grow_to(std::uint64_t cycles) {
         // A wide ring is one init capped already.
         if (empty() || wide_ || cycles <= ring_cycles_) return ring_cycles_;
+        const std::uint64_t cap = max_ring_cycles(ring_cycles_, resources_);
         std::uint64_t size = ring_cycles_;
-        while (size < cycles && 2 * size * resources_ <= max_slots) size <<= 1;
+        while (size < cycles && size < cap) size <<= 1;
         if (size == ring_cycles_) return ring_cycles_;
         if (masked_)
             mask_ring_.grow(size);
