@@ -64,6 +64,20 @@ public:
     virtual ~sa_engine() = default;
     // Runs job `j` (already validated) from `t0` and returns when it ends.
     virtual sa_run execute(const sa_job& j, const sc_core::sc_time& t0) = 0;
+
+    // sa.model=compare runs each job on two engines at the same time: the
+    // first books the job's L1 bank-cycles (sa_port_booking) and records
+    // each weight tile's port wait here (`record`, cleared by the engine);
+    // the second takes its tiles' waits from `replay` instead of booking
+    // the same bank-cycles again, which it would find taken -- by the job
+    // itself. Null: the engine books its own port (the default). For the
+    // next execute() only.
+    void record_port_waits(std::vector<std::uint64_t>* record) { record_waits_ = record; }
+    void replay_port_waits(const std::vector<std::uint64_t>* replay) { replay_waits_ = replay; }
+
+protected:
+    std::vector<std::uint64_t>* record_waits_ = nullptr;
+    const std::vector<std::uint64_t>* replay_waits_ = nullptr;
 };
 
 // What the front end gives an engine when it builds one.
@@ -147,6 +161,11 @@ public:
     void rows(std::uint64_t first, std::uint64_t stride, std::uint64_t count, std::uint64_t len);
     // Cycles the tile's stream waited for other initiators' bank-cycles.
     std::uint64_t wait() const { return wait_; }
+    // The whole stream of job j's weight tile (n0, k0) from `cycle`: its C
+    // read (first K tile, accumulate), B, A and C write rows, in
+    // sa_tile_bytes' order, as every engine's port books them. Returns wait().
+    std::uint64_t book_tile(const sa_job& j, std::uint64_t cols, std::uint64_t rows, std::uint64_t n0,
+                            std::uint64_t k0, std::uint64_t cycle);
 
 private:
     // The stream is about to book up to `cycle`: the calendar's ring must

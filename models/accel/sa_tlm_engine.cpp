@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -473,6 +474,19 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
     for (std::uint64_t r = 0; r < count; ++r) row(first + r * stride, len);
 }
 
+std::uint64_t sa_port_booking::book_tile(const sa_job& j, std::uint64_t cols, std::uint64_t rows, std::uint64_t n0,
+                                         std::uint64_t k0, std::uint64_t cycle) {
+    const std::uint64_t e = j.in_bytes();
+    const std::uint64_t n_t = std::min<std::uint64_t>(cols, j.n - n0), k_t = std::min<std::uint64_t>(rows, j.k - k0);
+    const bool first_k = k0 == 0, last_k = k0 + rows >= j.k;
+    begin_tile(cycle);
+    if (first_k && j.accumulate) this->rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
+    this->rows(j.b + k0 * j.ldb + n0 * e, j.ldb, k_t, n_t * e);
+    this->rows(j.a + k0 * e, j.lda, j.m, k_t * e);
+    if (last_k) this->rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
+    return wait_;
+}
+
 // --- engine --------------------------------------------------------------------------
 
 bool sa_tlm_engine::access(int operand, std::uint64_t addr, void* data, unsigned len, bool write,
@@ -549,6 +563,8 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     // The port books its banks (sa_port_booking), so the data accesses must
     // not book them again in the memory (txn_ext::bank_booking::booked).
     const bool booking = port_.begin_job(base::nearest_cycle(t0, env_.period), sa_job_cycles(j, geo).total);
+    std::vector<std::uint64_t>* const record = std::exchange(record_waits_, nullptr);
+    if (record) record->clear();
     run.booked_banks = booking;
     struct unbook {
         base::bus_initiator& bus;
@@ -597,13 +613,9 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
             const std::uint64_t compute = sa_tile_compute_cycles(geo, j.m, n0 == 0 && first_k, n0 + C >= j.n && last_k);
             std::uint64_t mem = ceil_div(sa_tile_bytes(j, k_t, n_t, first_k, last_k), geo.port_bandwidth);
             if (booking) {
-                // The tile's row bursts through the port, in sa_tile_bytes' order.
-                port_.begin_tile(base::nearest_cycle(t, env_.period));
-                if (first_k && j.accumulate) port_.rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
-                port_.rows(j.b + k0 * j.ldb + n0 * e, j.ldb, k_t, n_t * e);
-                port_.rows(j.a + k0 * e, j.lda, j.m, k_t * e);
-                if (last_k) port_.rows(j.c + n0 * 4, j.ldc, j.m, n_t * 4);
-                mem += port_.wait();
+                const std::uint64_t wait = port_.book_tile(j, C, R, n0, k0, base::nearest_cycle(t, env_.period));
+                mem += wait;
+                if (record) record->push_back(wait);
             }
             const std::uint64_t tile = std::max(compute, mem);
 

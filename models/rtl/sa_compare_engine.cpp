@@ -78,9 +78,13 @@ accel::sa_run sa_compare_engine::execute(const accel::sa_job& j, const sc_core::
     ++jobs_;
     // Both engines start from the same C (accumulate reads it).
     const std::vector<std::uint32_t> before = read_c(j);
+    // The reference books the job's L1 bank-cycles; the engine under test
+    // waits as long per tile as it did (it would find them taken by the job).
+    ref_->record_port_waits(&port_waits_);
     const accel::sa_run ref = ref_->execute(j, t0);
     const std::vector<std::uint32_t> ref_c = read_c(j);
     write_c(j, before);
+    dut_->replay_port_waits(ref.booked_banks ? &port_waits_ : nullptr);
     const accel::sa_run dut = dut_->execute(j, t0);
     if (env_.services.stop_requested()) return dut;  // e.g. the RTL refused the job
     const std::vector<std::uint32_t> dut_c = read_c(j);

@@ -39,6 +39,7 @@ private:
     std::unique_ptr<accel::sa_engine> ref_, dut_;
     std::uint64_t jobs_ = 0;
     bool differed_ = false;
+    std::vector<std::uint64_t> port_waits_;  // the reference's per tile, for the engine under test
 };
 
 }  // namespace npu::rtl

@@ -7,6 +7,7 @@
 
 #include "sa_rtl_engine.h"
 
+#include "base/component.h"
 #include "config/config.h"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
+#include <utility>
 
 namespace npu::rtl {
 
@@ -39,7 +41,10 @@ sa_rtl_injection sa_rtl_injection::parse(const std::string& spec) {
 }
 
 sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_options& opt)
-    : env_(env), bridge_(env.bus), vctx_(std::make_unique<VerilatedContext>()) {
+    : env_(env),
+      bridge_(env.bus),
+      port_(env.l1_banks, env.geometry.port_bandwidth),
+      vctx_(std::make_unique<VerilatedContext>()) {
     // The RTL's parameters are fixed when it is Verilated: a config asking for
     // another shape is refused up front rather than simulated wrongly.
     if (env.geometry.rows != rows || env.geometry.cols != cols)
@@ -84,6 +89,17 @@ sa_rtl_engine::~sa_rtl_engine() {
 
 sc_core::sc_time sa_rtl_engine::at_cycle() const { return t0_ + env_.period * static_cast<double>(top_->cycles_o); }
 
+std::uint32_t sa_rtl_engine::tile_wait() {
+    const std::size_t tile = tile_++;
+    std::uint64_t wait = 0;
+    if (replay_)
+        wait = tile < replay_->size() ? (*replay_)[tile] : 0;
+    else if (booking_)
+        wait = port_.book_tile(*job_, cols, rows, top_->tile_n0_o, top_->tile_k0_o,
+                               base::nearest_cycle(at_cycle(), env_.period));
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(wait, 0xFFFFFFFFu));
+}
+
 void sa_rtl_engine::step() {
     // Low phase: the response of the request granted last cycle, then the
     // port's request settles and is granted and performed at once.
@@ -94,6 +110,7 @@ void sa_rtl_engine::step() {
     top_->eval();
     rvalid_ = false;
     top_->mem_gnt_i = top_->mem_req_o;
+    if (top_->tile_start_o) top_->port_wait_i = tile_wait();
     if (top_->mem_req_o) {
         tcdm_request q;
         q.addr = top_->mem_addr_o;
@@ -150,6 +167,23 @@ accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_t
     const std::uint64_t setup = env_.geometry.setup_cycles + (jobs_ == inject_.setup_job ? inject_.setup_extra : 0);
     top_->setup_cycles_i = static_cast<std::uint16_t>(std::min<std::uint64_t>(setup, 0xFFFF));
     top_->bandwidth_i = static_cast<std::uint16_t>(env_.geometry.port_bandwidth);
+    // The port's bank-cycles: booked tile by tile (tile_wait), or, under
+    // sa.model=compare, booked by the TLM engine, whose waits are replayed.
+    // Either way the words the RTL moves must not book them again.
+    job_ = &j;
+    tile_ = 0;
+    replay_ = std::exchange(replay_waits_, nullptr);
+    booking_ = !replay_ && port_.begin_job(base::nearest_cycle(t0, env_.period),
+                                           accel::sa_job_cycles(j, env_.geometry).total);
+    run.booked_banks = booking_ || replay_;
+    struct unbook {
+        base::bus_initiator& bus;
+        bool on;
+        ~unbook() {
+            if (on) bus.set_banks_booked(false);
+        }
+    } unbook_at_end{env_.bus, run.booked_banks};
+    if (run.booked_banks) env_.bus.set_banks_booked(true);
     top_->start_i = 1;
     step();
     top_->start_i = 0;

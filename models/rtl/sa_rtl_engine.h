@@ -10,6 +10,17 @@
 // The job is therefore evaluated at START like the TLM engine's, the core
 // that wrote START sees the same timing, and the TLM and RTL engines can be
 // swapped, or both run on every job (sa.model=compare).
+//
+// The RTL models its wide L1 port (sa.l1_bandwidth bytes a cycle), it does
+// not build it: its 32-bit fetch handshakes are outside its cycle count. So
+// the port takes part in the L1's bank arbitration as the TLM engine's does:
+// at the start of each weight tile (tile_start_o) the engine books the
+// tile's stream in the SoC's bank calendar (accel::sa_port_booking, the same
+// bookings as the TLM engine's) and hands the RTL the cycles the stream
+// waits for banks other initiators hold (port_wait_i), which the RTL adds to
+// the tile; the words the handshakes then move book nothing again. Cores and
+// DMA channels therefore see the same bank-cycles taken, and a network runs
+// in the same cycles, on either engine.
 #pragma once
 
 #include "tcdm_bridge.h"
@@ -20,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 class Vsa_engine;
 class VerilatedContext;
@@ -57,9 +69,16 @@ public:
 private:
     void step();  // one clock cycle: sample the port, rising edge, answer
     sc_core::sc_time at_cycle() const;
+    // port_wait_i of the tile starting now (tile_start_o high).
+    std::uint32_t tile_wait();
 
     accel::sa_engine_env env_;
     tcdm_bridge bridge_;
+    accel::sa_port_booking port_;
+    const accel::sa_job* job_ = nullptr;  // the job being executed
+    bool booking_ = false;                // its port books its tiles (port_)
+    const std::vector<std::uint64_t>* replay_ = nullptr;  // or replays these waits, tile by tile
+    std::size_t tile_ = 0;                // tiles started in this job
     std::unique_ptr<VerilatedContext> vctx_;
     std::unique_ptr<Vsa_engine> top_;
     std::unique_ptr<VerilatedFstC> trace_;

@@ -17,8 +17,12 @@
 //          cycle i + r, partial sums flow down, column c of row i leaves the
 //          bottom at cycle i + R - 1 + c into the accumulator buffer;
 //   port : the L1 port is modelled, not built: a tile lasts until
-//          ceil(bytes / bandwidth_i) cycles have passed (bytes counted from
-//          the port's transfers plus the C row writes the last K tile owes);
+//          ceil(bytes / bandwidth_i) + port_wait_i cycles have passed (bytes
+//          counted from the port's transfers plus the C row writes the last
+//          K tile owes; port_wait_i, sampled while tile_start_o is high: the
+//          cycles the wide port's stream waits for L1 bank-cycles other
+//          initiators hold, which the platform's TCDM model answers for the
+//          tile at tile_n0_o, tile_k0_o -- docs/cosim.md);
 //   write: C rows of the last K tile.
 // cycles_o counts array cycles (setup, fill, stream, port wait): the 32-bit
 // fetch handshakes run while the array's clock enable is low and are not
@@ -45,6 +49,11 @@ module sa_engine #(
     input  logic        accumulate_i,
     input  logic [15:0] setup_cycles_i,
     input  logic [15:0] bandwidth_i,    // bytes per cycle of the modelled L1 port, >= 1
+    // the modelled port's bank waits, per weight tile (see "port" above)
+    output logic        tile_start_o,   // a weight tile starts: port_wait_i is sampled
+    output logic [31:0] tile_n0_o,      // its first column of B
+    output logic [31:0] tile_k0_o,      // its first row of B
+    input  logic [31:0] port_wait_i,
     // status
     output logic        busy_o,
     output logic        done_o,         // pulse: the job completed
@@ -88,7 +97,7 @@ module sa_engine #(
     logic [31:0] setup_q, bw_q;
 
     // sequencer
-    logic [31:0] n0, k0, idx, cnt, cyc, stall, tile_cyc, tile_bytes;
+    logic [31:0] n0, k0, idx, cnt, cyc, stall, tile_cyc, tile_bytes, tile_wait, port_cyc;
     logic [31:0] wa;  // word address of the transfer in flight
     logic        done_q, error_q, tile_end_q;
 
@@ -262,6 +271,7 @@ module sa_engine #(
                 end
                 S_TILE: begin
                     tile_cyc <= '0;
+                    tile_wait <= port_wait_i;
                     tile_bytes <= last_k ? m_q * n_t * 4 : 32'b0;
                     phase <= first_k && acc_q ? P_CRD : P_B;
                     idx <= '0;
@@ -339,7 +349,8 @@ module sa_engine #(
                     if (cnt + 1 == m_q + ROWS + COLS - 2) state <= S_PORT;
                 end
                 S_PORT: begin
-                    if (64'(tile_cyc) * 64'(bw_q) >= 64'(tile_bytes)) begin
+                    // ceil(tile_bytes / bw) + tile_wait cycles, without a divider
+                    if (tile_cyc >= tile_wait && 64'(port_cyc) * 64'(bw_q) >= 64'(tile_bytes)) begin
                         if (last_k) begin
                             phase <= P_CWR;
                             idx <= '0;
@@ -368,7 +379,11 @@ module sa_engine #(
         end
     end
 
+    assign port_cyc = tile_cyc - tile_wait;  // the tile's cycles the port moved data in (once >= tile_wait)
     assign busy_o = state != S_IDLE;
+    assign tile_start_o = state == S_TILE;
+    assign tile_n0_o = n0;
+    assign tile_k0_o = k0;
     assign done_o = done_q;
     assign error_o = error_q;
     assign tile_end_o = tile_end_q;
