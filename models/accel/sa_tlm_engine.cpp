@@ -566,14 +566,7 @@ sa_run sa_tlm_engine::execute(const sa_job& j, const sc_core::sc_time& t0) {
     std::vector<std::uint64_t>* const record = std::exchange(record_waits_, nullptr);
     if (record) record->clear();
     run.booked_banks = booking;
-    struct unbook {
-        base::bus_initiator& bus;
-        bool on;
-        ~unbook() {
-            if (on) bus.set_banks_booked(false);
-        }
-    } unbook_at_end{env_.bus, booking};
-    if (booking) env_.bus.set_banks_booked(true);
+    const base::bus_initiator::banks_booked_scope booked_scope(env_.bus, booking);
 
     // fp32 cells use IEEE round-to-nearest-even whatever mode the host FPU
     // was left in (the cores' FPU sets modes per instruction).

@@ -104,6 +104,23 @@ public:
     void set_banks_booked(bool on) {
         ext_.booking = on ? txn_ext::bank_booking::booked : txn_ext::bank_booking::normal;
     }
+    // set_banks_booked(true) for a scope, when `on` (an SA job whose port
+    // booked its stream), back to normal when it ends, however it ends.
+    class banks_booked_scope {
+    public:
+        banks_booked_scope(bus_initiator& bus, bool on) : bus_(bus), on_(on) {
+            if (on_) bus_.set_banks_booked(true);
+        }
+        ~banks_booked_scope() {
+            if (on_) bus_.set_banks_booked(false);
+        }
+        banks_booked_scope(const banks_booked_scope&) = delete;
+        banks_booked_scope& operator=(const banks_booked_scope&) = delete;
+
+    private:
+        bus_initiator& bus_;
+        bool on_;
+    };
 
     // Direct bursts: where `addr` leads, asked once through the socket (a
     // debug transaction: no time, no data, no counters); `out.target` stays

@@ -176,14 +176,7 @@ accel::sa_run sa_rtl_engine::execute(const accel::sa_job& j, const sc_core::sc_t
     booking_ = !replay_ && port_.begin_job(base::nearest_cycle(t0, env_.period),
                                            accel::sa_job_cycles(j, env_.geometry).total);
     run.booked_banks = booking_ || replay_;
-    struct unbook {
-        base::bus_initiator& bus;
-        bool on;
-        ~unbook() {
-            if (on) bus.set_banks_booked(false);
-        }
-    } unbook_at_end{env_.bus, run.booked_banks};
-    if (run.booked_banks) env_.bus.set_banks_booked(true);
+    const base::bus_initiator::banks_booked_scope booked_scope(env_.bus, run.booked_banks);
     top_->start_i = 1;
     step();
     top_->start_i = 0;
