@@ -1,5 +1,9 @@
 #include "tcdm_bridge.h"
 
+#include "base/context.h"
+
+#include <stdexcept>
+
 namespace npu::rtl {
 
 tcdm_response tcdm_bridge::access(const tcdm_request& q, const sc_core::sc_time& when) {
@@ -42,25 +46,67 @@ tcdm_bridge_sc::tcdm_bridge_sc(sc_core::sc_module_name nm, base::bus_initiator& 
       rvalid("rvalid"),
       rdata("rdata"),
       err("err"),
-      bridge_(bus) {
-    SC_METHOD(on_req);
-    sensitive << req;
+      bridge_(bus),
+      bus_(bus) {
+    SC_METHOD(on_fall);
+    sensitive << clk.neg();
+    dont_initialize();
     SC_METHOD(on_edge);
     sensitive << clk.pos();
     dont_initialize();
 }
 
-void tcdm_bridge_sc::on_req() { gnt.write(req.read()); }
+void tcdm_bridge_sc::end_of_elaboration() {
+    if (auto* c = dynamic_cast<sc_core::sc_clock*>(clk.get_interface())) period_ = c->period();
+    if (period_ == sc_core::SC_ZERO_TIME) return;
+    try {
+        auto& cal = base::find_context(*this).shared<base::l1_bank_calendar>();
+        if (!cal.banks.empty()) banks_ = &cal;
+    } catch (const std::logic_error&) {
+        // No SoC or bench context around the bridge: no calendar to arbitrate in.
+    }
+}
+
+std::uint64_t tcdm_bridge_sc::next_edge() const {
+    return period_ == sc_core::SC_ZERO_TIME ? 0 : sc_core::sc_time_stamp().value() / period_.value() + 1;
+}
+
+void tcdm_bridge_sc::on_fall() {
+    if (!req.read()) {
+        pending_ = false;
+        gnt.write(false);
+        return;
+    }
+    const std::uint64_t next = next_edge();
+    if (!pending_) {
+        // A new request (the RTL holds it, unchanged, until granted): its
+        // bank's first free cycle from the next rising edge, booked now.
+        grant_edge_ = next;
+        if (in_l1(addr.read())) {
+            const std::uint32_t a = addr.read() & ~3u;
+            grant_edge_ = banks_->banks.reserve(banks_->bank_of(a - banks_->base), next);
+            grant_wait_cycles_ += grant_edge_ - next;
+        }
+        pending_ = true;
+    }
+    gnt.write(grant_edge_ <= next);
+}
 
 void tcdm_bridge_sc::on_edge() {
     // The RTL samples gnt at this edge and expects rvalid in the next cycle.
-    if (req.read()) {
+    if (req.read() && gnt.read()) {
         tcdm_request q;
         q.addr = addr.read();
         q.write = we.read();
         q.be = static_cast<std::uint8_t>(be.read() & 0xF);
         q.wdata = wdata.read();
+        const bool booked = in_l1(q.addr);  // its bank-cycle is this edge's, booked at the request
+        if (booked) bus_.set_banks_booked(true);
         const tcdm_response r = bridge_.access(q, sc_core::sc_time_stamp());
+        if (booked) bus_.set_banks_booked(false);
+        pending_ = false;
+        // gnt stays as it is until the next falling edge decides for the next
+        // request (one driver per signal; the RTL samples it at rising edges).
         rvalid.write(true);
         rdata.write(r.rdata);
         err.write(r.err);

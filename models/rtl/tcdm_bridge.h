@@ -22,6 +22,7 @@
 #pragma once
 
 #include "base/bus_initiator.h"
+#include "base/slot_calendar.h"
 
 #include <systemc>
 
@@ -57,9 +58,21 @@ private:
 
 // The same bridge as a pin-level SystemC module for an RTL block that runs on
 // an sc_clock (a Verilated --sc model, or a Verilated C++ model wrapped in an
-// SC_MODULE): it grants every request in the cycle it is raised and answers
-// it in the next, sampling at the rising edge of `clk`. The access is issued
-// at the SystemC time of that edge.
+// SC_MODULE), sampling at the rising edge of `clk`: a request granted at an
+// edge is performed at that edge's SystemC time and answered (rvalid) in the
+// next cycle.
+//
+// The grant is the L1's arbitration, as the cores and DMA channels get it:
+// the bridge looks at the request pins at the falling edge of each cycle
+// (the RTL drives them from its rising edge, as flip-flop outputs, so they
+// are settled by then); a new request for an L1 address books its bank's
+// first free cycle from the next rising edge in the SoC's bank calendar
+// (base::l1_bank_calendar, the TCDM model), and gnt stays low until that
+// edge; the access then books nothing again. A request for any other
+// address, or a bridge without a bank calendar (no context, or no banked L1
+// in it), is granted at the next edge. `clk` must be an sc_clock at the
+// cluster clock whose rising edges fall on whole multiples of its period
+// (sc_clock's default): rising edge k is the calendar's cycle k.
 class tcdm_bridge_sc : public sc_core::sc_module {
 public:
     sc_core::sc_in<bool> clk;
@@ -75,11 +88,24 @@ public:
 
     tcdm_bridge_sc(sc_core::sc_module_name nm, base::bus_initiator& bus);
 
+    // Cycles requests waited for their bank beyond the first edge they could
+    // have been granted at.
+    std::uint64_t grant_wait_cycles() const { return grant_wait_cycles_; }
+
 private:
     SC_HAS_PROCESS(tcdm_bridge_sc);
-    void on_req();   // combinational grant
-    void on_edge();  // rising edge: answer the request granted in this cycle
+    void end_of_elaboration() override;
+    void on_fall();  // gnt for the next rising edge; a new request books its bank-cycle
+    void on_edge();  // rising edge: perform the request granted at it
+    std::uint64_t next_edge() const;  // the calendar cycle of the next rising edge
+    bool in_l1(std::uint32_t a) const { return banks_ && a >= banks_->base && a - banks_->base < banks_->size; }
     tcdm_bridge bridge_;
+    base::bus_initiator& bus_;
+    base::l1_bank_calendar* banks_ = nullptr;  // null: every request granted at its first edge
+    sc_core::sc_time period_;
+    bool pending_ = false;          // the request on the pins has its grant edge
+    std::uint64_t grant_edge_ = 0;  // ... this one
+    std::uint64_t grant_wait_cycles_ = 0;
 };
 
 }  // namespace npu::rtl
