@@ -3,12 +3,24 @@
 #include "base/context.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace npu::rtl {
+
+std::uint64_t tcdm_bridge::grant(const tcdm_request& q, std::uint64_t cycle) {
+    granted_booked_ = in_l1(q.addr);
+    if (!granted_booked_) return cycle;
+    const std::uint32_t a = q.addr & ~3u;
+    const std::uint64_t served = banks_->banks.reserve(banks_->bank_of(a - banks_->base), cycle);
+    grant_wait_cycles_ += served - cycle;
+    return served;
+}
 
 tcdm_response tcdm_bridge::access(const tcdm_request& q, const sc_core::sc_time& when) {
     tcdm_response r;
     ++accesses_;
+    // The grant booked the request's bank-cycle: the memory must not book it again.
+    const base::bus_initiator::banks_booked_scope booked(bus_, std::exchange(granted_booked_, false));
     unsigned first = 0;
     while (first < 4 && !(q.be >> first & 1)) ++first;
     unsigned last = first;
@@ -46,8 +58,7 @@ tcdm_bridge_sc::tcdm_bridge_sc(sc_core::sc_module_name nm, base::bus_initiator& 
       rvalid("rvalid"),
       rdata("rdata"),
       err("err"),
-      bridge_(bus),
-      bus_(bus) {
+      bridge_(bus) {
     SC_METHOD(on_fall);
     sensitive << clk.neg();
     dont_initialize();
@@ -60,8 +71,7 @@ void tcdm_bridge_sc::end_of_elaboration() {
     if (auto* c = dynamic_cast<sc_core::sc_clock*>(clk.get_interface())) period_ = c->period();
     if (period_ == sc_core::SC_ZERO_TIME) return;
     try {
-        auto& cal = base::find_context(*this).shared<base::l1_bank_calendar>();
-        if (!cal.banks.empty()) banks_ = &cal;
+        bridge_.set_banks(&base::find_context(*this).shared<base::l1_bank_calendar>());
     } catch (const std::logic_error&) {
         // No SoC or bench context around the bridge: no calendar to arbitrate in.
     }
@@ -81,12 +91,9 @@ void tcdm_bridge_sc::on_fall() {
     if (!pending_) {
         // A new request (the RTL holds it, unchanged, until granted): its
         // bank's first free cycle from the next rising edge, booked now.
-        grant_edge_ = next;
-        if (in_l1(addr.read())) {
-            const std::uint32_t a = addr.read() & ~3u;
-            grant_edge_ = banks_->banks.reserve(banks_->bank_of(a - banks_->base), next);
-            grant_wait_cycles_ += grant_edge_ - next;
-        }
+        tcdm_request q;
+        q.addr = addr.read();
+        grant_edge_ = bridge_.grant(q, next);
         pending_ = true;
     }
     gnt.write(grant_edge_ <= next);
@@ -100,10 +107,7 @@ void tcdm_bridge_sc::on_edge() {
         q.write = we.read();
         q.be = static_cast<std::uint8_t>(be.read() & 0xF);
         q.wdata = wdata.read();
-        const bool booked = in_l1(q.addr);  // its bank-cycle is this edge's, booked at the request
-        if (booked) bus_.set_banks_booked(true);
         const tcdm_response r = bridge_.access(q, sc_core::sc_time_stamp());
-        if (booked) bus_.set_banks_booked(false);
         pending_ = false;
         // gnt stays as it is until the next falling edge decides for the next
         // request (one driver per signal; the RTL samples it at rising edges).

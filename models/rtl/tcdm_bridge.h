@@ -44,16 +44,35 @@ struct tcdm_response {
 
 class tcdm_bridge {
 public:
-    explicit tcdm_bridge(base::bus_initiator& bus) : bus_(bus) {}
+    // `banks`: the SoC's L1 bank calendar (sim_context::shared<base::
+    // l1_bank_calendar>()), for grant(); null: every request is granted in
+    // the cycle it is made (an engine that models its port's timing itself,
+    // as the SA's RTL engine does).
+    explicit tcdm_bridge(base::bus_initiator& bus, base::l1_bank_calendar* banks = nullptr) : bus_(bus) {
+        set_banks(banks);
+    }
+    void set_banks(base::l1_bank_calendar* banks) { banks_ = banks && !banks->banks.empty() ? banks : nullptr; }
 
+    // The L1's arbitration of a request the RTL makes in cluster cycle
+    // `cycle`: for an L1 address, its bank's first free cycle from `cycle`,
+    // booked now in the calendar the cores, DMA channels and SA book (the
+    // RTL's gnt stays low until then); else `cycle`. Perform it with the
+    // next access(), at that cycle's time: that access books nothing again.
+    std::uint64_t grant(const tcdm_request& q, std::uint64_t cycle);
     // Performs a granted request at SystemC time `when` (>= now).
     tcdm_response access(const tcdm_request& q, const sc_core::sc_time& when);
 
     std::uint64_t accesses() const { return accesses_; }
+    // Cycles grant() made requests wait for their banks.
+    std::uint64_t grant_wait_cycles() const { return grant_wait_cycles_; }
 
 private:
+    bool in_l1(std::uint32_t a) const { return banks_ && a >= banks_->base && a - banks_->base < banks_->size; }
     base::bus_initiator& bus_;
+    base::l1_bank_calendar* banks_;
+    bool granted_booked_ = false;  // the last grant() booked its bank-cycle: its access must not
     std::uint64_t accesses_ = 0;
+    std::uint64_t grant_wait_cycles_ = 0;
 };
 
 // The same bridge as a pin-level SystemC module for an RTL block that runs on
@@ -90,7 +109,7 @@ public:
 
     // Cycles requests waited for their bank beyond the first edge they could
     // have been granted at.
-    std::uint64_t grant_wait_cycles() const { return grant_wait_cycles_; }
+    std::uint64_t grant_wait_cycles() const { return bridge_.grant_wait_cycles(); }
 
 private:
     SC_HAS_PROCESS(tcdm_bridge_sc);
@@ -98,14 +117,10 @@ private:
     void on_fall();  // gnt for the next rising edge; a new request books its bank-cycle
     void on_edge();  // rising edge: perform the request granted at it
     std::uint64_t next_edge() const;  // the calendar cycle of the next rising edge
-    bool in_l1(std::uint32_t a) const { return banks_ && a >= banks_->base && a - banks_->base < banks_->size; }
-    tcdm_bridge bridge_;
-    base::bus_initiator& bus_;
-    base::l1_bank_calendar* banks_ = nullptr;  // null: every request granted at its first edge
+    tcdm_bridge bridge_;            // its calendar: the context's, at end_of_elaboration
     sc_core::sc_time period_;
     bool pending_ = false;          // the request on the pins has its grant edge
     std::uint64_t grant_edge_ = 0;  // ... this one
-    std::uint64_t grant_wait_cycles_ = 0;
 };
 
 }  // namespace npu::rtl

@@ -131,6 +131,40 @@ TEST(TcdmBridge, ARequestForABankAnotherInitiatorHoldsIsGrantedAtItsFirstFreeCyc
     });
 }
 
+TEST(TcdmBridge, ALockStepEnginesGrantIsTheBanksFirstFreeCycle) {
+    // An engine that steps its RTL itself (as the SA's does) asks grant() for
+    // the cycle of a request, holds gnt low until then, and performs it then.
+    E->h.run_job([] {
+        const std::uint32_t l1 = E->cfg.address("l1.base");
+        auto& cal = E->ctx.context().shared<base::l1_bank_calendar>();
+        rtl::tcdm_bridge bridge(E->h.master(0), &cal);
+        const std::uint64_t c = edge_now() + 10;
+        for (std::uint64_t k = c; k < c + 4; ++k) ASSERT_EQ(cal.banks.reserve(3, k), k);
+        rtl::tcdm_request q;
+        q.addr = l1 + 12;  // bank 3
+        q.write = true;
+        q.wdata = 0x5A5A1234;
+        const std::uint64_t at = bridge.grant(q, c);
+        EXPECT_EQ(at, c + 4) << "the bank's first free cycle";
+        EXPECT_EQ(bridge.grant_wait_cycles(), 4u);
+        EXPECT_FALSE(bridge.access(q, sc_time(double(at), SC_NS)).err);
+        EXPECT_EQ(cal.banks.reserve(3, c + 4), c + 5) << "the access booked nothing more";
+        // Another bank, and L2 (not banked): granted in the cycle asked.
+        q.addr = l1 + 16;
+        EXPECT_EQ(bridge.grant(q, c), c);
+        q.addr = static_cast<std::uint32_t>(E->cfg.address("l2.base"));
+        EXPECT_EQ(bridge.grant(q, c + 1), c + 1);
+        // Without a calendar (an engine modelling its port itself): at once.
+        rtl::tcdm_bridge plain(E->h.master(0));
+        q.addr = l1 + 12;
+        EXPECT_EQ(plain.grant(q, c + 4), c + 4);
+        rtl::tcdm_request rd;
+        rd.addr = l1 + 12;
+        EXPECT_EQ(plain.access(rd, sc_time(double(c + 6), SC_NS)).rdata, 0x5A5A1234u);
+        sc_core::sc_stop();
+    });
+}
+
 TEST(TcdmBridge, OutsideTheViewAnswersErr) {
     E->h.run_job([] {
         EXPECT_TRUE(request(E->cfg.address("l2.base"), false, 0xF).err);  // L2: not visible to the SA class
