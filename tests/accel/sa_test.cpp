@@ -17,7 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
+#include <cstdio>
 #include <functional>
 #include <random>
 
@@ -31,8 +31,19 @@ namespace {
 
 constexpr std::uint64_t setup = 8, reg_latency = 2, hop = 1;  // config below
 
-// NPU_SA_MODEL=rtl|compare runs every case on that engine (tests/rtl):
-// results, cycles and error paths must not depend on it.
+// The config overrides of this run's variant (sc_main's --override=KEY=VALUE,
+// tests/accel/CMakeLists.txt): every case again on the double-buffered array
+// (sa.weight_buffers=2), on the RTL engine or both compared (sa.model=rtl|
+// compare, tests/rtl: results, cycles and error paths must not depend on
+// it), with a 1 us quantum (a bank calendar ring of 4 Ki cycles, which a job
+// that fits L1 can outlast: SaPort.AJobLongerThanTheBankCalendarGrows...).
+// Arguments rather than environment variables: a ctest ENVIRONMENT of
+// gtest_discover_tests keeps only its first variable.
+std::vector<std::string>& variant_overrides() {
+    static std::vector<std::string> o;
+    return o;
+}
+bool variant_taken = false;  // sc_main has read its arguments
 std::vector<std::string> test_overrides() {
     std::vector<std::string> o{"soc.cluster_clock=1GHz",
                                "interconnect.hop_latency=1",
@@ -42,28 +53,24 @@ std::vector<std::string> test_overrides() {
                                "sa.rows=16",
                                "sa.cols=16",
                                "soc.memcheck=warn"};
-    if (const char* model = std::getenv("NPU_SA_MODEL")) o.push_back(std::string("sa.model=") + model);
-    // NPU_SA_WEIGHT_BUFFERS=2 runs every case on the double-buffered array.
-    if (const char* wb = std::getenv("NPU_SA_WEIGHT_BUFFERS")) o.push_back(std::string("sa.weight_buffers=") + wb);
-    // NPU_SA_QUANTUM=1us: a bank calendar ring of 4 Ki cycles, which a job
-    // that fits L1 can outlast (SaPort.AJobLongerThanTheBankCalendarGrows...).
-    if (const char* q = std::getenv("NPU_SA_QUANTUM")) o.push_back(std::string("soc.quantum=") + q);
-    // NPU_SA_OVERRIDES="sa.model=rtl soc.quantum=1us": several at once (a
-    // ctest ENVIRONMENT of gtest_discover_tests keeps only one variable).
-    if (const char* more = std::getenv("NPU_SA_OVERRIDES")) {
-        std::istringstream in(more);
-        for (std::string kv; in >> kv;) o.push_back(kv);
-    }
+    o.insert(o.end(), variant_overrides().begin(), variant_overrides().end());
     return o;
 }
 const cfg::config& test_config() {
+    // Read before sc_main took the variant (e.g. by a namespace-scope
+    // constant), the config would silently lack it.
+    if (!variant_taken) {
+        std::fprintf(stderr, "sa_test: the config was read before sc_main took its arguments\n");
+        std::abort();
+    }
     static const cfg::config c = cfg::config::load("", test_overrides());
     return c;
 }
 // The platform's addresses, as the memory map of the config has them.
-const std::uint32_t sa_base = static_cast<std::uint32_t>(test_config().address("sa_ctrl.base"));
-const std::uint32_t l1_base = static_cast<std::uint32_t>(test_config().address("l1.base"));
-const std::uint32_t l2_base = static_cast<std::uint32_t>(test_config().address("l2.base"));
+// Functions, not constants: the config is read after sc_main took the variant.
+std::uint32_t sa_base() { return static_cast<std::uint32_t>(test_config().address("sa_ctrl.base")); }
+std::uint32_t l1_base() { return static_cast<std::uint32_t>(test_config().address("l1.base")); }
+std::uint32_t l2_base() { return static_cast<std::uint32_t>(test_config().address("l2.base")); }
 
 struct env {
     const cfg::config& cfg = test_config();
@@ -113,11 +120,11 @@ base::bus_initiator& cc() { return E->h.master(0); }
 sc_time now() { return sc_core::sc_time_stamp() + E->local; }
 
 tlm::tlm_response_status reg_write(std::uint32_t off, std::uint32_t v) {
-    return cc().write(sa_base + off, v, E->local);
+    return cc().write(sa_base() + off, v, E->local);
 }
 std::uint32_t reg_read(std::uint32_t off, tlm::tlm_response_status* st = nullptr) {
     std::uint32_t v = 0xDEADBEEF;
-    const auto s = cc().read(sa_base + off, v, E->local);
+    const auto s = cc().read(sa_base() + off, v, E->local);
     if (st)
         *st = s;
     else
@@ -293,9 +300,9 @@ job make(std::uint32_t m, std::uint32_t n, std::uint32_t k, bool fp32, bool acc 
     j.lda = k * e + pad * e;
     j.ldb = n * e + pad * e;
     j.ldc = n * 4 + pad * 4;
-    j.a = l1_base + 0x0000;
-    j.b = l1_base + 0x8000;
-    j.c = l1_base + 0x10000;
+    j.a = l1_base() + 0x0000;
+    j.b = l1_base() + 0x8000;
+    j.c = l1_base() + 0x10000;
     return j;
 }
 
@@ -424,6 +431,18 @@ TEST(SaCompute, PaddedStridesAreHonouredAndPaddingUntouched) {
     });
 }
 
+TEST(SaCompute, TheGenericAndAvx2VariantsRunTheirMacLoops) {
+    // The generic. and avx2. variants (--sa-kernels) are worth something only
+    // if the TLM engine runs those loops: not the AVX-512 ones it picks here.
+    const char* k = std::getenv("NPU_SA_KERNELS");
+    if (!k) GTEST_SKIP() << "the TLM engine's own choice: " << accel::sa_tlm_kernels();
+    const std::string wanted = k, got = accel::sa_tlm_kernels();
+    if (wanted == "generic")
+        EXPECT_EQ(got, "generic");
+    else
+        EXPECT_TRUE(got == "avx2" || (got == "generic" && !__builtin_cpu_supports("avx2"))) << got;
+}
+
 TEST(SaCompute, TrafficGoesThroughTheSaMasterToL1Only) {
     E->h.run_job([] {
         job j = make(20, 20, 20, false);
@@ -431,8 +450,7 @@ TEST(SaCompute, TrafficGoesThroughTheSaMasterToL1Only) {
         const int l1 = E->l1.traffic_id(), l2 = E->l2.traffic_id();
         // A is read once per N tile (2), B once, C written once; by each
         // engine with sa.model=compare.
-        const char* model = std::getenv("NPU_SA_MODEL");
-        const std::uint64_t engines = model && std::string(model) == "compare" ? 2 : 1;
+        const std::uint64_t engines = test_config().choice("sa.model") == "compare" ? 2 : 1;
         EXPECT_EQ(E->sa.bus.traffic().read_bytes[l1], engines * (2u * 20 * 20 + 20u * 20));
         EXPECT_EQ(E->sa.bus.traffic().write_bytes[l1], engines * 20u * 20 * 4);
         EXPECT_EQ(E->sa.bus.traffic().read_bytes[l2], 0u);
@@ -644,9 +662,9 @@ TEST(SaTiming, BackToBackJobsFromACoreRunningAhead) {
     // job 2 is accepted, and WAIT still sleeps exactly to job 2's end.
     E->h.run_job([] {
         job j1 = make(40, 16, 16, false), j2 = make(20, 30, 10, true);
-        j2.a = l1_base + 0x4000;
-        j2.b = l1_base + 0xC000;
-        j2.c = l1_base + 0x14000;
+        j2.a = l1_base() + 0x4000;
+        j2.b = l1_base() + 0xC000;
+        j2.c = l1_base() + 0x14000;
         const mats x1 = random_operands(j1, 41), x2 = random_operands(j2, 42);
         put(j1.a, x1.a.data(), x1.a.size());
         put(j1.b, x1.b.data(), x1.b.size());
@@ -673,7 +691,7 @@ TEST(SaTiming, BackToBackJobsFromACoreRunningAhead) {
 TEST(SaErrors, OperandAInL2IsABusErrorNamingANotVisible) {
     E->h.run_job([] {
         job j = make(4, 4, 4, false);
-        j.a = l2_base + 0x100;
+        j.a = l2_base() + 0x100;
         std::vector<unsigned char> a(16, 1);
         put(j.a, a.data(), a.size());  // the core sees L2; the SA does not
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
@@ -681,7 +699,7 @@ TEST(SaErrors, OperandAInL2IsABusErrorNamingANotVisible) {
         const auto& e = E->bus_errors[0];
         EXPECT_EQ(e.who->cls, static_cast<int>(initiator_class::sa));
         EXPECT_EQ(e.who->name, "sa.bus");
-        EXPECT_EQ(e.address, l2_base + 0x100);
+        EXPECT_EQ(e.address, l2_base() + 0x100);
         EXPECT_FALSE(e.is_write);
         EXPECT_TRUE(e.has_pc);
         EXPECT_EQ(e.pc, 0x1C000123u) << "the PC that wrote START";
@@ -693,7 +711,7 @@ TEST(SaErrors, OperandAInL2IsABusErrorNamingANotVisible) {
         EXPECT_NE(e.context.find("started by: hart 8 (test)\n"), std::string::npos) << e.context;
         EXPECT_TRUE(E->ctx.services().stop_requested());
         EXPECT_EQ(E->ctx.services().stop_code(), base::exit_code::bus_error);
-        EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l2_base + 0x100);
+        EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l2_base() + 0x100);
         EXPECT_EQ(reg_read(NPU_SA_ERR_INFO), NPU_SA_ERR_OPERAND_A | NPU_SA_ERR_NOT_VISIBLE);
         EXPECT_EQ(E->error_at.size(), 1u);
         EXPECT_TRUE(E->done_at.empty());
@@ -724,17 +742,17 @@ TEST(SaErrors, NullCIsABusErrorOnTheWriteOfC) {
 TEST(SaErrors, BStraddlingTheEndOfL1NamesTheFirstByteOutside) {
     E->h.run_job([] {
         job j = make(2, 16, 3, false);
-        j.b = l1_base + 0x20000 - 16 * 2 - 8;  // row 2 runs 8 bytes past L1
+        j.b = l1_base() + 0x20000 - 16 * 2 - 8;  // row 2 runs 8 bytes past L1
         std::vector<unsigned char> b(40, 2);
         put(j.b, b.data(), b.size());
         std::vector<unsigned char> a(6, 1);
         put(j.a, a.data(), a.size());
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
         ASSERT_EQ(E->bus_errors.size(), 1u);
-        EXPECT_EQ(E->bus_errors[0].address, l1_base + 0x20000);
+        EXPECT_EQ(E->bus_errors[0].address, l1_base() + 0x20000);
         EXPECT_NE(E->bus_errors[0].context.find("operand   : B (read of row 2"), std::string::npos)
             << E->bus_errors[0].context;
-        EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l1_base + 0x20000);
+        EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l1_base() + 0x20000);
         EXPECT_EQ(reg_read(NPU_SA_ERR_INFO), NPU_SA_ERR_OPERAND_B);
     });
 }
@@ -743,7 +761,7 @@ TEST(SaErrors, WithoutStopTheJobAbortsWithErrorStatusAndEvent) {
     E->sa.stop_on_error = false;
     E->h.run_job([] {
         job j = make(4, 4, 4, false);
-        j.a = l2_base;
+        j.a = l2_base();
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
         EXPECT_TRUE(E->bus_errors.empty());
         EXPECT_FALSE(E->ctx.services().stop_requested());
@@ -773,9 +791,9 @@ TEST(SaErrors, BadRegisterAccessesAreBusErrors) {
         EXPECT_EQ(reg_write(NPU_SA_WAIT, 1), tlm::TLM_COMMAND_ERROR_RESPONSE) << "WAIT is read-only";
         EXPECT_EQ(reg_write(NPU_SA_ROWS, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);
         std::uint8_t byte = 1;
-        EXPECT_EQ(cc().write(sa_base + NPU_SA_M, byte, E->local), tlm::TLM_COMMAND_ERROR_RESPONSE) << "byte access";
+        EXPECT_EQ(cc().write(sa_base() + NPU_SA_M, byte, E->local), tlm::TLM_COMMAND_ERROR_RESPONSE) << "byte access";
         std::uint32_t v = 0;
-        EXPECT_EQ(cc().write(sa_base + NPU_SA_M + 2, v, E->local), tlm::TLM_COMMAND_ERROR_RESPONSE) << "misaligned";
+        EXPECT_EQ(cc().write(sa_base() + NPU_SA_M + 2, v, E->local), tlm::TLM_COMMAND_ERROR_RESPONSE) << "misaligned";
         EXPECT_EQ(E->sa.busy_cycles(), 0u) << "nothing started";
     });
 }
@@ -825,14 +843,14 @@ TEST(SaErrors, InvalidJobsAreRefused) {
 TEST(SaErrors, NeverWrittenOperandIsAMemcheckFindingOfTheSa) {
     E->h.run_job([] {
         job j = make(4, 4, 4, false);
-        j.b = l1_base + 0x18000;  // nobody wrote here
+        j.b = l1_base() + 0x18000;  // nobody wrote here
         std::vector<unsigned char> a(16, 1);
         put(j.a, a.data(), a.size());
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
         ASSERT_GE(E->memcheck.size(), 1u);
         const auto& m = E->memcheck[0];
         EXPECT_EQ(m.who->cls, static_cast<int>(initiator_class::sa));
-        EXPECT_EQ(m.address, l1_base + 0x18000);
+        EXPECT_EQ(m.address, l1_base() + 0x18000);
         EXPECT_TRUE(m.has_pc);
         EXPECT_EQ(m.pc, 0x1C000123u);
     });
@@ -880,7 +898,7 @@ TEST(SaPort, AJobLongerThanTheBankCalendarGrowsItAndKeepsItsBookings) {
     // cycles, and 50 KiB of operands in L1.
     const job longer = make_packed(16, 32, 1024, false);
     const std::uint64_t ring = l1_banks().banks.ring_cycles();
-    if (expected_cycles(longer) < ring) GTEST_SKIP() << "a ring of " << ring << " cycles (run with NPU_SA_QUANTUM=1us)";
+    if (expected_cycles(longer) < ring) GTEST_SKIP() << "a ring of " << ring << " cycles (the q1us. variant: --override=soc.quantum=1us)";
     if (test_config().count("sa.weight_buffers") != 1) GTEST_SKIP() << "the tiles' cycles below are weight_buffers=1's";
     E->h.run_job([&] {
         auto past_calendar = [] {
@@ -926,7 +944,7 @@ TEST(SaPort, AJobLongerThanTheBankCalendarGrowsItAndKeepsItsBookings) {
 
 TEST(SaPort, AStreamThatWaitsPastTheRingGrowsItAndKeepsEveryBooking) {
     const std::uint64_t ring = l1_banks().banks.ring_cycles();
-    if (ring > 8192) GTEST_SKIP() << "a ring of " << ring << " cycles (run with NPU_SA_QUANTUM=1us)";
+    if (ring > 8192) GTEST_SKIP() << "a ring of " << ring << " cycles (the q1us. variant: --override=soc.quantum=1us)";
     E->h.run_job([&] {
         // Every bank held from before START until 50 cycles short of a ring
         // later (as initiators that booked them first): the job, short
@@ -1000,6 +1018,21 @@ TEST(SaPort, BankCyclesBookedBeforeStartDelayTheStream) {
 
 int sc_main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
+    // What gtest left: the variant (tests/accel/CMakeLists.txt).
+    //   --override=KEY=VALUE  a config override of every case (test_overrides)
+    //   --sa-kernels=NAME     the TLM engine's MAC loops (NPU_SA_KERNELS: generic|avx2)
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--override=", 0) == 0 && a.find('=', 11) != std::string::npos)
+            variant_overrides().push_back(a.substr(11));
+        else if (a.rfind("--sa-kernels=", 0) == 0)
+            setenv("NPU_SA_KERNELS", a.c_str() + 13, 1);
+        else {
+            std::fprintf(stderr, "sa_test: unknown argument '%s' (--override=KEY=VALUE, --sa-kernels=NAME)\n", argv[i]);
+            return 2;
+        }
+    }
+    variant_taken = true;
     test::fail_on_systemc_reports();
     env e;
     E = &e;
