@@ -189,8 +189,9 @@ private:
     // Per bank: one past the last cycle this job booked it (0: none), kept
     // by slot_calendar::reserve_run_past_own; a job books each bank in time order.
     std::vector<std::uint64_t> own_next_;
-    // rows()'s cycle and bank mask per row of a call whose rows are narrower
-    // than the port (kept: a job calls it per tile).
+    // rows()'s start cycles and, per cycle, the bank mask of the rows that
+    // start in it, for a call whose rows are narrower than the port (kept: a
+    // job calls it per tile).
     std::vector<std::uint64_t> row_cycles_;
     std::vector<std::uint16_t> row_masks_;
 };

@@ -453,20 +453,28 @@ void sa_port_booking::rows(std::uint64_t first, std::uint64_t stride, std::uint6
         // Row r starts at tile + wait + (bytes + r * len) / port width:
         // the quotient kept, not divided again per row.
         std::uint64_t cycle = tile_cycle_ + wait_ + bytes_ / port_bandwidth_, part = bytes_ % port_bandwidth_;
-        std::uint64_t r = 0;
+        // Rows that start in the same cycle (four int8 rows of 16 bytes)
+        // go in as one entry, their masks ORed: the check and booking of
+        // the union are those of the rows one after another (a row books
+        // what is free and not booked by an earlier row of its cycle), with
+        // a quarter of the entries.
+        std::uint64_t r = 0, entries = 0;
         for (; r < count; ++r) {
             const std::uint64_t offset = first - cal.base + r * stride;
             const std::uint64_t word = offset >> cal.shift, words = ((offset + len - 1) >> cal.shift) - word + 1;
             if (words > max_words) break;
             const unsigned bank = static_cast<unsigned>(word) & cal.bank_mask;
             const std::uint32_t run = (std::uint32_t{1} << words) - 1;  // words <= 16
-            row_cycles_[r] = cycle;
-            row_masks_[r] = static_cast<std::uint16_t>((run << bank) | (run >> (16 - bank)));
+            const auto mask = static_cast<std::uint16_t>((run << bank) | (run >> (16 - bank)));
+            if (entries && row_cycles_[entries - 1] == cycle)
+                row_masks_[entries - 1] |= mask;
+            else
+                row_cycles_[entries] = cycle, row_masks_[entries++] = mask;
             for (part += len; part >= port_bandwidth_; part -= port_bandwidth_) ++cycle;
         }
         if (r == count) reach(cycle + 1);
         if (r == count &&
-            banks_->banks.reserve_masks_past_own_if_free(row_cycles_.data(), row_masks_.data(), count, own_next_.data())) {
+            banks_->banks.reserve_masks_past_own_if_free(row_cycles_.data(), row_masks_.data(), entries, own_next_.data())) {
             bytes_ += count * len;
             return;
         }
