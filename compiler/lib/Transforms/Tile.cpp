@@ -70,31 +70,146 @@ SmallVector<int64_t> candidates(int64_t dim, int64_t unit) {
   return out;
 }
 
-// The tilers' cost model, in cycles: the bytes the DMA moves at the
+// The conv tilers' cost model, in cycles: the bytes the DMA moves at the
 // cluster DMA's 8 bytes per cycle (L2 <-> L1, docs/memory-map.md) plus a
 // fixed cost per pipeline step (an SA job, the DMA programming of its tiles,
 // the waits). The SA's own work is the same for every tiling (its folds are
 // whole multiples of the array wherever the tiles are), so it is left out.
+// (The matmul tiler's model, matmulCost below, follows its pipeline.)
 constexpr double kDmaBytesPerCycle = 8.0;
 constexpr double kStepCycles = 2000.0;
 double tilingCost(double dmaBytes, double steps) {
   return dmaBytes / kDmaBytesPerCycle + kStepCycles * steps;
 }
 
+// The matmul tiler's cost model, in cycles: npurt_matmul's pipeline
+// (compiler/runtime/npurt.c) as it runs. It steps k fastest, then m, then
+// n; each step is one SA job on an A and a B tile, whose DMA loads overlap
+// the previous step's job, and a fused layer's epilogue of a finished C
+// tile runs on the workers while the SA computes the next step. So:
+//   fill       the first step's A and B tiles, which nothing overlaps
+//   + sum over steps of max(SA job, DMA of the next step's tiles)
+//     + kMatmulStepCycles
+//   + per C tile, the part of its epilogue the next step's job does not hide
+//   + tail     the last C tile's epilogue and its write-back, which nothing
+//              follows (a plain matmul: its C write-back)
+// The SA job is the closed form of docs/sa.md (weight_buffers = 1, a
+// weight tile max(2R + C - 2 + M, its bytes at kSaPortBytesPerCycle)); the
+// epilogue kForkJoinCycles plus kEpilogueElementCycles per element of a
+// worker's share. The constants are GAP9-class (gap9.cfg) and were fitted to
+// npusim's cycles of the MLPs' and the autoencoder's dense layers over every
+// tile that fits (docs/compiler.md, "-npu-tile"): the tiler no longer takes
+// one large C tile whose epilogue nothing overlaps.
+// A B in L3 is staged into L2 panel by panel (K rows of tn columns), the
+// next panel while the current one's steps run. The pins of gap9's OctoSPI
+// PSRAM carry 1.08 B a cluster cycle (400 MB/s at 370 MHz), and every row of
+// a panel is a transaction of its own: 10 PSRAM clocks (18.5 cycles) of
+// command and latency on the pins, and the staging channels' turnaround
+// (docs/memory-map.md, L3). kL3RowCycles = 50 per row was fitted to npusim's
+// cycles of the MLPs' and the autoencoder's layers with their weights in L3
+// over every tile that fits: narrow panels pay it K times each.
+constexpr double kL3BytesPerCycle = 1.08;
+constexpr double kL3RowCycles = 50.0;
+constexpr double kSaPortBytesPerCycle = 64.0;
+constexpr double kSaJobSetupCycles = 8.0;
+constexpr double kMatmulStepCycles = 400.0;
+constexpr double kForkJoinCycles = 600.0;
+constexpr double kEpilogueElementCycles = 45.0;
+
+struct MatmulShape {
+  int64_t m, n, k;
+  uint64_t ea, eb, ec;
+  uint64_t eo;     // a fused layer's output element bytes; 0: a plain matmul
+  int64_t rows, cols; // the SA
+  int64_t workers;
+  bool bInL3 = false; // B staged from L3 through L2 panels
+};
+
+// A dimension of `dim` in tiles of `t`: (extent, how many) of its full
+// tiles and of its edge tile.
+SmallVector<std::pair<int64_t, int64_t>, 2> tileParts(int64_t dim, int64_t t) {
+  SmallVector<std::pair<int64_t, int64_t>, 2> out;
+  if (dim / t)
+    out.push_back({t, dim / t});
+  if (dim % t)
+    out.push_back({dim % t, 1});
+  return out;
+}
+
+// The SA's cycles for a job of mi x ni x ki (docs/sa.md, weight_buffers = 1).
+double saJobCycles(const MatmulShape &s, int64_t mi, int64_t ni, int64_t ki) {
+  double cycles = kSaJobSetupCycles;
+  for (auto [nw, cn] : tileParts(ni, s.cols))
+    for (auto [kw, ck] : tileParts(ki, s.rows)) {
+      const double compute = double(2 * s.rows + s.cols - 2 + mi);
+      // B and A, and C read (accumulate) and written: both counted, the
+      // job's first and last K tiles on a K slice of one weight tile.
+      const double bytes = double(kw * nw * s.eb + mi * kw * s.ea + 2 * mi * nw * 4);
+      cycles += double(cn * ck) *
+                std::max(compute, std::ceil(bytes / kSaPortBytesPerCycle));
+    }
+  return cycles;
+}
+
+double epilogueCycles(const MatmulShape &s, int64_t mi, int64_t ni) {
+  return kForkJoinCycles +
+         kEpilogueElementCycles * double(llvm::divideCeil(mi * ni, s.workers));
+}
+
+double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk) {
+  auto dmaCycles = [&](int64_t mi, int64_t ni, int64_t ki) {
+    return double(mi * ki * s.ea + ki * ni * s.eb) / kDmaBytesPerCycle;
+  };
+  double cycles = 0;
+  for (auto [mi, cm] : tileParts(s.m, tm))
+    for (auto [ni, cn] : tileParts(s.n, tn)) {
+      double lastJob = 0;
+      for (auto [ki, ck] : tileParts(s.k, tk)) {
+        const double sa = saJobCycles(s, mi, ni, ki);
+        const double dma = dmaCycles(mi, ni, ki);
+        cycles += double(cm * cn * ck) * (std::max(sa, dma) + kMatmulStepCycles);
+        lastJob = sa;
+      }
+      // Each C tile's epilogue beyond the next job (the last one's is the
+      // tail's: counted below instead of here).
+      if (s.eo)
+        cycles += double(cm * cn) * std::max(0.0, epilogueCycles(s, mi, ni) - lastJob);
+    }
+  const int64_t lastM = s.m - (llvm::divideCeil(s.m, tm) - 1) * tm;
+  const int64_t lastN = s.n - (llvm::divideCeil(s.n, tn) - 1) * tn;
+  const int64_t lastK = s.k - (llvm::divideCeil(s.k, tk) - 1) * tk;
+  // A step's job overlaps the next step's loads: the first step's loads
+  // are the fill, and the last job has none beside it (the sum above gave
+  // it its own).
+  const double fill = dmaCycles(tm, tn, tk);
+  cycles -= std::max(0.0, dmaCycles(lastM, lastN, lastK) -
+                              saJobCycles(s, lastM, lastN, lastK));
+  double tail = double(lastM * lastN * (s.eo ? s.eo : s.ec)) / kDmaBytesPerCycle;
+  if (s.eo)
+    tail += epilogueCycles(s, lastM, lastN);
+  const double compute = fill + cycles + tail;
+  if (!s.bInL3)
+    return compute;
+  // The first panel before anything; the others behind the steps, or the
+  // steps behind them.
+  auto staging = [&](int64_t ni) {
+    return double(s.k) * (double(ni * s.eb) / kL3BytesPerCycle + kL3RowCycles);
+  };
+  double panels = 0;
+  for (auto [ni, cn] : tileParts(s.n, tn))
+    panels += double(cn) * staging(ni);
+  const double first = staging(std::min(tn, s.n));
+  return first + std::max(panels - first, compute);
+}
+
 // npurt_matmul's tiles for C[m x n] (+)= A[m x k] * B[k x n]: the cheapest
-// under the cost model of the tile triples whose double-buffered working set
-// fits the budget. npurt_matmul steps k fastest, then m, then n, and loads
-// the A and B tiles of every step: A moves once per column tile of C
-// (ceil(n / tn) times), B once per row tile (ceil(m / tm) times), C is
-// written once (a fused epilogue's output: at its own element size). For
-// each (tn, tk) the largest tm that fits is taken (the
+// under matmulCost of the tile triples whose double-buffered working set
+// fits the budget. For each (tn, tk) the largest tm that fits is taken (the
 // fewest B re-reads). Ties go to the largest volume, then to a larger tk
 // (fewer re-accumulations), then tn. A B in L3 is staged through two K x tn
 // panels in L2 (npu-schedule): tiles whose panels exceed `panelBudget`
 // bytes are taken only when no tile's panels fit it.
-std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
-                                 uint64_t eb, uint64_t ec, int64_t rows,
-                                 int64_t cols, uint64_t budget,
+std::optional<Tiles> chooseTiles(const MatmulShape &s, uint64_t budget,
                                  std::optional<uint64_t> panelBudget,
                                  const EpilogueL1 &ep) {
   struct Scored {
@@ -109,34 +224,27 @@ std::optional<Tiles> chooseTiles(int64_t m, int64_t n, int64_t k, uint64_t ea,
       return volume(a.t) > volume(b.t);
     return a.t.tk > b.t.tk || (a.t.tk == b.t.tk && a.t.tn > b.t.tn);
   };
+  const int64_t m = s.m;
   std::optional<Scored> best, bestPanelFits;
-  for (int64_t tk : candidates(k, rows))
-    for (int64_t tn : candidates(n, cols)) {
-      if (workingSet(1, tn, tk, ea, eb, ec, ep) > budget)
+  for (int64_t tk : candidates(s.k, s.rows))
+    for (int64_t tn : candidates(s.n, s.cols)) {
+      if (workingSet(1, tn, tk, s.ea, s.eb, s.ec, ep) > budget)
         continue;
       // The largest tm that fits for this (tn, tk).
       int64_t lo = 1, hi = m;
       while (lo < hi) {
         int64_t mid = (lo + hi + 1) / 2;
-        if (workingSet(mid, tn, tk, ea, eb, ec, ep) <= budget)
+        if (workingSet(mid, tn, tk, s.ea, s.eb, s.ec, ep) <= budget)
           lo = mid;
         else
           hi = mid - 1;
       }
-      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, ea, eb, ec, ep)};
-      const int64_t mt = llvm::divideCeil(m, t.tm),
-                    nt = llvm::divideCeil(n, tn), kt = llvm::divideCeil(k, tk);
-      const double bytes = double(nt) * m * k * ea + double(mt) * k * n * eb +
-                           double(m) * n * (ep.eo ? ep.eo : ec);
-      // The first step's A and B tiles load before anything overlaps them
-      // (the pipeline's fill): counted twice, so a tile as large as the
-      // whole problem (one step, nothing to overlap) is not the cheapest.
-      const double fill = double(t.tm) * tk * ea + double(tk) * tn * eb;
-      t.cost = tilingCost(bytes + fill, double(mt) * nt * kt);
+      Tiles t{lo, tn, tk, workingSet(lo, tn, tk, s.ea, s.eb, s.ec, ep)};
+      t.cost = matmulCost(s, t.tm, tn, tk);
       Scored c{t, t.cost};
       if (!best || better(c, *best))
         best = c;
-      if (panelBudget && 2 * uint64_t(k) * tn * eb <= *panelBudget &&
+      if (panelBudget && 2 * uint64_t(s.k) * tn * s.eb <= *panelBudget &&
           (!bestPanelFits || better(c, *bestPanelFits)))
         bestPanelFits = c;
     }
@@ -210,7 +318,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
   // A linalg.matmul, or a fused dense layer (npu.matmul_kernel: its C is
   // the accumulator in L1, its epilogue's buffers count too).
   LogicalResult tileMatmul(Operation *mm, uint64_t budget, int64_t rows,
-                           int64_t cols) {
+                           int64_t cols, uint64_t workers) {
     auto shaped = [](Value v) { return dyn_cast<ShapedType>(v.getType()); };
     auto kernel = dyn_cast<MatmulKernelOp>(mm);
     ShapedType ta = shaped(mm->getOperand(0));
@@ -299,16 +407,24 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
                           ? (*lowest - l2Base) / 2
                           : 0;
       }
-      tiles =
-          chooseTiles(m, n, k, elementBytes(ea), elementBytes(eb),
-                      elementBytes(ec), rows, cols, budget, panelBudget, ep);
+      const MatmulShape shape{m,
+                              n,
+                              k,
+                              elementBytes(ea),
+                              elementBytes(eb),
+                              elementBytes(ec),
+                              ep.eo,
+                              rows,
+                              cols,
+                              static_cast<int64_t>(std::max<uint64_t>(1, workers)),
+                              panelBudget.has_value()};
+      tiles = chooseTiles(shape, budget, panelBudget, ep);
       // A fused layer's parameters (all n channels, loaded once) take L1
       // from the tiles; read from L2 by the workers instead when the tiles
       // that leaves room for cost less (a small L1).
       if (ep.eo && (ep.bias || ep.perChannel)) {
-        std::optional<Tiles> inL2 = chooseTiles(
-            m, n, k, elementBytes(ea), elementBytes(eb), elementBytes(ec), rows,
-            cols, budget, panelBudget, withoutParams(ep));
+        std::optional<Tiles> inL2 =
+            chooseTiles(shape, budget, panelBudget, withoutParams(ep));
         if (inL2 && (!tiles || inL2->cost < tiles->cost)) {
           tiles = inL2;
           paramsInL2 = true;
@@ -640,11 +756,11 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           cols));
     });
     module.walk([&](MatmulKernelOp k) {
-      ok &= succeeded(tileMatmul(k, budget, rows, cols));
+      ok &= succeeded(tileMatmul(k, budget, rows, cols, target.getWorkers()));
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
-        ok &= succeeded(tileMatmul(mm, budget, rows, cols));
+        ok &= succeeded(tileMatmul(mm, budget, rows, cols, target.getWorkers()));
         return;
       }
       // Worker work (staging copies go to the DMA): the workers split the

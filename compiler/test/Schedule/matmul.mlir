@@ -62,7 +62,7 @@ module attributes {npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = arra
 // DECL-DAG: func.func private @npurt_parallel(() -> ())
 // DECL-DAG: func.func private @npurt_region_begin(i32)
 
-// SMALL: npu.l1_budget = 13312 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, {{16|32|48|64}}, 
+// SMALL: npu.l1_budget = 13312 : i64, npu.l1_bytes = 12544 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 128, 32>}
 
 // 8 = B in L3 read straight into L1 (no staging, no stage buffer).
 // DIRECT-NOT: npu_l2_stage

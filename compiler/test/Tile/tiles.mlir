@@ -12,7 +12,7 @@
 func.func @tiles(%a: memref<4x784xi8>, %w: memref<784x256xi8>, %acc: memref<4x256xi32>,
                  %fa: memref<64x100xf32>, %fw: memref<100x10xf32>, %facc: memref<64x10xf32>,
                  %o: memref<4x256xi32>) {
-  // CHECK: linalg.matmul {npu.l1_budget = 111616 : i64, npu.l1_bytes = 109696 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 128, 400>}
+  // CHECK: linalg.matmul {npu.l1_budget = 111616 : i64, npu.l1_bytes = 56448 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 64, 400>}
   // L64: linalg.matmul {npu.l1_budget = 46080 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, {{[0-9]+}}, {{[0-9]+}}>}
   // SA: npu.sa = array<i64: 32, 8>, npu.tiles = array<i64: 4, {{[0-9]*[02468]}}, {{[0-9]+}}>}
   linalg.matmul ins(%a, %w : memref<4x784xi8>, memref<784x256xi8>) outs(%acc : memref<4x256xi32>)
