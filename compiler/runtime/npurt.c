@@ -248,7 +248,7 @@ static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, 
  * into epa->out instead of to c. Inlined into both: each is its own function
  * (the name a bus-error report's call chain gives), and npurt_matmul's code
  * keeps no trace of the epilogue. */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline, no_builtin("memset"))) void
 matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm, uint32_t tn,
             uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage, const npurt_matmul_ep_args *epa) {
     const int f32 = (flags & NPURT_F32) != 0;
@@ -308,7 +308,16 @@ matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint3
                   (unsigned long)l1_bytes, (unsigned long)tm, (unsigned long)tn, (unsigned long)tk, (unsigned long)m,
                   (unsigned long)n, (unsigned long)k, f32 ? "f32" : "int8", (unsigned long)npu_l1_free_bytes());
 
-    mm_ctx x = {0};
+    /* Field by field, not "= {0}" (a call of picolibc's memset, ~330
+     * instructions on the controller before the first transfer), nor the
+     * stage_id loop below turned into one (no_builtin("memset") on this
+     * function and its two callers). */
+    mm_ctx x;
+    x.A.holds[0] = x.A.holds[1] = x.B.holds[0] = x.B.holds[1] = 0;
+    x.panel[0] = x.panel[1] = NULL;
+    x.stage_chunks = 0;
+    x.a_use = x.b_use = 0;
+    x.ep = NULL;
     x.a = a;
     x.b = b;
     x.c = c;
@@ -454,12 +463,13 @@ matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint3
     npu_l1_free(l1);
 }
 
-void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
-                  uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
+__attribute__((no_builtin("memset"))) void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
+                                                        uint32_t k, uint32_t tm, uint32_t tn, uint32_t tk,
+                                                        uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
     matmul_impl(a, b, c, m, n, k, tm, tn, tk, flags, l1_bytes, l2_stage, NULL);
 }
 
-void npurt_matmul_ep(const npurt_matmul_ep_args *args) {
+__attribute__((no_builtin("memset"))) void npurt_matmul_ep(const npurt_matmul_ep_args *args) {
     matmul_impl(args->a, args->b, NULL, args->m, args->n, args->k, args->tm, args->tn, args->tk, args->flags,
                 args->l1_bytes, args->l2_stage, args);
 }
