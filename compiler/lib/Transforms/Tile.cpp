@@ -119,7 +119,7 @@ constexpr double kEpilogueElementCycles = 45.0;
 struct MatmulShape {
   int64_t m, n, k;
   uint64_t ea, eb, ec;
-  uint64_t eo;     // a fused layer's output element bytes; 0: a plain matmul
+  uint64_t eo;        // a fused layer's output element bytes; 0: a plain matmul
   int64_t rows, cols; // the SA
   int64_t workers;
   bool bInL3 = false; // B staged from L3 through L2 panels
@@ -142,9 +142,11 @@ double saJobCycles(const MatmulShape &s, int64_t mi, int64_t ni, int64_t ki) {
   for (auto [nw, cn] : tileParts(ni, s.cols))
     for (auto [kw, ck] : tileParts(ki, s.rows)) {
       const double compute = double(2 * s.rows + s.cols - 2 + mi);
-      // B and A, and C read (accumulate) and written: both counted, the
-      // job's first and last K tiles on a K slice of one weight tile.
-      const double bytes = double(kw * nw * s.eb + mi * kw * s.ea + 2 * mi * nw * 4);
+      // B's and A's bytes, and C's read (accumulate) and write, which only
+      // a job's first and last K tile have: counted on every tile, an upper
+      // bound that matters only where the port, not the array, bounds it.
+      const double bytes =
+          double(kw * nw * s.eb + mi * kw * s.ea + 2 * mi * nw * 4);
       cycles += double(cn * ck) *
                 std::max(compute, std::ceil(bytes / kSaPortBytesPerCycle));
     }
@@ -167,13 +169,16 @@ double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk) {
       for (auto [ki, ck] : tileParts(s.k, tk)) {
         const double sa = saJobCycles(s, mi, ni, ki);
         const double dma = dmaCycles(mi, ni, ki);
-        cycles += double(cm * cn * ck) * (std::max(sa, dma) + kMatmulStepCycles);
+        cycles +=
+            double(cm * cn * ck) * (std::max(sa, dma) + kMatmulStepCycles);
         lastJob = sa;
       }
-      // Each C tile's epilogue beyond the next job (the last one's is the
-      // tail's: counted below instead of here).
+      // Each C tile's epilogue beyond the next step's job (taken as long as
+      // this tile's last one). The last C tile's is counted here too and
+      // again, whole, in the tail below: the constants were fitted so.
       if (s.eo)
-        cycles += double(cm * cn) * std::max(0.0, epilogueCycles(s, mi, ni) - lastJob);
+        cycles += double(cm * cn) *
+                  std::max(0.0, epilogueCycles(s, mi, ni) - lastJob);
     }
   const int64_t lastM = s.m - (llvm::divideCeil(s.m, tm) - 1) * tm;
   const int64_t lastN = s.n - (llvm::divideCeil(s.n, tn) - 1) * tn;
@@ -184,7 +189,8 @@ double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk) {
   const double fill = dmaCycles(tm, tn, tk);
   cycles -= std::max(0.0, dmaCycles(lastM, lastN, lastK) -
                               saJobCycles(s, lastM, lastN, lastK));
-  double tail = double(lastM * lastN * (s.eo ? s.eo : s.ec)) / kDmaBytesPerCycle;
+  double tail =
+      double(lastM * lastN * (s.eo ? s.eo : s.ec)) / kDmaBytesPerCycle;
   if (s.eo)
     tail += epilogueCycles(s, lastM, lastN);
   const double compute = fill + cycles + tail;
@@ -403,21 +409,21 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
       if (originOf(mm->getOperand(1)).level == MemLevel::L3) {
         const auto [l2Base, lowest] =
             l2PlanBounds(mm->getParentOfType<ModuleOp>());
-        panelBudget = lowest && l2Base && *lowest > l2Base
-                          ? (*lowest - l2Base) / 2
-                          : 0;
+        panelBudget =
+            lowest && l2Base && *lowest > l2Base ? (*lowest - l2Base) / 2 : 0;
       }
-      const MatmulShape shape{m,
-                              n,
-                              k,
-                              elementBytes(ea),
-                              elementBytes(eb),
-                              elementBytes(ec),
-                              ep.eo,
-                              rows,
-                              cols,
-                              static_cast<int64_t>(std::max<uint64_t>(1, workers)),
-                              panelBudget.has_value()};
+      const MatmulShape shape{
+          m,
+          n,
+          k,
+          elementBytes(ea),
+          elementBytes(eb),
+          elementBytes(ec),
+          ep.eo,
+          rows,
+          cols,
+          static_cast<int64_t>(std::max<uint64_t>(1, workers)),
+          panelBudget.has_value()};
       tiles = chooseTiles(shape, budget, panelBudget, ep);
       // A fused layer's parameters (all n channels, loaded once) take L1
       // from the tiles; read from L2 by the workers instead when the tiles
@@ -760,7 +766,8 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     });
     module.walk([&](linalg::LinalgOp op) {
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
-        ok &= succeeded(tileMatmul(mm, budget, rows, cols, target.getWorkers()));
+        ok &=
+            succeeded(tileMatmul(mm, budget, rows, cols, target.getWorkers()));
         return;
       }
       // Worker work (staging copies go to the DMA): the workers split the
