@@ -122,7 +122,6 @@ struct MatmulShape {
   uint64_t eo;        // a fused layer's output element bytes; 0: a plain matmul
   int64_t rows, cols; // the SA
   int64_t workers;
-  bool bInL3 = false; // B staged from L3 through L2 panels
 };
 
 // A dimension of `dim` in tiles of `t`: (extent, how many) of its full
@@ -158,7 +157,9 @@ double epilogueCycles(const MatmulShape &s, int64_t mi, int64_t ni) {
          kEpilogueElementCycles * double(llvm::divideCeil(mi * ni, s.workers));
 }
 
-double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk) {
+// bInL3: B is staged from L3 through L2 panels.
+double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk,
+                  bool bInL3) {
   auto dmaCycles = [&](int64_t mi, int64_t ni, int64_t ki) {
     return double(mi * ki * s.ea + ki * ni * s.eb) / kDmaBytesPerCycle;
   };
@@ -194,7 +195,7 @@ double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk) {
   if (s.eo)
     tail += epilogueCycles(s, lastM, lastN);
   const double compute = fill + cycles + tail;
-  if (!s.bInL3)
+  if (!bInL3)
     return compute;
   // The first panel before anything; the others behind the steps, or the
   // steps behind them.
@@ -246,7 +247,7 @@ std::optional<Tiles> chooseTiles(const MatmulShape &s, uint64_t budget,
           hi = mid - 1;
       }
       Tiles t{lo, tn, tk, workingSet(lo, tn, tk, s.ea, s.eb, s.ec, ep)};
-      t.cost = matmulCost(s, t.tm, tn, tk);
+      t.cost = matmulCost(s, t.tm, tn, tk, panelBudget.has_value());
       Scored c{t, t.cost};
       if (!best || better(c, *best))
         best = c;
@@ -422,8 +423,7 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
           ep.eo,
           rows,
           cols,
-          static_cast<int64_t>(std::max<uint64_t>(1, workers)),
-          panelBudget.has_value()};
+          static_cast<int64_t>(std::max<uint64_t>(1, workers))};
       tiles = chooseTiles(shape, budget, panelBudget, ep);
       // A fused layer's parameters (all n channels, loaded once) take L1
       // from the tiles; read from L2 by the workers instead when the tiles
