@@ -12,6 +12,7 @@ torch.nn.Module with an op npuc does not import (GELU -> Erf) and runs it with
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 
@@ -59,6 +60,7 @@ def cases(work):
     ok = mlp()
     return [
         # name, file bytes (or a callable writing files), extra npuc args, expected rc, expected message regex
+        # [, npuc's address-space limit in bytes]
         ("control: a valid model imports", ok, [], 0, r"linalg\.matmul"),
         ("control: dynamic batch with --input-shape", mlp(x_dims=("batch", 4)), ["--input-shape=x=1x4"], 0,
          r"tensor<1x4xf32>"),
@@ -108,6 +110,13 @@ def cases(work):
          1, r"initializer 'W': holds 8 bytes of data for 8 float elements"),
         ("raw data of the wrong size", mlp(w=tensor("W", [4, 2], FLOAT, raw=b"\0" * 12)), [], 1,
          r"initializer 'W': holds 12 bytes of data for 8 float elements"),
+        # Found by fuzz_onnx: the elements (2^28 doubles, 2 GiB) were
+        # allocated before the data's size was checked. Run with 1 GiB of
+        # address space: an npuc that allocates first dies of it.
+        ("a shape of 2^28 elements over 32 bytes of data",
+         model([node("MatMul", ["x", "W"], ["y"], "fc1")], [tensor("W", [4, 2**26], FLOAT, [0.5] * 8)],
+               [value_info("x", FLOAT, (1, 4))], [value_info("y", FLOAT, [1, 2**26])]), [], 1,
+         r"initializer 'W': holds 32 bytes of data for 268435456 float elements", 1 << 30),
         ("type mismatch", mlp(b_init=tensor("b", [2], INT64, [1, 2])), [], 1,
          r"ONNX node 'bias1': Add \(opset 13\): type mismatch: input 1 is int64, expected float"),
         ("dynamic shape without --input-shape", mlp(x_dims=("batch", 4)), [], 1,
@@ -130,7 +139,7 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     failures = 0
     all_cases = cases(args.work)
-    for i, (name, data, extra, want_rc, want) in enumerate(all_cases):
+    for i, (name, data, extra, want_rc, want, *limit) in enumerate(all_cases):
         path = os.path.join(args.work, f"case{i}.onnx")
         if isinstance(data, tuple):
             data, (side_name, side_data) = data
@@ -138,8 +147,10 @@ def main():
                 f.write(side_data)
         with open(path, "wb") as f:
             f.write(data)
+        # A case's optional sixth field: npuc's address space in bytes.
+        cap = (lambda: resource.setrlimit(resource.RLIMIT_AS, (limit[0], limit[0]))) if limit else None
         r = subprocess.run([args.npuc, path, "--emit=imported"] + extra, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, errors="replace")
+                           stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=cap)
         text = r.stdout + r.stderr
         good = r.returncode == want_rc and re.search(want, text) is not None
         if want_rc != 0:

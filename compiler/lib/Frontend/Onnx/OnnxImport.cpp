@@ -522,11 +522,14 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
   }
   const std::string &raw =
       t.data_location() == TensorProto::EXTERNAL ? external : t.raw_data();
-  c.data.resize(n);
+  // The data's size is checked before the elements are allocated: a shape
+  // may claim up to 2^28 elements (2 GiB of doubles) that the file does not
+  // hold (found by fuzz_onnx).
   if (!raw.empty() || t.data_location() == TensorProto::EXTERNAL) {
     if (raw.size() != n * width)
       return where() << "holds " << raw.size() << " bytes of data for " << n
                      << " " << typeName(c.type) << " elements";
+    c.data.resize(n);
     const char *p = raw.data();
     for (int64_t i = 0; i < n; ++i, p += width) {
       switch (c.type) {
@@ -567,6 +570,7 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
     if (field.size() != n)
       return where() << "holds " << field.size() << " values for " << n
                      << " elements";
+    c.data.resize(n);
     for (int64_t i = 0; i < n; ++i)
       c.data[i] = double(field.Get(i));
     return success();
