@@ -166,6 +166,21 @@ static __attribute__((noinline)) void npurt_stage_panel(mm_ctx *x, uint32_t p) {
     }
 }
 
+/* npurt_stage_panel for B stored in column panels (npurt_matmul_panels):
+ * panel p starts after the j0 columns of the panels before it, K rows
+ * each, and its rows are w elements apart, so every chunk of rows is one
+ * contiguous block (a 1-D transfer of full bursts). */
+static __attribute__((noinline)) void npurt_stage_packed_panel(mm_ctx *x, uint32_t p) {
+    const uint32_t j0 = p * x->tn, w = min_u32(x->tn, x->n - j0);
+    const uint32_t per = ceil_div(x->k, x->stage_chunks);
+    for (uint32_t ch = 0, r0 = 0; ch < x->stage_chunks && r0 < x->k; ++ch, r0 += per) {
+        const uint32_t rows = min_u32(per, x->k - r0);
+        x->stage_id[p & 1][ch] =
+            dma_2d("B L3 -> L2 panel", x->panel[p & 1] + (size_t)r0 * w * x->eb,
+                   x->b + ((size_t)j0 * x->k + (size_t)r0 * w) * x->eb, w * x->eb, rows, w * x->eb, w * x->eb);
+    }
+}
+
 static void panel_staged(mm_ctx *x, uint32_t buf) {
     for (uint32_t ch = 0; ch < NPURT_STAGE_CHUNKS_MAX; ++ch)
         dma_done("npurt_matmul", "B L3 -> L2 panel", &x->stage_id[buf][ch]);
@@ -250,7 +265,8 @@ static void npurt_matmul_epilogue(mm_ctx *x, int buf, uint32_t i0, uint32_t j0, 
  * keeps no trace of the epilogue. */
 static inline __attribute__((always_inline, no_builtin("memset"))) void
 matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm, uint32_t tn,
-            uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage, const npurt_matmul_ep_args *epa) {
+            uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage, const npurt_matmul_ep_args *epa,
+            const int b_panels) {
     const int f32 = (flags & NPURT_F32) != 0;
     const uint32_t ea = f32 ? 4u : 1u, eb = ea, ec = 4u;
 
@@ -387,7 +403,10 @@ matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint3
          * and two write-backs; more would only queue behind busy channels. */
         const uint32_t channels = npu_dma_channels();
         x.stage_chunks = channels > 5u ? min_u32(NPURT_STAGE_CHUNKS_MAX, channels - 5u) : 1u;
-        npurt_stage_panel(&x, 0);
+        if (b_panels)
+            npurt_stage_packed_panel(&x, 0);
+        else
+            npurt_stage_panel(&x, 0);
     }
     npurt_load_tiles(&x, 0);
 
@@ -426,7 +445,12 @@ matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint3
         /* While the SA works: stage the next B panel (at a panel's first step:
          * the other panel buffer's last reader has been waited for), then load
          * the next step's tiles. */
-        if (x.staged && im == 0 && kk == 0 && jn + 1 < nt) npurt_stage_panel(&x, jn + 1);
+        if (x.staged && im == 0 && kk == 0 && jn + 1 < nt) {
+            if (b_panels)
+                npurt_stage_packed_panel(&x, jn + 1);
+            else
+                npurt_stage_panel(&x, jn + 1);
+        }
         if (s + 1 < steps) npurt_load_tiles(&x, s + 1);
         if (s == 0 && epa && !x.staged) npurt_matmul_params(&ep);
         if (pend >= 0) {
@@ -466,12 +490,35 @@ matmul_impl(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint3
 __attribute__((no_builtin("memset"))) void npurt_matmul(const void *a, const void *b, void *c, uint32_t m, uint32_t n,
                                                         uint32_t k, uint32_t tm, uint32_t tn, uint32_t tk,
                                                         uint32_t flags, uint32_t l1_bytes, void *l2_stage) {
-    matmul_impl(a, b, c, m, n, k, tm, tn, tk, flags, l1_bytes, l2_stage, NULL);
+    matmul_impl(a, b, c, m, n, k, tm, tn, tk, flags, l1_bytes, l2_stage, NULL, 0);
 }
 
 __attribute__((no_builtin("memset"))) void npurt_matmul_ep(const npurt_matmul_ep_args *args) {
     matmul_impl(args->a, args->b, NULL, args->m, args->n, args->k, args->tm, args->tn, args->tk, args->flags,
-                args->l1_bytes, args->l2_stage, args);
+                args->l1_bytes, args->l2_stage, args, 0);
+}
+
+/* B in column panels is only read by the staging (npurt.h): B must be in
+ * L3 and staged. Separate entries, so that the plain ones run the same
+ * instructions as before these existed. */
+static void panels_need_staging(const char *fn, uint32_t flags) {
+    if ((flags & (NPURT_B_IN_L3 | NPURT_DIRECT_L3)) != NPURT_B_IN_L3)
+        npurt_die(1, "%s: B in column panels needs NPURT_B_IN_L3 without NPURT_DIRECT_L3 (flags 0x%lx)", fn,
+                  (unsigned long)flags);
+}
+
+__attribute__((no_builtin("memset"))) void npurt_matmul_panels(const void *a, const void *b, void *c, uint32_t m,
+                                                               uint32_t n, uint32_t k, uint32_t tm, uint32_t tn,
+                                                               uint32_t tk, uint32_t flags, uint32_t l1_bytes,
+                                                               void *l2_stage) {
+    panels_need_staging("npurt_matmul_panels", flags);
+    matmul_impl(a, b, c, m, n, k, tm, tn, tk, flags, l1_bytes, l2_stage, NULL, 1);
+}
+
+__attribute__((no_builtin("memset"))) void npurt_matmul_ep_panels(const npurt_matmul_ep_args *args) {
+    panels_need_staging("npurt_matmul_ep_panels", args->flags);
+    matmul_impl(args->a, args->b, NULL, args->m, args->n, args->k, args->tm, args->tn, args->tk, args->flags,
+                args->l1_bytes, args->l2_stage, args, 1);
 }
 
 /* --- parallel ---------------------------------------------------------------------- */

@@ -152,6 +152,19 @@ typedef struct {
 
 void npurt_matmul_ep(const npurt_matmul_ep_args *args);
 
+/* npurt_matmul and npurt_matmul_ep for a B in L3 (NPURT_B_IN_L3, staged
+ * through L2; not NPURT_DIRECT_L3) stored in column panels of width tn, one
+ * after another: panel j holds columns j*tn .. j*tn + w - 1 (w = min(tn,
+ * n - j*tn)) as k rows of w elements. How npuc stores constant weights in
+ * L3: each panel then reaches L2 as contiguous blocks (1-D DMA transfers of
+ * full bursts, each one PSRAM transaction) instead of k rows of w elements,
+ * each a transaction of its own (docs/compiler.md, -npu-schedule). Other
+ * flags as the plain calls'; without NPURT_B_IN_L3, or with NPURT_DIRECT_L3,
+ * the run stops with a message (exit 1). */
+void npurt_matmul_panels(const void *a, const void *b, void *c, uint32_t m, uint32_t n, uint32_t k, uint32_t tm,
+                         uint32_t tn, uint32_t tk, uint32_t flags, uint32_t l1_bytes, void *l2_stage);
+void npurt_matmul_ep_panels(const npurt_matmul_ep_args *args);
+
 /* Runs fn() on every worker of the cluster (fork + join through the event-unit
  * dispatcher) and returns when all have returned. Call it from the cluster
  * controller. Inside fn, npurt_worker_id() (0 .. npurt_num_workers()-1) says

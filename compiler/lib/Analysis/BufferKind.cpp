@@ -105,3 +105,25 @@ Origin mlir::npu::originOf(Value v) {
   }
   return o;
 }
+
+Operation *mlir::npu::panelPackableWeights(Value b) {
+  auto get = b.getDefiningOp<memref::GetGlobalOp>();
+  auto type = dyn_cast<MemRefType>(b.getType());
+  if (!get || !type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity())
+    return nullptr;
+  auto module = get->getParentOfType<ModuleOp>();
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      get, get.getNameAttr());
+  if (!module || !global || !global.getConstant() || global.getType() != type)
+    return nullptr;
+  auto init = dyn_cast_or_null<DenseElementsAttr>(global.getInitialValueAttr());
+  if (!init)
+    return nullptr;
+  // Every reader of the bytes must read them in the packed order.
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(global.getSymNameAttr(), module);
+  if (!uses || !llvm::hasSingleElement(*uses))
+    return nullptr;
+  return global;
+}

@@ -108,8 +108,13 @@ double tilingCost(double dmaBytes, double steps) {
 // (docs/memory-map.md, L3). kL3RowCycles = 50 per row was fitted to npusim's
 // cycles of the MLPs' and the autoencoder's layers with their weights in L3
 // over every tile that fits: narrow panels pay it K times each.
+// Constant weights npu-schedule stores in column panels (npurt_matmul_panels)
+// are staged as contiguous blocks instead: one transaction per DMA burst
+// (kDmaBurstBytes, gap9's dma.burst_size), each paying kL3BurstCycles.
 constexpr double kL3BytesPerCycle = 1.08;
 constexpr double kL3RowCycles = 50.0;
+constexpr double kL3BurstCycles = 18.5;
+constexpr double kDmaBurstBytes = 256.0;
 constexpr double kSaPortBytesPerCycle = 64.0;
 constexpr double kSaJobSetupCycles = 8.0;
 constexpr double kMatmulStepCycles = 400.0;
@@ -122,6 +127,7 @@ struct MatmulShape {
   uint64_t eo;        // a fused layer's output element bytes; 0: a plain matmul
   int64_t rows, cols; // the SA
   int64_t workers;
+  bool bPanels = false; // B: constant weights in L3, stored in panels
 };
 
 // A dimension of `dim` in tiles of `t`: (extent, how many) of its full
@@ -200,6 +206,10 @@ double matmulCost(const MatmulShape &s, int64_t tm, int64_t tn, int64_t tk,
   // The first panel before anything; the others behind the steps, or the
   // steps behind them.
   auto staging = [&](int64_t ni) {
+    const double bytes = double(s.k * ni * s.eb);
+    if (s.bPanels)
+      return bytes / kL3BytesPerCycle +
+             std::ceil(bytes / kDmaBurstBytes) * kL3BurstCycles;
     return double(s.k) * (double(ni * s.eb) / kL3BytesPerCycle + kL3RowCycles);
   };
   double panels = 0;
@@ -414,16 +424,13 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
             lowest && l2Base && *lowest > l2Base ? (*lowest - l2Base) / 2 : 0;
       }
       const MatmulShape shape{
-          m,
-          n,
-          k,
-          elementBytes(ea),
-          elementBytes(eb),
-          elementBytes(ec),
-          ep.eo,
-          rows,
-          cols,
-          static_cast<int64_t>(std::max<uint64_t>(1, workers))};
+          m, n, k, elementBytes(ea), elementBytes(eb), elementBytes(ec), ep.eo,
+          rows, cols, static_cast<int64_t>(std::max<uint64_t>(1, workers)),
+          // npu-schedule stores constant weights in L3 in panels (but
+          // those the 'l3-as-l2' fault reads, which it leaves row-major
+          // and whose tiles this model does not follow anyway).
+          panelBudget.has_value() &&
+              panelPackableWeights(mm->getOperand(1)) != nullptr};
       tiles = chooseTiles(shape, budget, panelBudget, ep);
       // A fused layer's parameters (all n channels, loaded once) take L1
       // from the tiles; read from L2 by the workers instead when the tiles

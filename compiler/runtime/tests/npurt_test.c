@@ -2,7 +2,9 @@
  * program per mode (CMake DEFINES):
  *
  *   NPURT_TEST_MATMUL      npurt_matmul on seeded pseudo-random matrices:
- *                          int8 and f32, B in L2 and in L3, accumulate on and
+ *                          int8 and f32, B in L2 and in L3 (row-major, and
+ *                          in column panels: npurt_matmul_panels),
+ *                          accumulate on and
  *                          off, edge tiles, n < SA columns, k < SA rows,
  *                          tm = 1, a tiny L1 budget; EVERY element compared
  *                          with a plain C reference on the cluster controller
@@ -28,7 +30,9 @@
  *                          and exit(99) (npusim exit 1).
  *   NPURT_TEST_BAD_SHIFT   npurt_matmul_ep with a per-channel shift of 63 (past
  *                          npurt_rq's 0..62) in channel 37: the kernel's
- *                          message naming it, exit 1. */
+ *                          message naming it, exit 1.
+ *   NPURT_TEST_PANELS_L2   npurt_matmul_panels with B in L2: the kernel's
+ *                          message (column panels need NPURT_B_IN_L3), exit 1. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +116,7 @@ static uint32_t a_l2[MAX_A / 4];
 static uint32_t b_l2[MAX_B / 4];
 static uint32_t b_l3[MAX_B / 4] NPU_L3_DATA;
 static uint32_t b_back[MAX_B / 4];
+static uint32_t b_pk[MAX_B / 4]; /* B in column panels (npurt_matmul_panels) */
 static uint32_t c_l2[MAX_C + GUARD];
 static uint32_t ref[MAX_C];
 
@@ -125,6 +130,20 @@ typedef struct {
 #define F32 NPURT_F32
 #define ACC NPURT_ACCUMULATE
 #define L3 NPURT_B_IN_L3
+/* Not an npurt flag: the case calls npurt_matmul_panels / npurt_matmul_ep_panels. */
+#define PAN 0x80000000u
+
+/* B (k x n, row-major, e-byte elements) in column panels of tn columns
+ * (npurt_matmul_panels; tn larger than n shrinks to it, as in npurt_matmul):
+ * what npuc does to constant weights in L3. */
+static void pack_panels(uint32_t *dst, const uint32_t *src, uint32_t k, uint32_t n, uint32_t tn, uint32_t e) {
+    if (tn > n) tn = n;
+    char *out = (char *)dst;
+    for (uint32_t j0 = 0; j0 < n; j0 += tn) {
+        const uint32_t w = (n - j0 < tn ? n - j0 : tn) * e;
+        for (uint32_t r = 0; r < k; ++r, out += w) memcpy(out, (const char *)src + ((size_t)r * n + j0) * e, w);
+    }
+}
 
 static const mm_case cases[] = {
     /* int8 */
@@ -151,6 +170,14 @@ static const mm_case cases[] = {
     {"f32 9x50x48 tiles 1x16x16 (tm = 1)", 9, 50, 48, 1, 16, 16, F32, 0},
     {"f32 48x48x96 tiles 4x16x16, 3072 B of L1, B in L3", 48, 48, 96, 4, 16, 16, F32 | L3, 3072},
     {"f32 64x200x100 tiles 32x64x48, B in L3, accumulate", 64, 200, 100, 32, 64, 48, F32 | L3 | ACC, 0},
+    /* B in L3 in column panels (npurt_matmul_panels): the last panel narrower, the last k tile shorter, one
+     * panel. */
+    {"int8 37x45x70 tiles 16x16x32, B in panels in L3", 37, 45, 70, 16, 16, 32, I8 | L3 | PAN, 0},
+    {"int8 5x200x33 tiles 4x64x16, B in panels in L3, accumulate", 5, 200, 33, 4, 64, 16, I8 | L3 | ACC | PAN, 0},
+    {"int8 20x30x40 tiles larger than the matrix, B in panels in L3", 20, 30, 40, 64, 64, 64, I8 | L3 | PAN, 0},
+    {"f32 19x23x29 tiles 8x16x16, B in panels in L3", 19, 23, 29, 8, 16, 16, F32 | L3 | PAN, 0},
+    {"f32 64x200x100 tiles 32x64x48, B in panels in L3, accumulate", 64, 200, 100, 32, 64, 48,
+     F32 | L3 | ACC | PAN, 0},
 };
 
 static void fill(uint32_t *dst, uint32_t count_bytes, int f32);
@@ -178,6 +205,10 @@ static const ep_case ep_cases[] = {
     {"ep int8 9x40x24 tiles 9x16x24, per channel, relu, parameters in L2", 9, 40, 24, 9, 16, 24,
      I8 | PC | RELU | NPURT_PARAMS_IN_L2, 1, -128, 127},
     {"ep f32 9x40x24 tiles 4x16x24, bias, parameters in L2", 9, 40, 24, 4, 16, 24, F32 | NPURT_PARAMS_IN_L2, 1, 0, 0},
+    {"ep f32 4x70x50 tiles 4x32x16, bias, relu, B in panels in L3", 4, 70, 50, 4, 32, 16, F32 | RELU | L3 | PAN, 1,
+     0, 0},
+    {"ep int8 5x200x33 tiles 4x64x16, per channel, relu, B in panels in L3", 5, 200, 33, 4, 64, 16,
+     I8 | PC | RELU | L3 | PAN, 1, -128, 127},
 };
 
 static uint32_t ep_bias[200], ep_mult[200], ep_shift[200];
@@ -204,21 +235,29 @@ static int run_ep_cases(uint32_t *total, uint32_t *expected) {
         }
         const uint32_t bytes = t->m * t->n * e;
         memset(ep_out, 0x5a, sizeof ep_out);
-        const void *b = b_l2;
+        const uint32_t *b_src = b_l2;
+        if (t->flags & PAN) {
+            b_src = b_pk;
+            pack_panels(b_pk, b_l2, t->k, t->n, t->tn, e);
+        }
+        const void *b = b_src;
         if (t->flags & NPURT_B_IN_L3) {
-            npurt_copy(b_l3, b_l2, t->k * t->n * e);
+            npurt_copy(b_l3, b_src, t->k * t->n * e);
             b = b_l3;
         }
         const uint32_t tm = t->tm < t->m ? t->tm : t->m, tn = t->tn < t->n ? t->tn : t->n,
                        tk = t->tk < t->k ? t->tk : t->k;
         npurt_matmul_ep_args args = {a_l2, b, ep_out, t->bias ? ep_bias : NULL, (const int32_t *)ep_mult,
                                      (const int32_t *)ep_shift, t->m, t->n, t->k, t->tm, t->tn, t->tk,
-                                     t->act_min, t->act_max, t->flags, 0, NULL};
+                                     t->act_min, t->act_max, t->flags & ~PAN, 0, NULL};
         const int in_l1 = !(t->flags & NPURT_PARAMS_IN_L2);
         args.l1_bytes = NPU_L1_WORKING_SET(tm, tn, tk, e, e, 4u) +
                         NPU_L1_EPILOGUE_BYTES(tm, tn, e, t->n, in_l1 && t->bias != 0, in_l1 && !f32 && pc);
         npurt_region_begin("npurt_matmul_ep cases");
-        npurt_matmul_ep(&args);
+        if (t->flags & PAN)
+            npurt_matmul_ep_panels(&args);
+        else
+            npurt_matmul_ep(&args);
         npurt_region_end("npurt_matmul_ep cases");
 
         /* The reference: the plain matmul, then the epilogue of npurt_conv.h. */
@@ -300,12 +339,18 @@ int main(void) {
         }
         for (uint32_t g = 0; g < GUARD; ++g) c_l2[t->m * t->n + g] = GUARD_WORD;
         memcpy(ref, c_l2, t->m * t->n * 4);
-        const void *b = b_l2;
+        /* The reference reads b_l2 (row-major) whatever the kernel is given. */
+        const uint32_t *b_src = b_l2;
+        if (t->flags & PAN) {
+            b_src = b_pk;
+            pack_panels(b_pk, b_l2, t->k, t->n, t->tn, e);
+        }
+        const void *b = b_src;
         if (t->flags & NPURT_B_IN_L3) {
             /* Cores cannot write L3: a DMA puts B there, and another brings it back to check the copy. */
-            npurt_copy(b_l3, b_l2, t->k * t->n * e);
+            npurt_copy(b_l3, b_src, t->k * t->n * e);
             npurt_copy(b_back, b_l3, t->k * t->n * e);
-            if (memcmp(b_back, b_l2, t->k * t->n * e)) return fail("npurt_copy L2 -> L3 -> L2 changed the data");
+            if (memcmp(b_back, b_src, t->k * t->n * e)) return fail("npurt_copy L2 -> L3 -> L2 changed the data");
             b = b_l3;
         }
         const uint32_t l1 = t->l1_bytes ? t->l1_bytes : planned_l1(t->tm < t->m ? t->tm : t->m,
@@ -313,7 +358,10 @@ int main(void) {
                                                                       t->tk < t->k ? t->tk : t->k, f32);
         npurt_region_begin(f32 ? "npurt f32 cases" : "npurt int8 cases");
         const uint64_t t0 = npu_cycles();
-        npurt_matmul(a_l2, b, c_l2, t->m, t->n, t->k, t->tm, t->tn, t->tk, t->flags, l1, NULL);
+        if (t->flags & PAN)
+            npurt_matmul_panels(a_l2, b, c_l2, t->m, t->n, t->k, t->tm, t->tn, t->tk, t->flags & ~PAN, l1, NULL);
+        else
+            npurt_matmul(a_l2, b, c_l2, t->m, t->n, t->k, t->tm, t->tn, t->tk, t->flags, l1, NULL);
         const uint64_t t1 = npu_cycles();
         npurt_region_end(f32 ? "npurt f32 cases" : "npurt int8 cases");
 
@@ -484,7 +532,7 @@ int main(void) {
 #endif
 
 #if defined(NPURT_TEST_DIRECT_L3) || defined(NPURT_TEST_UNCHECKED_L1) || defined(NPURT_TEST_L1_FAIL) || \
-    defined(NPURT_TEST_BAD_SHIFT)
+    defined(NPURT_TEST_BAD_SHIFT) || defined(NPURT_TEST_PANELS_L2)
 static int8_t a_l2[64 * 64];
 static int8_t b_l2[64 * 64];
 static int8_t b_l3[64 * 64] NPU_L3_DATA;
@@ -504,6 +552,11 @@ int main(void) {
     args.l1_bytes = NPU_L1_WORKING_SET(16u, 64u, 64u, 1u, 1u, 4u) + NPU_L1_EPILOGUE_BYTES(16u, 64u, 1u, 64u, 1, 1);
     printf("npurt_matmul_ep with rq_shift[37] = 63\n");
     npurt_matmul_ep(&args);
+#elif defined(NPURT_TEST_PANELS_L2)
+    (void)b_l3;
+    /* Column panels are read only by the staging: B in L2 is refused. */
+    printf("npurt_matmul_panels with B in L2\n");
+    npurt_matmul_panels(a_l2, b_l2, c_l2, 64, 64, 64, 32, 32, 32, 0, 2u * (1024 + 1024 + 4096), NULL);
 #elif defined(NPURT_TEST_DIRECT_L3)
     npurt_copy(b_l3, b_l2, sizeof b_l2);
     printf("npurt_matmul with B in L3 at %p, flags B_IN_L3 | DIRECT_L3\n", (void *)b_l3);

@@ -42,9 +42,10 @@ module attributes {npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = arra
 // CHECK: %[[FN:.*]] = constant @npu_worker_0 : () -> ()
 // CHECK-NOT: linalg.fill
 // CHECK: call @npurt_region_begin
-// flags 4 = B in L3 (no accumulate: the zero fill was folded).
+// flags 4 = B in L3 (no accumulate: the zero fill was folded), its constant
+// weights stored in column panels (npurt_matmul_panels; Schedule/weight-panels.mlir).
 // CHECK: %[[STAGE:.*]] = memref.get_global @npu_l2_stage : memref<{{[0-9]+}}xi8>
-// CHECK: call @npurt_matmul(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i32, %c256_i32, %c784_i32, %{{.*}}, %{{.*}}, %{{.*}}, %c4_i32{{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 128, 400>}
+// CHECK: call @npurt_matmul_panels(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i32, %c256_i32, %c784_i32, %{{.*}}, %{{.*}}, %{{.*}}, %c4_i32{{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 112, 464>}
 // CHECK: call @npurt_region_end
 // The bias add splits its largest loop (d1, 256) across the workers.
 // CHECK: call @npurt_parallel(%[[FN]]) {npu.split_dim = 1 : i64}
@@ -58,15 +59,15 @@ module attributes {npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = arra
 // CHECK: memref.subview %{{.*}}[0, %{{.*}}] [4, %{{.*}}] [1, 1] : memref<4x256xi32> to memref<4x?xi32, strided<[256, 1], offset: ?>>
 // CHECK: memref.subview %{{.*}}[%{{.*}}] [%{{.*}}] [1] : memref<256xi32> to memref<?xi32, strided<[1], offset: ?>>
 // CHECK: linalg.generic
-// DECL-DAG: func.func private @npurt_matmul(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+// DECL-DAG: func.func private @npurt_matmul_panels(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 // DECL-DAG: func.func private @npurt_parallel(() -> ())
 // DECL-DAG: func.func private @npurt_region_begin(i32)
 
-// SMALL: npu.l1_budget = 13312 : i64, npu.l1_bytes = 12544 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 128, 32>}
+// SMALL: npu.l1_budget = 13312 : i64, npu.l1_bytes = 13184 : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 48, 112>}
 
-// 8 = B in L3 read straight into L1 (no staging, no stage buffer).
+// 8 = B in L3 read straight into L1 (no staging, no stage buffer), row-major.
 // DIRECT-NOT: npu_l2_stage
 // DIRECT: call @npurt_matmul(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i32, %c256_i32, %c784_i32, %{{.*}}, %{{.*}}, %{{.*}}, %c8_i32,
 
 // 16 | 4 = 20: unchecked L1 allocation of more than L1 (128 KiB + 4 KiB).
-// UNCHECKED: call @npurt_matmul({{.*}}, %c20_i32, %c135168_i32, %{{.*}})
+// UNCHECKED: call @npurt_matmul_panels({{.*}}, %c20_i32, %c135168_i32, %{{.*}})

@@ -59,6 +59,15 @@ struct L2PlanBounds {
 };
 L2PlanBounds l2PlanBounds(ModuleOp module);
 
+// The weights a matmul's B operand `b` (K x N, bufferized) reads, when
+// npu-schedule may store them in column panels instead of row-major
+// (npurt.h npurt_matmul_panels, docs/compiler.md): a constant memref.global
+// with a dense initializer of that K x N type, read through exactly one
+// memref.get_global in the module, the one `b` is. Null otherwise (an
+// input, an activation, a trained weight, a weight another op reads too).
+// npu-tile asks it to cost B's transfers as the runtime will make them.
+Operation *panelPackableWeights(Value b);
+
 } // namespace mlir::npu
 
 #endif // NPU_ANALYSIS_BUFFERKIND_H

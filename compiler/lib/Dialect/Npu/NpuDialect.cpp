@@ -120,7 +120,8 @@ LogicalResult NpuDialect::verifyOperationAttribute(Operation *op,
       name == NpuDialect::L1BudgetAttrHelper::getNameStr() ||
       name == NpuDialect::SplitDimAttrHelper::getNameStr() ||
       name == NpuDialect::CheckpointAttrHelper::getNameStr() ||
-      name == NpuDialect::MacsAttrHelper::getNameStr())
+      name == NpuDialect::MacsAttrHelper::getNameStr() ||
+      name == NpuDialect::BPanelsAttrHelper::getNameStr())
     return is(IntegerAttr(), "an integer");
   return op->emitError() << "unknown npu attribute '" << name << "'";
 }

@@ -36,6 +36,7 @@ def Npu_Dialect : Dialect {
     "::mlir::IntegerAttr":$l1_bytes,              // double-buffered working set
     "::mlir::IntegerAttr":$l1_budget,             // L1 bytes the tiles may use
     "::mlir::DenseI64ArrayAttr":$sa,              // [rows, cols]
+    "::mlir::IntegerAttr":$b_panels,              // constant weights stored in column panels this wide
     "::mlir::IntegerAttr":$split_dim,             // loop the workers split
     "::mlir::UnitAttr":$zero_init,                // first SA job overwrites C
     "::mlir::StringAttr":$region,                 // region marker's name
