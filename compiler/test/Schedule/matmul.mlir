@@ -45,7 +45,7 @@ module attributes {npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = arra
 // flags 4 = B in L3 (no accumulate: the zero fill was folded), its constant
 // weights stored in column panels (npurt_matmul_panels; Schedule/weight-panels.mlir).
 // CHECK: %[[STAGE:.*]] = memref.get_global @npu_l2_stage : memref<{{[0-9]+}}xi8>
-// CHECK: call @npurt_matmul_panels(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i32, %c256_i32, %c784_i32, %{{.*}}, %{{.*}}, %{{.*}}, %c4_i32{{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 112, 464>}
+// CHECK: call @npurt_matmul_panels(%{{.*}}, %{{.*}}, %{{.*}}, %c4_i32, %c256_i32, %c784_i32, %{{.*}}, %{{.*}}, %{{.*}}, %c4_i32{{.*}}) {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 80, 208>}
 // CHECK: call @npurt_region_end
 // The bias add splits its largest loop (d1, 256) across the workers.
 // CHECK: call @npurt_parallel(%[[FN]]) {npu.split_dim = 1 : i64}

@@ -2,7 +2,9 @@
 // (Tile.cpp, matmulCost: the first step's loads, then per step the SA job or
 // the next step's loads, whichever is longer, plus 400 cycles; the last C
 // tile's write-back; a B in L3 staged panel by panel at 1.08 B/cycle and 50
-// cycles per row), not by the largest tile volume. These plain f32 matmuls
+// cycles per row, the next panel from the current one's first step on, plus
+// the steps as if B were in L2), not by the largest tile volume. These
+// plain f32 matmuls
 // are the DMA's: A and B at 8 B/cycle take longer than the SA's jobs.
 // gap9: L1 budget 111616 B, SA 16x16.
 // RUN: npuc-opt %s -npu-attach-target -npu-tile | FileCheck %s
@@ -33,11 +35,15 @@ module attributes {npu.regions = {l2 = array<i64: 469762048, 1572864>, l3 = arra
     // L64: npu.tiles = array<i64: 4, 256, 16>}
     // L512: npu.tiles = array<i64: 4, 256, 112>}
     linalg.matmul ins(%a, %w2 : memref<4x784xf32>, memref<784x256xf32>) outs(%c : memref<4x256xf32>)
-    // B in L3: two 784 x tn f32 panels within 128 KiB leave tn = 16 (100,352
-    // bytes; 32 columns would need 200,704). Staging its 16 panels (784 rows
-    // of 64 bytes, about 85,700 cycles each) takes longer than all the steps,
-    // whatever tk: the tie goes to the largest volume, tk = 688.
-    // CHECK: linalg.matmul {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 16, 688>}
+    // B in L3 (not constant: staged row by row): two 784 x tn f32 panels
+    // within 128 KiB leave tn = 16 (100,352 bytes; 32 columns would need
+    // 200,704). Staging its 16 panels (784 rows of 64 bytes, about 85,700
+    // cycles each) takes longer than all the steps, whatever tk; what tk
+    // moves is the pins' idle time at each panel's start (its first tile's
+    // loads, before the next panel's staging begins: 10 cycles per row of
+    // tk), the last panel's steps and, as the model adds them for an L3
+    // faster than gap9's, all the steps: tk = 160.
+    // CHECK: linalg.matmul {npu.l1_budget = 111616 : i64, npu.l1_bytes = {{[0-9]+}} : i64, npu.sa = array<i64: 16, 16>, npu.tiles = array<i64: 4, 16, 160>}
     linalg.matmul ins(%a, %w3 : memref<4x784xf32>, memref<784x256xf32>) outs(%c : memref<4x256xf32>)
     return
   }
