@@ -781,9 +781,12 @@ struct NpuTilePass : public mlir::npu::impl::NpuTileBase<NpuTilePass> {
     const int64_t cols = static_cast<int64_t>(target.getSaCols());
     if (stacks + l1Reserve >= l1Size) {
       // Located at the first op that needs L1 tiles, not at the module's
-      // unknown location, with the keys that make room.
+      // unknown location, with the keys that make room. Fused layers are
+      // npu kernel ops by now, not linalg ones (an MLP has no linalg op left).
       Operation *at = module;
-      module.walk([&](linalg::LinalgOp op) {
+      module.walk([&](Operation *op) {
+        if (!isa<ConvKernelOp, MatmulKernelOp, linalg::LinalgOp>(op))
+          return WalkResult::advance();
         at = op;
         return WalkResult::interrupt();
       });

@@ -12,5 +12,5 @@
 // OPT: npuc: error: --opt=99 is not an optimisation level (0-3)
 // DIR: npuc: error: {{.*}}Npuc: is a directory, not a network file
 // DEV: npuc: error: /dev/zero: is not a regular file
-// NOL1: mlp_tiny_int8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: L1 (16384 bytes) holds no tile buffers after the hart stacks (18432 bytes) and l1-reserve (1024 bytes): lower firmware.stack_size (npuc --set firmware.stack_size=...) or raise l1.size
+// NOL1: mlp_tiny_int8.mlir:20:11: error: L1 (16384 bytes) holds no tile buffers after the hart stacks (18432 bytes) and l1-reserve (1024 bytes): lower firmware.stack_size (npuc --set firmware.stack_size=...) or raise l1.size
 // NPU: npu: error: no such network: {{.*}}nosuch.mlir
