@@ -21,6 +21,10 @@ documented commands of the docs' most-quoted figures and compares:
                     to ONNX, and of the hand-written networks (./npu run)
   training          docs/training.md's bench/training table (all but the wall
                     seconds) and the region it quotes from that run
+  output-blocks     quoted runs whose lines move with the firmware's code
+                    (fault reports' PCs, runtime source lines and addresses,
+                    per-layer golden lines): each block against its command,
+                    exit code included
 
 A report block is compared line by line, in order, whitespace-insensitive;
 "..." lines in the doc skip output, and host-dependent figures (host
@@ -74,6 +78,17 @@ class Ctx:
             raise Failure(f"{' '.join(cmd)}: exit {p.returncode}\n{(p.stdout + p.stderr)[-1500:]}")
         self.cache[key] = p.stdout + p.stderr
         return self.cache[key]
+
+    def run_exit(self, cmd, code, env=None):
+        """A command that must exit with `code` (a fault's report): its output."""
+        full_env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", **(env or {}))
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=self.root, env=full_env)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"{' '.join(cmd)}: no answer within {TIMEOUT_S} s")
+        if p.returncode != code:
+            raise Failure(f"{' '.join(cmd)}: exit {p.returncode}, the doc says {code}\n{(p.stdout + p.stderr)[-1500:]}")
+        return p.stdout + p.stderr
 
     def compile(self, net, args):
         out = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9]+", "_", net + "_" + "_".join(args)))
@@ -370,6 +385,37 @@ def check_training(ctx):
                    "bench/training's resnet8_f32.L2 stats.json")
 
 
+# Blocks of quoted output that a change of the firmware's code moves (a
+# fault's PC and runtime line numbers, buffer addresses): (doc, the line
+# the block follows, whether it is a ``` block or an indented one, the
+# command from the repository's root, its exit code). The block's lines
+# must appear in the output in order ("..." skips).
+OUTPUT_BLOCKS = [
+    ("docs/examples.md", r"^\*\*Weights never loaded\*\* \(`skip-weight-load`", "fenced",
+     ["npu", "train", "compiler/networks/mlp_f32.mlir", "--inject-fault=skip-weight-load"], 4),
+    ("docs/examples.md", r"^With `--npusim-arg=--memcheck=off` the run reaches the end as on silicon", "fenced",
+     ["npu", "train", "compiler/networks/mlp_f32.mlir", "--inject-fault=skip-weight-load",
+      "--npusim-arg=--memcheck=off"], 6),
+    ("docs/examples.md", r"^\*\*Unchecked L1 allocation in a backward kernel\*\*", "fenced",
+     ["npu", "train", "compiler/networks/mlp_tiny_f32.mlir", "--inject-fault=unchecked-l1-alloc"], 3),
+    ("docs/getting-started.md", r"^  the layer where it starts \(BUG-CLASSES 6\):$", "indented",
+     ["npu", "run", "compiler/networks/mlp_f32.mlir"], 0),
+]
+
+
+def check_output_blocks(ctx):
+    for doc, anchor, kind, args, code in OUTPUT_BLOCKS:
+        lines = read_doc(ctx, doc)
+        at = find_line(lines, doc, anchor)
+        block = fenced_block(lines, at) if kind == "fenced" else indented_block(lines, at + 2)
+        if not any(t.strip() and t.strip() != "..." for _, t in block):
+            raise Failure(f"{doc}: no quoted lines after line {at + 1}")
+        out = os.path.join(ctx.tmp, "blk_" + re.sub(r"[^A-Za-z0-9]+", "_", "_".join(args[1:])))
+        cmd = [ctx.path(args[0])] + args[1:3] + ["-o", out] + args[3:]
+        text = ctx.run_exit(cmd, code, env={"NPU_BUILD_DIR": ctx.build})
+        compare_block(ctx, doc, block, text, "./" + " ".join(args))
+
+
 CHECKS = {
     "getting-started": check_getting_started,
     "examples": check_examples,
@@ -380,6 +426,7 @@ CHECKS = {
     "configurations": check_configurations,
     "frontend": check_frontend,
     "training": check_training,
+    "output-blocks": check_output_blocks,
 }
 
 
