@@ -27,17 +27,18 @@ struct network {
 // The SA jobs of one run of each network on configs/gap9.cfg, with how many
 // times each shape runs and whether it accumulates: `npusim --manifest
 // OUT/manifest.json --trace T.json` after `./npu run NET -o OUT` (the
-// "systolic array" spans' M, N, K and accumulate). Regenerate after a change
-// to the compiler's tiling; the sums equal those runs' soc.sa busy cycles.
+// "systolic array" spans' M, N, K and accumulate). bench/fidelity/sa_jobs.py
+// prints them from real runs, and its --check (ctest bench.fidelity_sa_jobs)
+// fails when npuc's tiling no longer gives these jobs; the sums equal those
+// runs' soc.sa busy cycles.
 const network networks[] = {
     {"mlp_tiny_int8", false, {{1, 4, 32, 16, false}, {1, 4, 8, 32, false}}},
-    {"mlp_int8", false, {{2, 4, 128, 400, false}, {2, 4, 128, 384, true}, {1, 4, 128, 128, false},
-                         {1, 4, 128, 128, true}, {1, 4, 10, 128, false}}},
-    {"mlp_f32", true, {{1, 4, 256, 48, false}, {15, 4, 256, 48, true}, {1, 4, 256, 16, true}, {1, 4, 128, 64, false},
-                       {3, 4, 128, 64, true}, {1, 4, 10, 128, false}}},
-    {"autoencoder_int8", false, {{1, 1, 128, 320, false}, {1, 1, 128, 320, true}, {6, 1, 128, 128, false},
-                                 {1, 1, 8, 128, false}, {1, 1, 128, 8, false}, {1, 1, 640, 64, false},
-                                 {1, 1, 640, 64, true}}},
+    {"mlp_int8", false, {{8, 4, 32, 784, false}, {4, 4, 32, 256, false}, {1, 4, 10, 128, false}}},
+    {"mlp_f32", true, {{4, 4, 64, 160, false}, {12, 4, 64, 160, true}, {4, 4, 64, 144, true}, {4, 4, 32, 256, false},
+                       {1, 4, 10, 128, false}}},
+    {"autoencoder_int8", false, {{4, 1, 32, 640, false}, {12, 1, 48, 128, false}, {6, 1, 32, 128, false},
+                                 {1, 1, 8, 128, false}, {1, 1, 128, 8, false}, {5, 1, 112, 128, false},
+                                 {1, 1, 80, 128, false}}},
     {"dscnn_int8", false, {{4, 125, 64, 64, false}, {1, 125, 64, 40, false}, {1, 1, 12, 64, false}}},
     {"mobilenet_int8", false, {{1, 9, 256, 256, false}, {5, 36, 128, 128, false}, {1, 9, 256, 128, false},
                                {1, 36, 128, 64, false}, {2, 72, 64, 64, false}, {1, 144, 64, 32, false},
