@@ -3,6 +3,13 @@
 // int32 (a, w sign-extended; sums wrap). fp32: fma32(a, w, ps), one rounding.
 // A row beyond the tile's K extent passes the partial sum through untouched
 // (an fp32 -0.0 must not become +0.0 in a cell that holds no weight).
+//
+// The multiply-add is computed in the clocked block, under the clock enable:
+// a cell does no arithmetic on the cycles the array does not stream (weight
+// fill, operand fetch, the port's wait). In hardware that is the cell's
+// operand isolation; in the Verilated model it is most of the host time,
+// since combinational logic is evaluated on every clock edge and the fetch
+// handshakes are most of a job's clocks (docs/cosim.md, Benchmark).
 module sa_cell (
     input  logic        clk_i,
     input  logic        en_i,      // array clock enable (streaming)
@@ -12,31 +19,14 @@ module sa_cell (
     input  logic [31:0] a_i,
     input  logic [31:0] ps_i,
     output logic [31:0] a_o,
-    output logic [31:0] ps_o,
-    output logic [31:0] ps_d_o     // the partial sum this cycle computes (the bottom row writes it)
+    output logic [31:0] ps_o       // the partial sum of the cycle before (the bottom row's is a result)
 );
-    logic [31:0] ps_d, fma_d;
-    logic        fma_on;
-
-    // The FMA's operands are held at zero unless it is used (fp32, a weight
-    // row of the tile, streaming): in hardware that saves switching; the
-    // Verilated model evaluates every cell's FMA each cycle, and zeros keep
-    // it on its short path.
-    assign fma_on = fp32_i && active_i && en_i;
-    assign fma_d = sa_pkg::fma32(fma_on ? a_i : 32'b0, fma_on ? w_i : 32'b0, fma_on ? ps_i : 32'b0);
-
-    always_comb begin
-        if (!active_i) ps_d = ps_i;
-        else if (fp32_i) ps_d = fma_d;
-        else ps_d = ps_i + a_i * w_i;
-    end
-
     always_ff @(posedge clk_i) begin
         if (en_i) begin
-            a_o  <= a_i;
-            ps_o <= ps_d;
+            a_o <= a_i;
+            if (!active_i) ps_o <= ps_i;
+            else if (fp32_i) ps_o <= sa_pkg::fma32(a_i, w_i, ps_i);
+            else ps_o <= ps_i + a_i * w_i;
         end
     end
-
-    assign ps_d_o = ps_d;
 endmodule

@@ -15,7 +15,9 @@
 //   fill : R cycles, one row of B shifts into the array per cycle;
 //   stream: M + R + C - 2 cycles, row r of A enters row r of the array at
 //          cycle i + r, partial sums flow down, column c of row i leaves the
-//          bottom at cycle i + R - 1 + c into the accumulator buffer;
+//          bottom at cycle i + R - 1 + c (the bottom cell's register) and
+//          reaches the accumulator buffer on the next clock (for the last
+//          one, the port's first: no array cycle of its own);
 //   port : the L1 port is modelled, not built: a tile lasts until
 //          ceil(bytes / bandwidth_i) + port_wait_i cycles have passed (bytes
 //          counted from the port's transfers plus the C row writes the last
@@ -175,8 +177,11 @@ module sa_engine #(
     logic [31:0] top [COLS];          // partial sums entering each column (skewed)
     logic [31:0] a_h [ROWS][COLS];    // A leaving each cell to the right
     logic [31:0] ps_q [ROWS][COLS];   // partial sums leaving each cell downwards
-    logic [31:0] ps_d [ROWS][COLS];
     logic        zero_init;
+    // The cycle before: streaming, and its stream cycle (the bottom row's
+    // registers then hold the sums that cycle computed).
+    logic        stream_d;
+    logic [31:0] cnt_d;
 
     assign stream_en = state == S_STREAM;
     assign zero_init = first_k && !acc_q;
@@ -202,8 +207,8 @@ module sa_engine #(
         always_ff @(posedge clk_i) begin
             if (state == S_UNPACK && phase == P_CRD)
                 mem[idx % MAXM] <= {rowbuf[4*c+3], rowbuf[4*c+2], rowbuf[4*c+1], rowbuf[4*c]};
-            else if (state == S_STREAM && cnt >= 32'(ROWS - 1 + c) && cnt - 32'(ROWS - 1 + c) < m_q)
-                mem[(cnt - 32'(ROWS - 1 + c)) % MAXM] <= ps_d[ROWS-1][c];
+            else if (stream_d && cnt_d >= 32'(ROWS - 1 + c) && cnt_d - 32'(ROWS - 1 + c) < m_q)
+                mem[(cnt_d - 32'(ROWS - 1 + c)) % MAXM] <= ps_q[ROWS-1][c];
         end
         logic [32:0] i_in;  // the row entering the top of this column: cnt - c (bit 32: not yet)
         assign i_in = {1'b0, cnt} - 33'(c);
@@ -222,9 +227,18 @@ module sa_engine #(
                 .a_i     (c == 0 ? lin[r] : a_h[r][c == 0 ? 0 : c-1]),
                 .ps_i    (r == 0 ? top[c] : ps_q[r == 0 ? 0 : r-1][c]),
                 .a_o     (a_h[r][c]),
-                .ps_o    (ps_q[r][c]),
-                .ps_d_o  (ps_d[r][c])
+                .ps_o    (ps_q[r][c])
             );
+        end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+            stream_d <= 1'b0;
+            cnt_d <= '0;
+        end else begin
+            stream_d <= state == S_STREAM;
+            cnt_d <= cnt;
         end
     end
 
