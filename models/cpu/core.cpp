@@ -758,6 +758,16 @@ bool core::handle_exception() {
     }
     NPU_LOG(log(), debug, "{}, trap to {:#010x}", describe_trap(h_, cause, h_.pc, tval), h_.mtvec);
     enter_trap(h_, cause, tval);
+    // The fault's snapshot keeps the registers and pc of the faulting
+    // instruction but takes the trap CSRs as the trap set them: a handler
+    // that then reports the trap unhandled (the runtime's default, exit 7)
+    // prints them beside its mcause/mepc/mtval, which must agree.
+    if (cause != cause_ecall_u && cause != cause_ecall_m) {
+        fault_state_.mcause = h_.mcause;
+        fault_state_.mepc = h_.mepc;
+        fault_state_.mtval = h_.mtval;
+        fault_state_.mstatus = h_.mstatus;
+    }
     return true;
 }
 
