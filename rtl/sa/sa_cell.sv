@@ -21,12 +21,17 @@ module sa_cell (
     output logic [31:0] a_o,
     output logic [31:0] ps_o       // the partial sum of the cycle before (the bottom row's is a result)
 );
+    // fp32 in a block of its own: Verilator inlines fma32 before the
+    // statement that calls it, and an if/else chain of assignments to one
+    // register is one statement to it (it would run fma32 on int8 jobs too).
     always_ff @(posedge clk_i) begin
         if (en_i) begin
             a_o <= a_i;
+            if (active_i && fp32_i) begin
+                ps_o <= sa_pkg::fma32(a_i, w_i, ps_i);
+            end
+            if (active_i && !fp32_i) ps_o <= ps_i + a_i * w_i;
             if (!active_i) ps_o <= ps_i;
-            else if (fp32_i) ps_o <= sa_pkg::fma32(a_i, w_i, ps_i);
-            else ps_o <= ps_i + a_i * w_i;
         end
     end
 endmodule
