@@ -4,7 +4,8 @@
 // latches a job and pulses start_i. Operands and results move through one
 // TCDM-style master port (req/gnt, then one rvalid per request carrying
 // rdata or err; writes are answered too, so an error response reaches the
-// sequencer for every access). See docs/sa.md (numerics, cycle model) and
+// sequencer for every access; a row's next word is requested with the
+// response to the one before, one word per clock). See docs/sa.md (numerics, cycle model) and
 // docs/cosim.md (how the platform drives this block).
 //
 // Sequence per weight tile (N tiles outer, K tiles inner, like the TLM
@@ -153,22 +154,36 @@ module sa_engine #(
         row_last = row_addr + {32'b0, row_len} - 64'd1;
     end
 
-    // --- the port: bytes of the row that the word at wa carries ---------------
-    logic [3:0]  be;
+    // --- the port -----------------------------------------------------------------
+    // One request per clock: the response to the word at wa that arrives
+    // without an error issues the next word's request in the same clock
+    // (next_req), so a row streams at one word per clock; after an error
+    // response nothing more is issued (no access past a faulting word).
+    logic        last_word, next_req;
+    logic [31:0] ra;  // the address requested this clock
+    assign last_word = {32'b0, wa} + 64'd3 >= row_last;
+    assign next_req = state == S_RSP && mem_rvalid_i && !mem_err_i && !last_word;
+    assign ra = next_req ? wa + 32'd4 : wa;
+
+    // The bytes of the row that the word at wa (the response) and the word
+    // at ra (the request) carry.
+    logic [3:0]  be, be_req;
     logic [31:0] wdata;
-    logic [63:0] lane_off [4];
+    logic [63:0] lane_off [4], lane_req [4];
     always_comb begin
         for (int l = 0; l < 4; l++) begin
             lane_off[l] = {32'b0, wa} + 64'(l) - row_addr;
             be[l] = {32'b0, wa} + 64'(l) >= row_addr && {32'b0, wa} + 64'(l) <= row_last;
-            wdata[8*l +: 8] = be[l] ? rowbuf[lane_off[l][$clog2(4*MAXE)-1:0]] : 8'b0;
+            lane_req[l] = {32'b0, ra} + 64'(l) - row_addr;
+            be_req[l] = {32'b0, ra} + 64'(l) >= row_addr && {32'b0, ra} + 64'(l) <= row_last;
+            wdata[8*l +: 8] = be_req[l] ? rowbuf[lane_req[l][$clog2(4*MAXE)-1:0]] : 8'b0;
         end
     end
 
-    assign mem_req_o = state == S_REQ;
-    assign mem_addr_o = wa;
+    assign mem_req_o = state == S_REQ || next_req;
+    assign mem_addr_o = ra;
     assign mem_we_o = phase == P_CWR;
-    assign mem_be_o = be;
+    assign mem_be_o = be_req;
     assign mem_wdata_o = wdata;
 
     // --- the array ------------------------------------------------------------
@@ -314,10 +329,12 @@ module sa_engine #(
                         if (phase != P_CWR)
                             for (int l = 0; l < 4; l++)
                                 if (be[l]) rowbuf[lane_off[l][$clog2(4*MAXE)-1:0]] <= mem_rdata_i[8*l +: 8];
-                        if ({32'b0, wa} + 64'd3 >= row_last) state <= S_UNPACK;
+                        if (last_word) state <= S_UNPACK;
                         else begin
+                            // next_req asked for it this clock: its response
+                            // comes next, or it asks again until granted.
                             wa <= wa + 4;
-                            state <= S_REQ;
+                            state <= mem_gnt_i ? S_RSP : S_REQ;
                         end
                     end
                 end
