@@ -16,6 +16,24 @@ package sa_pkg;
     localparam int W = 96;  // fma32's frame: terms overlap by construction, 76 bits + carry
     localparam logic [31:0] QNAN = 32'h7fc0_0000;
 
+    // The index of the most significant set bit of v (v != 0): its highest
+    // nonzero 32-bit word, then halving within it. A bit-by-bit scan took 96
+    // steps, which the Verilated model ran for every cell on every fp32
+    // stream cycle; 32-bit steps keep the inlined code small.
+    function automatic int msb_index(input logic [W-1:0] v);
+        logic [31:0] w;
+        int n;
+        if (v[95:64] != 0) begin w = v[95:64]; n = 64; end
+        else if (v[63:32] != 0) begin w = v[63:32]; n = 32; end
+        else begin w = v[31:0]; n = 0; end
+        if (w[31:16] != 0) begin n += 16; w = w >> 16; end
+        if (w[15:8] != 0) begin n += 8; w = w >> 8; end
+        if (w[7:4] != 0) begin n += 4; w = w >> 4; end
+        if (w[3:2] != 0) begin n += 2; w = w >> 2; end
+        if (w[1]) n += 1;
+        return n;
+    endfunction
+
     function automatic logic [31:0] fma32(input logic [31:0] a, input logic [31:0] b, input logic [31:0] c);
         logic sa, sb, sc, sp;
         logic [7:0] ea, eb, ec;
@@ -111,7 +129,7 @@ package sa_pkg;
             if (mag == 0) begin
                 res = 32'b0;  // exact cancellation: +0 when rounding to nearest
             end else begin
-                for (int i = 0; i < W; i++) if (mag[i]) h = i;
+                h = msb_index(mag);
                 // Keep 24 significant bits, or stop at the subnormal LSB 2^-149.
                 r = h - 23;
                 if (lo + r < -149) r = -149 - lo;
