@@ -65,30 +65,31 @@ class Ctx:
             return os.path.join(self.build, p[len("build/"):])
         return os.path.join(self.root, p)
 
+    def execute(self, cmd, env=None):
+        """A command from the source tree: its exit code and its output (stdout, then stderr)."""
+        full_env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", **(env or {}))
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=self.root, env=full_env)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"{' '.join(cmd)}: no answer within {TIMEOUT_S} s")
+        return p.returncode, p.stdout + p.stderr
+
     def run(self, cmd, env=None):
         key = (tuple(cmd), tuple(sorted((env or {}).items())))
         if key in self.cache:
             return self.cache[key]
-        full_env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", **(env or {}))
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=self.root, env=full_env)
-        except subprocess.TimeoutExpired:
-            raise Failure(f"{' '.join(cmd)}: no answer within {TIMEOUT_S} s")
-        if p.returncode != 0:
-            raise Failure(f"{' '.join(cmd)}: exit {p.returncode}\n{(p.stdout + p.stderr)[-1500:]}")
-        self.cache[key] = p.stdout + p.stderr
-        return self.cache[key]
+        code, out = self.execute(cmd, env)
+        if code != 0:
+            raise Failure(f"{' '.join(cmd)}: exit {code}\n{out[-1500:]}")
+        self.cache[key] = out
+        return out
 
     def run_exit(self, cmd, code, env=None):
         """A command that must exit with `code` (a fault's report): its output."""
-        full_env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1", **(env or {}))
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=self.root, env=full_env)
-        except subprocess.TimeoutExpired:
-            raise Failure(f"{' '.join(cmd)}: no answer within {TIMEOUT_S} s")
-        if p.returncode != code:
-            raise Failure(f"{' '.join(cmd)}: exit {p.returncode}, the doc says {code}\n{(p.stdout + p.stderr)[-1500:]}")
-        return p.stdout + p.stderr
+        got, out = self.execute(cmd, env)
+        if got != code:
+            raise Failure(f"{' '.join(cmd)}: exit {got}, the doc says {code}\n{out[-1500:]}")
+        return out
 
     def compile(self, net, args):
         out = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9]+", "_", net + "_" + "_".join(args)))
