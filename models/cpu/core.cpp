@@ -182,6 +182,10 @@ struct core::bus_memory {
     }
 
     bool split_misaligned() const { return split; }
+    // The run is ending (an exit, a stopping bus error or finding): the hart
+    // runs on to the end of its batch (the next taken transfer) as without
+    // a watchdog, which then no longer stops it first (interp.h, Exact).
+    bool stop_requested() const { return svc.stop_requested(); }
 
     sc_core::sc_time local_time(std::uint64_t cyc) const {
         return c.qk_.get_local_time() + c.cycles(cyc - batch_start);

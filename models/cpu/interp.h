@@ -194,20 +194,19 @@ stop run(hart_state& h, Mem& mem, decode_cache& dc, std::uint64_t exact_limit = 
     const bool fetch_on = h.fetch.cache != nullptr;
     std::uint32_t fetch_from = h.pc;
 
-// Trace and Exact charge each instruction's fetch before it starts, so the
-// start cycles they report and stop at include the fetch stalls (the normal
-// loop charges them where a run ends: the same total). A slot not decoded
-// yet charges its first halfword's line (its length is not known yet).
+// Instruction fetch is charged where a straight-line run ends (a taken
+// transfer, a trap, the end of the batch: NPU_FETCH), in every variant: a
+// per-instruction charge in Trace and Exact moved their loads and stores,
+// and the batch ends, to other cycles than the normal loop's, so that
+// tracing a run (--itrace, a debugger) changed its cycles under contention.
+// The instruction cache's lookups then also happen in the same order
+// relative to other harts'. A trace's start cycle of an instruction
+// therefore excludes the misses of the run it is in; they show on the
+// instruction after the run (docs/debugging.md).
 #define NPU_DISPATCH()                                                \
     do {                                                              \
         if constexpr (Trace || Exact)                                 \
-            if (fetch_on && ip->op != op_block_end) {                 \
-                const std::uint32_t l_ =                              \
-                    NPU_PC(ip) + (ip->op == op_decode ? 2u : 2u * ip->len) - 1u; \
-                NPU_FETCH(l_, l_ + 1u);                               \
-            }                                                         \
-        if constexpr (Trace || Exact)                                 \
-            if (cyc >= exact_limit) {                                 \
+            if (cyc >= exact_limit && !mem.stop_requested()) {        \
                 h.pc = NPU_PC(ip);                                    \
                 result = stop::watchdog;                              \
                 goto out;                                             \

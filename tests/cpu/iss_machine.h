@@ -23,6 +23,7 @@ struct flat_memory {
     flat_memory(std::uint32_t b, std::size_t size) : base(b), ram(size, 0) {}
 
     bool split_misaligned() const { return split; }
+    bool stop_requested() const { return false; }  // interp.h Exact: no stop request here
     bool in(std::uint32_t a, unsigned n) const { return a >= base && std::uint64_t(a) + n <= base + ram.size(); }
 
     bool code_window(std::uint32_t pc, std::uint64_t& start, std::uint64_t& len, const unsigned char*& host) {

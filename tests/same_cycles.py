@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""same_cycles.py --npuc NPUC --npusim NPUSIM --network NET.mlir --out DIR:
-compiles NET with npuc, runs it with sa.model=tlm and sa.model=rtl, and
-checks that both pass the golden comparison (N of N elements, N > 0) and
-take the same cycles: the whole network's, the SA's busy and stall cycles,
-every marked region's, and every DMA channel's and core's traffic and cycles.
+"""same_cycles.py --npuc NPUC --npusim NPUSIM --network NET.mlir --out DIR
+                 [--variant LABEL=ARGS --variant LABEL=ARGS]:
+compiles NET with npuc, runs it twice with npusim -- by default with
+sa.model=tlm and sa.model=rtl; --variant (twice) names the two runs and the
+npusim arguments of each (split on spaces; "{out}" is DIR, and in the second
+run's "{cycles+K}" the first run's cycles plus K) -- and checks that
+both pass the golden comparison (N of N elements, N > 0) and take the same
+cycles: the whole network's, the SA's busy and stall cycles, every marked
+region's, and every DMA channel's and core's traffic and cycles.
 The RTL engine's port books the L1 bank-cycles the TLM engine's books
 (docs/cosim.md), so the cores and DMA channels around it see the same
-contention. Exit 0 same, 1 different or a run failed, 2 usage."""
+contention; a run traced with --itrace must not differ from one without.
+Exit 0 same, 1 different or a run failed, 2 usage."""
 import argparse
 import json
 import os
@@ -30,6 +35,7 @@ def figures(stats):
         f[f"region {r['name']}"] = r["cycles"]
     for c in stats["cores"]:
         f[f"hart {c['hart']} cycles"] = c["cycles"]
+        f[f"hart {c['hart']} instructions"] = c["instructions"]
     for group, values in stats["stats"].items():
         # The L1's transaction counts include the SA's own, which differ by
         # engine (the RTL moves words, the TLM engine rows through DMI).
@@ -47,7 +53,13 @@ def main():
     ap.add_argument("--npusim", required=True)
     ap.add_argument("--network", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL=ARGS")
     a = ap.parse_args()
+    specs = a.variant or ["tlm=--sa.model=tlm", "rtl=--sa.model=rtl"]
+    if len(specs) != 2 or not all("=" in v for v in specs):
+        print("same_cycles.py: give --variant LABEL=ARGS twice (or not at all)", file=sys.stderr)
+        return 2
+    variants = [(v.split("=", 1)[0], v.split("=", 1)[1].replace("{out}", a.out).split()) for v in specs]
     for tool in (a.npuc, a.npusim):
         if not os.access(tool, os.X_OK):
             print(f"same_cycles.py: {tool}: not an executable", file=sys.stderr)
@@ -58,26 +70,30 @@ def main():
         print(f"FAIL: npuc exited {code}")
         return 1
     got = {}
-    for model in ("tlm", "rtl"):
+    for model, extra in variants:
+        if got:  # the second run: the first one's cycles are known
+            first = next(iter(got.values()))["cycles"]
+            extra = [re.sub(r"\{cycles\+(\d+)\}", lambda m: str(first + int(m.group(1))), e) for e in extra]
         stats = os.path.join(a.out, f"stats.{model}.json")
-        code, out = run([a.npusim, "--manifest", os.path.join(a.out, "manifest.json"), f"--sa.model={model}",
+        code, out = run([a.npusim, "--manifest", os.path.join(a.out, "manifest.json"), *extra,
                          "--memcheck=error", "--stats", stats])
         m = re.search(r"^compared (\d+) of (\d+) elements, 0 mismatches", out, re.MULTILINE)
         if code != 0 or not m or m.group(1) != m.group(2) or int(m.group(1)) == 0 or \
                 "golden comparison: PASS" not in out:
             print(out)
-            print(f"FAIL: sa.model={model}: exit {code}, golden comparison not passed on every element")
+            print(f"FAIL: {model} ({' '.join(extra)}): exit {code}, golden comparison not passed on every element")
             return 1
         with open(stats) as fh:
             got[model] = figures(json.load(fh))
-        print(f"sa.model={model}: {got[model]['cycles']} cycles, SA busy {got[model]['sa.busy_cycles']} "
+        print(f"{model}: {got[model]['cycles']} cycles, SA busy {got[model]['sa.busy_cycles']} "
               f"(stall {got[model]['sa.stall_cycles']}), {m.group(1)} of {m.group(2)} elements compared")
-    differ = [k for k in got["tlm"] if got["tlm"][k] != got["rtl"].get(k)]
+    (la, _), (lb, _) = variants
+    differ = [k for k in got[la] if got[la][k] != got[lb].get(k)]
     for k in differ:
-        print(f"FAIL: {k}: tlm {got['tlm'][k]}, rtl {got['rtl'].get(k)}")
+        print(f"FAIL: {k}: {la} {got[la][k]}, {lb} {got[lb].get(k)}")
     if differ:
         return 1
-    print(f"same on both engines: {len(got['tlm'])} figures")
+    print(f"same in both runs ({la}, {lb}): {len(got[la])} figures")
     return 0
 
 
