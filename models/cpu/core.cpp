@@ -760,6 +760,35 @@ bool core::handle_exception() {
         halt();
         return false;
     }
+    if (h_.pc == last_trap_pc_ && h_.instret == last_trap_instret_) {
+        // Nothing retired since the last trap, taken at this same pc: the
+        // handler traps before it can run (a loop no state change ends).
+        std::string where = sim.symbol_of(h_.pc);
+        std::string first;
+        if (chain_trap_pc_ != h_.pc) {
+            const std::string at = sim.symbol_of(chain_trap_pc_);
+            first = "; it began with " + describe_trap(h_, chain_trap_cause_, chain_trap_pc_, chain_trap_tval_) +
+                    (at.empty() ? "" : " (" + at + ")");
+        }
+        sim.request_stop(base::exit_code::unhandled_trap,
+                         describe_trap(h_, cause, h_.pc, tval) + (where.empty() ? "" : " (" + where + ")") +
+                             fmt::format(", taken again at the same pc with no instruction retired since the last "
+                                         "trap: the trap handler at mtvec {:#010x} cannot run{}{}",
+                                         h_.mtvec, cause == cause_illegal && !(h_.extensions & ext_c)
+                                                       ? " (compressed code on cores without `c`? "
+                                                         "core.isa_extensions)"
+                                                       : "",
+                                         first));
+        halt();
+        return false;
+    }
+    if (h_.instret != last_trap_instret_) {
+        chain_trap_pc_ = h_.pc;
+        chain_trap_cause_ = cause;
+        chain_trap_tval_ = tval;
+    }
+    last_trap_pc_ = h_.pc;
+    last_trap_instret_ = h_.instret;
     NPU_LOG(log(), debug, "{}, trap to {:#010x}", describe_trap(h_, cause, h_.pc, tval), h_.mtvec);
     enter_trap(h_, cause, tval);
     // The fault's snapshot keeps the registers and pc of the faulting

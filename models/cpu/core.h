@@ -227,6 +227,16 @@ private:
     std::string debug_fault_;
     hart_state fault_state_;
     std::uint64_t fault_serial_ = 0;
+    // The last synchronous trap taken to the handler: its pc and the
+    // instructions retired then. Another at the same pc with none retired
+    // since is a trap the handler cannot get past (its own first
+    // instruction traps, e.g. compressed code on cores without `c`):
+    // handle_exception stops the run instead of trapping forever.
+    std::uint32_t last_trap_pc_ = 0;
+    std::uint64_t last_trap_instret_ = UINT64_MAX;
+    // The trap that began the current run of traps (none retired between
+    // them): the loop's report names it too.
+    std::uint32_t chain_trap_pc_ = 0, chain_trap_cause_ = 0, chain_trap_tval_ = 0;
     bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
     void record_fault(std::uint32_t pc);
     // The hart's time in cycles: SystemC time + its local offset (timeline).
