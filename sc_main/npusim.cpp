@@ -185,9 +185,11 @@ int run(int argc, char** argv) {
         std::cout << npu::cfg::platform_schema().markdown();
         return 0;
     }
-    // The user's own platform choice, before the run-control keys are added.
-    const bool user_config = vm.count("config") || std::any_of(overrides.begin(), overrides.end(),
-                                                               [](const std::string& o) { return !watch_key(o); });
+    // The user's own platform choice, before the run-control keys are added:
+    // a config file replaces a manifest's; overrides, of any key, go on top of
+    // whichever config the run uses (a fingerprinted one then meets the
+    // manifest's fingerprint check, against that config).
+    const bool user_config = vm.count("config") != 0;
     std::vector<std::string> user_platform_overrides;
     for (const auto& o : overrides)
         if (!watch_key(o)) user_platform_overrides.push_back(o);
@@ -225,7 +227,8 @@ int run(int argc, char** argv) {
         map = npu::cfg::memory_map::build(*cfg);
     } catch (const npu::cfg::config_error& e) {
         if (man && !user_config)
-            return bad_input(std::string(e.what()) + " (the config named by manifest " + manifest_file + ")");
+            return bad_input(std::string(e.what()) + " (the config named by manifest " + manifest_file +
+                             (user_platform_overrides.empty() ? "" : ", with this command line's overrides") + ")");
         return bad_input(e.what());
     }
     if (vm.count("print-map")) {
@@ -244,19 +247,22 @@ int run(int argc, char** argv) {
     if (man) {
         const std::uint64_t fp = cfg->fingerprint();
         if (fp != man->fingerprint) {
-            const std::string used = user_config ? with_overrides(config_file, user_platform_overrides)
-                                                 : with_overrides(config_file, man->config_overrides);
+            // The run's platform: the config file (--config's, else the
+            // manifest's with its overrides), then this command line's.
+            std::vector<std::string> run_overrides = user_config ? std::vector<std::string>{} : man->config_overrides;
+            run_overrides.insert(run_overrides.end(), user_platform_overrides.begin(), user_platform_overrides.end());
+            const std::string used = with_overrides(config_file, run_overrides);
             // npuc spells an override --set key=value.
             std::string recompile = "npuc --config " + (config_file.empty() ? std::string("<config>") : config_file);
-            for (const auto& o : user_config ? user_platform_overrides : man->config_overrides)
-                recompile += " --set " + o;
+            for (const auto& o : run_overrides) recompile += " --set " + o;
             return bad_input(fmt::format(
                 "manifest {} was compiled for {} (fingerprint {}); this run uses {} (fingerprint {}){}: recompile "
                 "with {} (or ./npu run NET --config ... --key=value)",
                 manifest_file, with_overrides(man->config, man->config_overrides), man->config_fingerprint, used,
                 npu::platform::format_fingerprint(fp),
-                user_config ? ""
-                            : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
+                user_config || !user_platform_overrides.empty()
+                    ? ""
+                    : " — the manifest's own config no longer has its fingerprint (changed since npuc ran?)",
                 recompile));
         }
         if (elf_path.empty())

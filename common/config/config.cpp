@@ -507,7 +507,18 @@ std::uint64_t config::fingerprint() const {
         const key_decl* d = schema_->find(k);
         if (!d->fingerprinted) continue;
         mix(k);
-        bool numeric = d->kind != value_kind::choice && d->kind != value_kind::name_list && d->kind != value_kind::text;
+        if (d->kind == value_kind::name_list) {
+            // A list names a set: "l1, l2" == "l1,l2" == "l2 l1"; `none` is empty.
+            std::vector<std::string> names = parse_name_list(e.value);
+            if (names.size() == 1 && names[0] == "none") names.clear();
+            std::sort(names.begin(), names.end());
+            names.erase(std::unique(names.begin(), names.end()), names.end());
+            std::string canon;
+            for (const auto& n : names) canon += n + ",";
+            mix(canon);
+            continue;
+        }
+        bool numeric = d->kind != value_kind::choice && d->kind != value_kind::text;
         mix(numeric ? std::to_string(e.number) : e.value);
     }
     return h;

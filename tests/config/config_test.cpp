@@ -224,6 +224,17 @@ TEST(Config, FingerprintIgnoresSpelling) {
     auto c = config::load("", {"l1.size=32KiB"});
     EXPECT_EQ(a.fingerprint(), b.fingerprint());
     EXPECT_NE(a.fingerprint(), c.fingerprint());
+    // A list is a set of names: spaces and order do not change it (configs/
+    // gap9.cfg writes "l1, l2, ...", the built-in default "l1,l2,..."; they
+    // hashed differently, so a manifest compiled with one was refused with
+    // the other). A different set does.
+    const auto d = config::load("", {"visibility.sa=l1,l2"});
+    EXPECT_EQ(config::load("", {"visibility.sa=l1, l2"}).fingerprint(), d.fingerprint());
+    EXPECT_EQ(config::load("", {"visibility.sa=l2 l1"}).fingerprint(), d.fingerprint());
+    EXPECT_NE(config::load("", {"visibility.sa=l1"}).fingerprint(), d.fingerprint());
+    EXPECT_EQ(config::load("", {"visibility.core=l1, l2, soc_periph, cluster_periph, event_unit, dma_ctrl, sa_ctrl"})
+                  .fingerprint(),
+              config::load("", {}).fingerprint());
 }
 
 // Timing, host storage, the simulating model and run control are not what a

@@ -204,6 +204,16 @@ def scenario(name, c, a):
         c.manifest["config_overrides"] = ["l1.size=64KiB"]
         return (["--manifest", m], 2,
                 [r"this run uses \S*gap9\.cfg --l1\.size=64KiB \(fingerprint 0x[0-9a-f]{16}\)"], [], None)
+    if name == "cli_override_same_value":
+        # No --config: the manifest's config, then the command line's override
+        # on top; gap9's own value keeps the fingerprint. (It used to be put
+        # on the built-in defaults instead, and refused.)
+        return (["--manifest", m, "--l1.size=128KiB"], 0, [ok_total], [], None)
+    if name == "cli_override_changes_fingerprint":
+        # ... a real change is refused, naming the manifest's config and the override.
+        return (["--manifest", m, "--l1.size=64KiB"], 2,
+                [r"this run uses \S*gap9\.cfg --l1\.size=64KiB \(fingerprint 0x[0-9a-f]{16}\): recompile with npuc "
+                 r"--config \S*gap9\.cfg --set l1\.size=64KiB"], ["built-in defaults", "no longer has"], None)
     if name == "wrong_element":
         c.set_golden("out_i32", 7, c.values["out_i32"][7] + 1)
         return (["--manifest", m], 6,
