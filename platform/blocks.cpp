@@ -31,7 +31,7 @@ rtl::sa_rtl_options rtl_options(const cfg::config& cfg) {
         throw cfg::config_error("sa.model=" + cfg.choice("sa.model") + " needs sa.weight_buffers=1 (the RTL array " +
                                 "has one weight register per PE; sa.weight_buffers=" +
                                 std::to_string(cfg.count("sa.weight_buffers")) + " is the TLM engine's only)");
-    return rtl::sa_rtl_options{cfg.text("sa.rtl_trace")};
+    return rtl::sa_rtl_options{cfg.text("sa.rtl_trace"), cfg.choice("sa.model")};
 }
 #else
 accel::sa_engine_maker no_rtl(const cfg::config&) {

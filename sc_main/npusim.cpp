@@ -178,7 +178,13 @@ int run(int argc, char** argv) {
             << "usage: npusim [--config FILE] [--section.key=VALUE ...] [options] FIRMWARE.elf\n"
                "       npusim --manifest OUT/manifest.json [options]   run npuc's firmware, compare its outputs\n"
                "                                                     with golden.bin (docs/getting-started.md)\n\n"
-            << opts;
+            << opts << "\nexit codes (what each means: docs/robustness.md):\n";
+        using npu::base::exit_code;
+        for (exit_code c : {exit_code::success, exit_code::firmware_failure, exit_code::bad_input, exit_code::bus_error,
+                            exit_code::memcheck_error, exit_code::watchdog, exit_code::golden_mismatch,
+                            exit_code::unhandled_trap, exit_code::self_check_failed, exit_code::debugger_kill,
+                            exit_code::internal_error})
+            std::cout << fmt::format("  {:>2}  {}\n", static_cast<int>(c), npu::base::exit_code_name(c));
         return 0;
     }
     if (vm.count("config-doc")) {

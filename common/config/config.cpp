@@ -90,6 +90,7 @@ std::string schema::markdown() const {
         }
         std::string desc = d.description;
         if (d.power_of_two) desc += " Must be a power of two.";
+        if (d.min > 0) desc += " At least " + format_bound(d.kind, d.min) + ".";
         if (d.max != UINT64_MAX) desc += " At most " + format_bound(d.kind, d.max) + ".";
         if (!d.fingerprinted) desc += " Not in the config fingerprint: a compiled manifest runs with any value.";
         o << "| `" << d.key << "` | " << unit << " | `" << d.default_value << "` | " << desc << " |\n";
@@ -310,7 +311,8 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
         if (d.nonzero && v == 0) throw config_error(what + ": must not be zero");
         if (d.power_of_two && (v & (v - 1)) != 0)
             throw config_error(what + ": " + e.value + " is not a power of two (required for this key)");
-        if (v < d.min) throw config_error(what + ": " + e.value + " is below the minimum " + std::to_string(d.min));
+        if (v < d.min)
+            throw config_error(what + ": " + e.value + " is below the minimum " + format_bound(d.kind, d.min));
         if (v > d.max)
             throw config_error(what + ": " + e.value + " is above the maximum " + format_bound(d.kind, d.max));
     };

@@ -29,7 +29,15 @@ void add_memory(schema& s, const std::string& name, const std::string& base, con
                            "Access latency of " + what + " in cluster cycles (first word)."));
     lat.max = 100000;
     auto& bw = s.add(decl(name + ".bandwidth", value_kind::size, bandwidth,
-                          "Bytes per cluster cycle one port of " + what + " delivers."));
+                          "Bytes per cluster cycle one port of " + what + " delivers." +
+                              (name == "l1" ? std::string(
+                                                  " In the banked L1 each initiator brings its own width (a core "
+                                                  "one word per access, the DMA `dma.l1_width`, the SA "
+                                                  "`sa.l1_bandwidth`): this key paces only a burst wider than "
+                                                  "`l1.bank_width` from an initiator without one; no initiator "
+                                                  "of the shipped platforms makes such a burst, so there it "
+                                                  "changes no cycle.")
+                                            : std::string())));
     bw.nonzero = true;
     bw.max = 4096;
     auto& st = s.add(decl(name + ".storage", value_kind::choice, storage,

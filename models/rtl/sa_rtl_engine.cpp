@@ -49,11 +49,11 @@ sa_rtl_engine::sa_rtl_engine(const accel::sa_engine_env& env, const sa_rtl_optio
     // another shape is refused up front rather than simulated wrongly.
     if (env.geometry.rows != rows || env.geometry.cols != cols)
         throw cfg::config_error(fmt::format(
-            "sa.model=rtl: the RTL array was Verilated as {}x{} (cmake -DNPU_RTL_SA_ROWS/COLS), the config asks for "
+            "sa.model={}: the RTL array was Verilated as {}x{} (cmake -DNPU_RTL_SA_ROWS/COLS), the config asks for "
             "sa.rows={} sa.cols={}",
-            rows, cols, env.geometry.rows, env.geometry.cols));
+            opt.model, rows, cols, env.geometry.rows, env.geometry.cols));
     if (env.geometry.setup_cycles > 0xFFFF || env.geometry.port_bandwidth > 0xFFFF)
-        throw cfg::config_error("sa.model=rtl: sa.setup_latency and sa.l1_bandwidth must be below 65536");
+        throw cfg::config_error("sa.model=" + opt.model + ": sa.setup_latency and sa.l1_bandwidth must be below 65536");
     if (const char* spec = std::getenv("NPU_RTL_SA_INJECT"); spec && *spec) {
         inject_ = sa_rtl_injection::parse(spec);
         fmt::print(stderr, "NPU_RTL_SA_INJECT={}: the RTL SA engine injects a fault (test-only)\n", spec);

@@ -52,6 +52,7 @@ struct sa_rtl_injection {
 
 struct sa_rtl_options {
     std::string trace_file;  // waveform of the RTL's signals, FILE.fst or FILE.vcd; empty: none
+    std::string model = "rtl";  // the sa.model that runs it (rtl or compare): its errors name it
 };
 
 class sa_rtl_engine : public accel::sa_engine {

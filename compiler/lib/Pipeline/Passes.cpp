@@ -46,6 +46,25 @@ struct AttachTargetPass
         module.emitError("platform config has no l1, l2 or l3 region");
         return signalPassFailure();
       }
+      // npuc links the program into L2 beside its memory plan, and plans
+      // all of L1 but the hart stacks for tiles: a program in L1 would
+      // overlap them (and its link script has no L2 region for the plan).
+      if (const std::string &code = config.text("firmware.code_region");
+          code != "l2") {
+        module.emitError("firmware.code_region = ")
+            << code
+            << ": npuc links the program into l2 (its plan uses all of L1 "
+               "but the hart stacks for tiles); compile with "
+               "firmware.code_region = l2 (hand-written firmware can run from "
+            << code << ", docs/firmware.md)";
+        return signalPassFailure();
+      }
+      if (config.count("cluster.workers") == 0) {
+        module.emitError("cluster.workers = 0: npuc's kernels run on the "
+                         "cluster's workers (the cluster controller only "
+                         "dispatches them); give at least 1");
+        return signalPassFailure();
+      }
       Builder b(&getContext());
       SmallVector<Attribute> overrideAttrs;
       for (const std::string &o : overrides)

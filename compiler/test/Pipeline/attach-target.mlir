@@ -5,6 +5,8 @@
 // RUN: npuc-opt %s '-npu-attach-target=config=%npuc_src/configs/siracusa.cfg set=l1.size=64KiB,sa.rows=8' | FileCheck %s --check-prefix=SET
 // RUN: not npuc-opt %s '-npu-attach-target=config=%S/no-such.cfg' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not npuc-opt %s '-npu-attach-target=set=l1.size=banana' 2>&1 | FileCheck %s --check-prefix=BADSET
+// RUN: not npuc-opt %s '-npu-attach-target=set=firmware.code_region=l1' 2>&1 | FileCheck %s --check-prefix=CODEL1
+// RUN: not npuc-opt %s '-npu-attach-target=set=cluster.workers=0' 2>&1 | FileCheck %s --check-prefix=NOWORKERS
 // RUN: not npuc-opt %s -npu-memory-plan 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: not npuc-opt %s -npu-tile 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: not npuc-opt %s -npu-schedule 2>&1 | FileCheck %s --check-prefix=NOTARGET
@@ -15,6 +17,8 @@
 // SET: #npu.target<config = "{{.*}}siracusa.cfg", overrides = ["l1.size=64KiB", "sa.rows=8"], {{.*}}, l1_size = 65536, {{.*}}, sa_rows = 8,
 // MISSING: error: cannot read the platform config: {{.*}}no-such.cfg
 // BADSET: error: cannot read the platform config: {{.*}}l1.size
+// CODEL1: error: firmware.code_region = l1: npuc links the program into l2 (its plan uses all of L1 but the hart stacks for tiles); compile with firmware.code_region = l2
+// NOWORKERS: error: cluster.workers = 0: npuc's kernels run on the cluster's workers
 // NOTARGET: error: no platform: run -npu-attach-target first
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
