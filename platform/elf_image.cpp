@@ -5,6 +5,8 @@
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/DebugInfo/DWARF/DWARFContext.h>
 #include <llvm/Object/ELFObjectFile.h>
+#include <llvm/Support/RISCVAttributeParser.h>
+#include <llvm/Support/RISCVAttributes.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
@@ -138,6 +140,21 @@ elf_image elf_image::load(const std::string& path) {
         if (!name) {
             llvm::consumeError(name.takeError());
             continue;
+        }
+        if (*name == ".riscv.attributes") {
+            // Read for a check against core.isa_extensions (soc::isa_mismatch); a
+            // malformed section only loses that check.
+            if (auto contents = sec.getContents()) {
+                llvm::RISCVAttributeParser attrs;
+                const auto* bytes = reinterpret_cast<const std::uint8_t*>(contents->data());
+                if (auto e = attrs.parse(llvm::ArrayRef<std::uint8_t>(bytes, contents->size()),
+                                         llvm::endianness::little))
+                    llvm::consumeError(std::move(e));
+                else if (auto arch = attrs.getAttributeString(llvm::RISCVAttrs::ARCH))
+                    img.arch_ = arch->str();
+            } else {
+                llvm::consumeError(contents.takeError());
+            }
         }
         if (sec.isBSS() && name->contains("noinit") && sec.getSize())
             img.noinit_.push_back(

@@ -79,6 +79,9 @@ public:
     // Whether the ELF has an .eh_frame section (call-frame information
     // only LLVM's DWARF reads).
     bool has_eh_frame() const { return has_eh_frame_; }
+    // The ISA the ELF was built for: its .riscv.attributes' Tag_RISCV_arch
+    // ("rv32i2p1_m2p0_..._xcvalu1p0"); empty if it has none.
+    const std::string& arch() const { return arch_; }
 
 private:
     elf_image();
@@ -92,6 +95,7 @@ private:
     std::unique_ptr<dwarf> dwarf_;
     std::string_view debug_frame_;  // inside dwarf_'s buffer
     bool has_eh_frame_ = false;
+    std::string arch_;
 };
 
 }  // namespace npu::platform

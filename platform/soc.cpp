@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 
@@ -399,6 +400,30 @@ void soc::install_stack_guards(const elf_image& image) {
                                heap_hi);
         return std::string();
     };
+}
+
+std::vector<std::string> soc::isa_mismatch(const elf_image& image) const {
+    std::vector<std::string> missing;
+    const std::string& arch = image.arch();
+    if (arch.rfind("rv32", 0) != 0) return missing;
+    const std::vector<std::string> have = cfg_.names("core.isa_extensions");
+    auto has = [&have](const std::string& n) { return std::find(have.begin(), have.end(), n) != have.end(); };
+    // "rv32i2p1_m2p0_a2p1_f2p2_c2p0_zicsr2p0_..._xcvalu1p0": a name, then its version.
+    std::size_t at = 0;
+    while (at < arch.size()) {
+        const std::size_t end = std::min(arch.find('_', at), arch.size());
+        std::string ext = arch.substr(at, end - at);
+        at = end + 1;
+        if (ext.rfind("rv32", 0) == 0) ext = ext.substr(4);
+        while (!ext.empty() && (std::isdigit(static_cast<unsigned char>(ext.back())) || ext.back() == 'p'))
+            ext.pop_back();
+        // Compressed: c, or its Zc* parts (zca, zcf); the cores have `c` with Zcf.
+        const std::string need = ext == "zca" || ext == "zcf" ? "c" : ext;
+        const bool optional = need == "c" || need.rfind("xcv", 0) == 0;
+        if ((optional && !has(need)) || need == "d" || need == "zcd")
+            if (std::find(missing.begin(), missing.end(), need) == missing.end()) missing.push_back(need);
+    }
+    return missing;
 }
 
 std::vector<std::string> soc::layout_mismatches(const elf_image& image) const {

@@ -68,6 +68,10 @@ public:
     // Where the ELF's linker script recorded a different platform layout
     // (npu_fwgen's __npu_* constants) than this config: one line each.
     std::vector<std::string> layout_mismatches(const elf_image& image) const;
+    // The extensions `image`'s ISA (elf_image::arch) uses that the cores
+    // lack (core.isa_extensions; `d`, which no core has): empty if none, or
+    // if the ELF does not say.
+    std::vector<std::string> isa_mismatch(const elf_image& image) const;
     // Runs until the firmware exits, a fault stops it, the watchdog fires or
     // every hart sleeps with nothing left to wake it.
     run_result run();
