@@ -85,13 +85,27 @@ bool configure(PassManager &pm) {
   return succeeded(applyPassManagerCLOptions(pm));
 }
 
-int runTool(const std::string &program, llvm::ArrayRef<std::string> argv) {
+int runTool(const std::string &program, llvm::ArrayRef<std::string> argv,
+            std::string *capturedStderr = nullptr) {
   std::vector<llvm::StringRef> refs(argv.begin(), argv.end());
   std::string error;
-  int rc =
-      llvm::sys::ExecuteAndWait(program, refs, std::nullopt, {}, 0, 0, &error);
+  // With capturedStderr, the tool's stderr goes to a temporary file and
+  // comes back as text: the caller decides what of it the user sees.
+  llvm::SmallString<128> errFile;
+  std::optional<llvm::StringRef> redirects[3] = {std::nullopt, std::nullopt,
+                                                 std::nullopt};
+  if (capturedStderr &&
+      !llvm::sys::fs::createTemporaryFile("npuc-tool", "err", errFile))
+    redirects[2] = llvm::StringRef(errFile);
+  int rc = llvm::sys::ExecuteAndWait(program, refs, std::nullopt, redirects, 0,
+                                     0, &error);
   if (!error.empty())
     llvm::errs() << "npuc: " << program << ": " << error << "\n";
+  if (capturedStderr && !errFile.empty()) {
+    if (auto buf = llvm::MemoryBuffer::getFile(errFile))
+      *capturedStderr = (*buf)->getBuffer().str();
+    llvm::sys::fs::remove(errFile);
+  }
   return rc;
 }
 
@@ -336,10 +350,28 @@ mlir::npu::linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
     ldArgs.push_back("--defsym=__npu_plan_l2_start=" + hex(l2PlanStart));
   for (const auto &[symbol, address] : plan.symbols)
     ldArgs.push_back("--defsym=" + symbol + "=" + hex(address));
-  if (runTool(options.lld, ldArgs) != 0) {
+  std::string lldErrors;
+  if (runTool(options.lld, ldArgs, &lldErrors) != 0) {
+    // The link script's ASSERT when code and data run into the memory plan
+    // at the top of L2: said once, with the plan's extent, instead of lld's
+    // repeated assertion and the section overlaps it causes.
+    if (llvm::StringRef(lldErrors).contains(
+            "does not fit in firmware.code_region")) {
+      error = llvm::formatv(
+          "the program's code and data do not fit in L2 below npuc's memory "
+          "plan, which starts at {0:x8} (weights, activations and staging "
+          "buffers up to L2's end): give L2 more room (l2.size) or place the "
+          "weights in L3 (--default-mem-level=L3); lld: the program does "
+          "not fit in firmware.code_region",
+          llvm::format_hex(l2PlanStart, 10));
+      return failure();
+    }
+    llvm::errs() << lldErrors;
     error = "linking " + elfPath + " failed";
     return failure();
   }
+  if (!lldErrors.empty())
+    llvm::errs() << lldErrors;  // warnings
   return success();
 }
 
