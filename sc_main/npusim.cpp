@@ -322,13 +322,14 @@ int run(int argc, char** argv) {
     for (const auto& m : top.layout_mismatches(*image))
         fmt::print(stderr, "npusim: warning: {}: firmware {} (rebuild it for this config)\n", elf_path, m);
     // Built for extensions the cores lack: its first such instruction traps.
-    if (const auto missing = top.isa_mismatch(*image); !missing.empty())
+    if (const auto missing = top.isa_mismatch(*image); !missing.empty()) {
+        const std::vector<std::string> have = cfg->names("core.isa_extensions");
         fmt::print(stderr,
                    "npusim: warning: {}: built for {}, which uses {} that these cores lack "
                    "(core.isa_extensions = {}): executing one of their instructions raises illegal instruction\n",
                    elf_path, image->arch(), fmt::join(missing, ", "),
-                   cfg->names("core.isa_extensions").empty() ? std::string("none")
-                                                             : fmt::format("{}", fmt::join(cfg->names("core.isa_extensions"), ",")));
+                   have.empty() ? std::string("none") : fmt::format("{}", fmt::join(have, ",")));
+    }
     // Per-layer checkpoints are read when their region ends (their buffers
     // are reused later in the run).
     std::optional<npu::platform::checkpoint_recorder> layers;

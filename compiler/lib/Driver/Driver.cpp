@@ -353,17 +353,24 @@ mlir::npu::linkFirmware(const DriverOptions &options, const ScheduledPlan &plan,
   std::string lldErrors;
   if (runTool(options.lld, ldArgs, &lldErrors) != 0) {
     // The link script's ASSERT when code and data run into the memory plan
-    // at the top of L2: said once, with the plan's extent, instead of lld's
-    // repeated assertion and the section overlaps it causes.
+    // at the top of L2 (or past L2's end): said once, with where the plan
+    // starts, instead of lld's repeated assertion and the section overlaps
+    // it causes.
     if (llvm::StringRef(lldErrors).contains(
             "does not fit in firmware.code_region")) {
-      error = llvm::formatv(
-          "the program's code and data do not fit in L2 below npuc's memory "
-          "plan, which starts at {0:x8} (weights, activations and staging "
-          "buffers up to L2's end): give L2 more room (l2.size) or place the "
-          "weights in L3 (--default-mem-level=L3); lld: the program does "
-          "not fit in firmware.code_region",
-          llvm::format_hex(l2PlanStart, 10));
+      error = l2PlanStart
+                  ? llvm::formatv(
+                        "the program's code and data do not fit in L2 below "
+                        "npuc's memory plan, which starts at {0:x8} "
+                        "(weights, activations and staging buffers up to "
+                        "L2's end): give L2 more room (l2.size) or place the "
+                        "weights in L3 (--default-mem-level=L3); lld: the "
+                        "program does not fit in firmware.code_region",
+                        llvm::format_hex(l2PlanStart, 10))
+                        .str()
+                  : std::string("the program's code and data do not fit in "
+                                "L2 (firmware.code_region): give L2 more room "
+                                "(l2.size)");
       return failure();
     }
     llvm::errs() << lldErrors;
