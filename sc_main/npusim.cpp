@@ -323,12 +323,12 @@ int run(int argc, char** argv) {
         fmt::print(stderr, "npusim: warning: {}: firmware {} (rebuild it for this config)\n", elf_path, m);
     // Built for extensions the cores lack: its first such instruction traps.
     if (const auto missing = top.isa_mismatch(*image); !missing.empty()) {
-        const std::vector<std::string> have = cfg->names("core.isa_extensions");
+        // (`none` reads back as itself: the list is never empty here.)
         fmt::print(stderr,
                    "npusim: warning: {}: built for {}, which uses {} that these cores lack "
                    "(core.isa_extensions = {}): executing one of their instructions raises illegal instruction\n",
                    elf_path, image->arch(), fmt::join(missing, ", "),
-                   have.empty() ? std::string("none") : fmt::format("{}", fmt::join(have, ",")));
+                   fmt::join(cfg->names("core.isa_extensions"), ","));
     }
     // Per-layer checkpoints are read when their region ends (their buffers
     // are reused later in the run).

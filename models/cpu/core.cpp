@@ -752,26 +752,26 @@ bool core::handle_exception() {
         return false;
     }
     if (debug_stop) debug_->stopped(*this, describe_trap(h_, cause, h_.pc, tval));
+    // A trap as the reports name it: what, where, and the symbol there.
+    auto trap_text = [&](std::uint32_t c, std::uint32_t pc, std::uint32_t v) {
+        const std::string where = sim.symbol_of(pc);
+        return describe_trap(h_, c, pc, v) + (where.empty() ? "" : " (" + where + ")");
+    };
     if (no_handler) {
-        std::string where = sim.symbol_of(h_.pc);
-        sim.request_stop(base::exit_code::unhandled_trap, describe_trap(h_, cause, h_.pc, tval) +
-                                                              (where.empty() ? "" : " (" + where + ")") +
-                                                              ", no trap handler installed (mtvec = 0)");
+        sim.request_stop(base::exit_code::unhandled_trap,
+                         trap_text(cause, h_.pc, tval) + ", no trap handler installed (mtvec = 0)");
         halt();
         return false;
     }
     if (h_.pc == last_trap_pc_ && h_.instret == last_trap_instret_) {
         // Nothing retired since the last trap, taken at this same pc: the
         // handler traps before it can run (a loop no state change ends).
-        std::string where = sim.symbol_of(h_.pc);
-        std::string first;
-        if (chain_trap_pc_ != h_.pc) {
-            const std::string at = sim.symbol_of(chain_trap_pc_);
-            first = "; it began with " + describe_trap(h_, chain_trap_cause_, chain_trap_pc_, chain_trap_tval_) +
-                    (at.empty() ? "" : " (" + at + ")");
-        }
+        const std::string first =
+            chain_trap_pc_ != h_.pc
+                ? "; it began with " + trap_text(chain_trap_cause_, chain_trap_pc_, chain_trap_tval_)
+                : std::string();
         sim.request_stop(base::exit_code::unhandled_trap,
-                         describe_trap(h_, cause, h_.pc, tval) + (where.empty() ? "" : " (" + where + ")") +
+                         trap_text(cause, h_.pc, tval) +
                              fmt::format(", taken again at the same pc with no instruction retired since the last "
                                          "trap: the trap handler at mtvec {:#010x} cannot run{}{}",
                                          h_.mtvec, cause == cause_illegal && !(h_.extensions & ext_c)
