@@ -80,7 +80,12 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
         // Stored before the callback, as documented; a rejected write is undone.
         const std::uint32_t old = r->value;
         r->value = v;
+        const bool was_stopped = services().stop_requested();
         if (r->on_write) r->on_write(v);
+        // A write that ends the run (the firmware's exit) ends it at the
+        // access's time, the writer's local time, not at SystemC time: the
+        // initiator's cycles since its last synchronisation count.
+        if (!was_stopped && services().stop_requested()) services().stop_time_at_least(access_time());
         if (ctx.rejected) r->value = old;
     } else {
         v = r->on_read ? r->on_read() : r->value;

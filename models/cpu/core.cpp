@@ -249,14 +249,14 @@ struct core::bus_memory {
         for (window& w : rd) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
-                if (w.shadow && any_unwritten<sizeof(T)>(w.shadow + off)) uninitialised_read(w, a, sizeof(T), pc);
+                if (w.shadow && any_unwritten<sizeof(T)>(w.shadow + off)) uninitialised_read(w, a, sizeof(T), pc, cyc);
                 std::memcpy(&v, w.host + off, sizeof(T));
                 cyc += w.latency;
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
                 if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
-                    stack_check(a, sizeof(T), pc, false);
+                    stack_check(a, sizeof(T), pc, false, cyc);
                 if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
                 return true;
             }
@@ -266,12 +266,12 @@ struct core::bus_memory {
 
     template <class T>
     __attribute__((always_inline)) bool store_access(std::uint32_t a, T v, std::uint64_t& cyc, std::uint32_t pc) {
-        if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v));
+        if (__builtin_expect((a & ~7u) == tohost, 0)) on_tohost(a, static_cast<std::uint32_t>(v), cyc);
         for (window& w : wr) {
             const std::uint64_t off = a - w.start;
             if (off + sizeof(T) <= w.size) {
                 if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
-                    stack_check(a, sizeof(T), pc, true);
+                    stack_check(a, sizeof(T), pc, true, cyc);
                 if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
                 std::memcpy(w.host + off, &v, sizeof(T));
                 cyc += w.latency;
@@ -298,13 +298,15 @@ struct core::bus_memory {
 
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
     __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size,
-                                                      std::uint32_t pc) {
+                                                      std::uint32_t pc, std::uint64_t cyc) {
         // memcheck=strict: bytes the startup code only zeroed are C's
         // zero-initialised scalars (counters, flags, pointers) to an integer
         // load, but never-loaded data to a floating-point one (weights).
         if (only_zeroed(w.shadow + (a - w.start), size) && !is_fp_load(pc)) return;
         bus.set_pc(pc);
+        const bool was_stopped = svc.stop_requested();
         bus.memcheck_read(w.dmi, a, size);
+        if (!was_stopped) stopped_at(cyc);
         if (svc.stop_requested() && !c.memcheck_fault_) {
             h.cycle_limit = 0;
             // The registers as the load executes; the branch ring is taken
@@ -317,7 +319,8 @@ struct core::bus_memory {
 
     // sp is below the stack's limit: an access between sp and the limit is
     // the overflowed stack itself (the ABI has no red zone below sp).
-    __attribute__((noinline)) void stack_check(std::uint32_t a, unsigned size, std::uint32_t pc, bool write) {
+    __attribute__((noinline)) void stack_check(std::uint32_t a, unsigned size, std::uint32_t pc, bool write,
+                                               std::uint64_t cyc) {
         const std::uint32_t sp = h.x[2];
         if (a < sp || a >= guard_lo) return;
         base::memcheck_info m;
@@ -331,7 +334,9 @@ struct core::bus_memory {
         m.sp = sp;
         m.stack_lo = guard_lo;
         m.stack_hi = guard_hi;
+        const bool was_stopped = svc.stop_requested();
         svc.memcheck_finding(m);
+        if (!was_stopped) stopped_at(cyc);
         if (svc.stop_requested() && !c.memcheck_fault_) {
             h.cycle_limit = 0;
             c.memcheck_fault_ = true;
@@ -377,12 +382,21 @@ struct core::bus_memory {
         return false;
     }
 
-    void on_tohost(std::uint32_t a, std::uint32_t v) {
+    // A stop this hart's access just requested (its exit, a memcheck
+    // finding) happened at the access's cycle, not at the hart's last
+    // synchronisation with SystemC time: the run's cycles end there.
+    void stopped_at(std::uint64_t cyc) {
+        if (svc.stop_requested()) svc.stop_time_at_least(base::sim_time() + local_time(cyc));
+    }
+
+    void on_tohost(std::uint32_t a, std::uint32_t v, std::uint64_t cyc) {
         if (a != tohost_addr || !(v & 1)) return;  // fromhost / non-exit commands: ignored
         const std::uint32_t code = v >> 1;
+        const bool was_stopped = svc.stop_requested();
         svc.request_stop(code ? base::exit_code::firmware_failure : base::exit_code::success,
                          fmt::format("tohost: hart {} wrote {:#x} (exit code {})", h.hart_id, v, code),
                          static_cast<int>(code));
+        if (!was_stopped) stopped_at(cyc);
         h.cycle_limit = 0;  // end the batch at the next branch
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_doc_figures: the docs' deterministic figures against what their commands print.
 
-    tests/docs/check_doc_figures.py --root SRC --build BUILD [--only NAME ...] [--list]
+    tests/docs/check_doc_figures.py --root SRC --build BUILD [--only NAME ...] [--list] [--fix]
 
 The simulator is deterministic, so a figure a doc quotes from a command
 (cycles, stats, a report block, the fidelity table) is either what that
@@ -30,7 +30,10 @@ A report block is compared line by line, in order, whitespace-insensitive;
 "..." lines in the doc skip output, and host-dependent figures (host
 seconds, MIPS) are masked on both sides. Each mismatch names the doc's
 file and line, what the doc says and what the command printed.
-Exit codes: 0 every figure matches, 1 a figure differs (or a command
+--fix rewrites each stale figure in place with what the command printed
+(for a deliberate change of the model's timing; the diff is for review),
+and names the ones it cannot place.
+Exit codes: 0 every figure matches (with --fix: every stale one rewritten), 1 a figure differs (or a command
 failed), 2 usage or a missing tool.
 """
 import argparse
@@ -58,6 +61,7 @@ class Ctx:
         self.npuc = os.path.join(build, "compiler", "tools", "npuc", "npuc")
         self.cache = {}
         self.mismatches = []
+        self.stale = []  # (doc, line, says, printed, raw) for --fix
 
     def path(self, p):
         """A documented path: build/... is the build tree, the rest the source tree."""
@@ -106,8 +110,10 @@ class Ctx:
         with open(stats) as f:
             return json.load(f)
 
-    def differ(self, doc, line, what, says, printed, command):
+    def differ(self, doc, line, what, says, printed, command, raw=None):
+        """A stale figure. `raw`: the printed line as printed (a report line), for --fix."""
         self.mismatches.append(f"{doc}:{line}: {what}: the doc says {says!r}, {command} prints {printed!r}")
+        self.stale.append((doc, line, says, printed, raw))
 
 
 def read_doc(ctx, doc):
@@ -167,7 +173,8 @@ def compare_block(ctx, doc, block, output, command):
             # The nearest printed line that starts like it, for the report.
             head = " ".join(want.split()[:2])
             near = next((o for o in out[pos:] if o.startswith(head)), "(no such line)")
-            ctx.differ(doc, lineno + 1, "report line", want, near, command)
+            raw = next((o for o in output.split("\n") if normalise(o) == near), None)
+            ctx.differ(doc, lineno + 1, "report line", want, near, command, raw)
 
 
 def check_report_block(ctx, doc, anchor, skip, elf):
@@ -417,6 +424,62 @@ def check_output_blocks(ctx):
         compare_block(ctx, doc, block, text, "./" + " ".join(args))
 
 
+def grouped(n):
+    return f"{int(n):,}"
+
+
+def replace_figures(line, says, printed, raw):
+    """The doc line with the stale figures replaced, or None if they cannot be
+    located unambiguously. A report line (raw given) whose normalised text is
+    what the doc says is replaced whole, its indentation kept; otherwise the
+    figures (split on " / " or spaces, as the checks join them) are replaced
+    one by one, left to right, each where it next occurs as a whole figure
+    (a figure written with thousands separators keeps them)."""
+    if raw is not None and normalise(line) == says:
+        return line[:len(line) - len(line.lstrip())] + raw.strip()
+    sep = " / " if " / " in says else " "
+    old, new = says.split(sep), printed.split(sep)
+    if len(old) != len(new):
+        return None
+    pos = 0
+    for a, b in zip(old, new):
+        if a == b:
+            continue
+        forms = [(re.escape(a), b)]
+        if re.fullmatch(r"\d{4,}", a) and re.fullmatch(r"\d+", b):
+            forms.insert(0, (re.escape(grouped(a)), grouped(b)))
+        for rx, rep in forms:
+            m = re.compile(r"(?<![\w.,])" + rx + r"(?![\w]|[.,]\d)").search(line, pos)
+            if m:
+                line = line[:m.start()] + rep + line[m.end():]
+                pos = m.start() + len(rep)
+                break
+        else:
+            return None
+    return line
+
+
+def fix_docs(ctx):
+    """Rewrites the stale figures in the docs; returns the ones it could not place."""
+    left = []
+    by_doc = {}
+    for doc, line, says, printed, raw in ctx.stale:
+        by_doc.setdefault(doc, []).append((line, says, printed, raw))
+    for doc, items in by_doc.items():
+        path = os.path.join(ctx.root, doc)
+        with open(path) as f:
+            lines = f.read().split("\n")
+        for line, says, printed, raw in items:
+            fixed = replace_figures(lines[line - 1], says, printed, raw)
+            if fixed is None:
+                left.append(f"{doc}:{line}: could not place {says!r} -> {printed!r}")
+            else:
+                lines[line - 1] = fixed
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+    return left
+
+
 CHECKS = {
     "getting-started": check_getting_started,
     "examples": check_examples,
@@ -437,6 +500,9 @@ def main():
     ap.add_argument("--build", required=True, help="the build tree (npusim, npuc, firmware, fidelity_bench)")
     ap.add_argument("--only", nargs="*", choices=sorted(CHECKS), help="run only these checks")
     ap.add_argument("--list", action="store_true", help="list the checks and exit")
+    ap.add_argument("--fix", action="store_true",
+                    help="rewrite the stale figures in the docs with what the commands print (after a deliberate "
+                         "timing change; review the diff), then report what it could not place")
     a = ap.parse_args()
     if a.list:
         print("\n".join(CHECKS))
@@ -447,7 +513,13 @@ def main():
             print(f"check_doc_figures: {tool} is not an executable (build it first)", file=sys.stderr)
             return 2
     try:
-        return run_checks(ctx, a.only or list(CHECKS))
+        rc = run_checks(ctx, a.only or list(CHECKS))
+        if a.fix and ctx.stale:
+            left = fix_docs(ctx)
+            print(f"--fix: rewrote {len(ctx.stale) - len(left)} stale figure(s)" +
+                  "".join(f"\n  {m}" for m in left))
+            return 1 if left else 0
+        return rc
     finally:
         shutil.rmtree(ctx.tmp, ignore_errors=True)
 

@@ -14,6 +14,7 @@ than the whole run:
   - the exit edge T (found by bisection: the smallest N that lets the firmware
     exit): T - 1 is a boundary, N = T - 1 stops before the instruction that
     exits (exit 5, the instructions before it retired), N = T exits with 0;
+  - C >= T (the run ends at its exit store, not before it started);
   - N = C (the program finishes exactly at the limit): exit 0, cycles C.
 Prints "watchdog edges: K runs as expected"; fails on any other outcome or if
 the trace is not one hart's.
@@ -92,6 +93,10 @@ def main():
     exit_edge = lo
     if exit_edge - 1 not in boundaries:
         bad.append(f"the exit edge {exit_edge}: {exit_edge - 1} is not an instruction boundary")
+    # The run ends at its exit store, which starts at exit_edge - 1: its
+    # reported cycles are not before that store's start.
+    if total < exit_edge:
+        bad.append(f"the run reports {total} cycles, but its exit store starts at {exit_edge - 1}")
 
     def first_boundary(n):
         return boundaries[bisect.bisect_left(boundaries, n)]
