@@ -199,12 +199,32 @@ struct core::bus_memory {
     // bank, which serves it at its next free cycle (plus the penalty), or an
     // issue slot of the cluster's path to L2. Inline: one calendar slot
     // checked and written per L1 access when nothing waits.
-    __attribute__((always_inline)) void arbitrate(const window& w, std::uint32_t a, std::uint64_t& cyc) {
+    __attribute__((always_inline)) void arbitrate(const window& w, std::uint32_t a, unsigned size,
+                                                  std::uint64_t& cyc) {
         const std::uint64_t now = cyc + static_cast<std::uint64_t>(now_offset);
         if (__builtin_expect(w.arbitration != window::shared::l1, 0)) return arbitrate_l2(w, now, cyc);
         base::l1_bank_calendar& t = banks;
-        const std::uint64_t served = t.banks.reserve_inline(t.bank_of(a - t.base), now);
+        const std::uint64_t off = a - t.base;
+        std::uint64_t served = t.banks.reserve_inline(t.bank_of(off), now);
+        // An access wider than a bank (l1.bank_width below its size; an
+        // aligned access never crosses a bank otherwise, and a misaligned
+        // one is split into bytes) takes every bank it spans.
+        if (__builtin_expect((off >> t.shift) != ((off + size - 1) >> t.shift), 0))
+            served = arbitrate_wide(off, size, now, served);
         if (__builtin_expect(served != now, 0)) bank_wait(served - now, cyc);
+    }
+
+    // The further banks of an access wider than one: each booked at its
+    // first free cycle from `now`; the access is served when its last bank
+    // is (the banks need not all be free in the same cycle: an
+    // approximation of a port that waits for all of them).
+    __attribute__((noinline)) std::uint64_t arbitrate_wide(std::uint64_t off, unsigned size, std::uint64_t now,
+                                                           std::uint64_t served) {
+        base::l1_bank_calendar& t = banks;
+        const std::uint64_t last = (off + size - 1) >> t.shift;
+        for (std::uint64_t word = (off >> t.shift) + 1; word <= last; ++word)
+            served = std::max(served, t.banks.reserve(t.bank_of(word << t.shift), now));
+        return served;
     }
 
     __attribute__((noinline)) void bank_wait(std::uint64_t waited, std::uint64_t& cyc) {
@@ -257,7 +277,7 @@ struct core::bus_memory {
                 ++*w.accesses;
                 if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
                     stack_check(a, sizeof(T), pc, false, cyc);
-                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, sizeof(T), cyc);
                 return true;
             }
         }
@@ -278,7 +298,7 @@ struct core::bus_memory {
                 stall_memory += w.latency;
                 *w.bytes += sizeof(T);
                 ++*w.accesses;
-                if (w.arbitration != window::shared::none) arbitrate(w, a, cyc);
+                if (w.arbitration != window::shared::none) arbitrate(w, a, sizeof(T), cyc);
                 return true;
             }
         }
