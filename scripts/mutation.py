@@ -154,6 +154,15 @@ MUTANTS = [
     ("M47", "models/cpu/interp.h", "if (cyc >= exact_limit && !mem.stop_requested()) {",
      "if (cyc > exact_limit && !mem.stop_requested()) {",
      "watchdog stops one instruction late", CPU),
+    ("M48", "models/base/peripheral.cpp",
+     "if (!was_stopped && services().stop_requested()) services().stop_time_at_least(access_time());", "",
+     "the run ends at the exiting hart's last synchronisation, before its exit store", PERIPH),
+    ("M49", "models/cpu/core.cpp", "            served = arbitrate_wide(off, size, now, served);",
+     "            (void)0;", "a word load on narrow banks books only its first bank", CPU),
+    ("M50", "models/cpu/core.cpp",
+     "if (svc.stop_requested()) svc.stop_time_at_least(base::sim_time() + local_time(cyc));",
+     "if (false) svc.stop_time_at_least(base::sim_time() + local_time(cyc));",
+     "a core's memcheck stop ends the run before the faulting access", CPU),
 ]
 
 
