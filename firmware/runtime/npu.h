@@ -144,6 +144,20 @@ static inline void npu_spin_unlock(npu_spinlock_t *l) { npu_mutex_unlock(l->mute
  * clock for every hart, unlike the per-hart mcycle CSR). */
 uint64_t npu_cycles(void);
 
+/* This hart's own cycle count (the cycle/cycleh CSRs, read without a bus
+ * access, so timing a loop with it does not add a peripheral access and
+ * its synchronisation to what it times). Harts that slept count apart: use
+ * it for durations on one hart, npu_cycles() to compare harts. */
+static inline uint64_t npu_hart_cycles(void) {
+    uint32_t lo, hi, hi2;
+    do {
+        __asm__ volatile("csrr %0, cycleh" : "=r"(hi));
+        __asm__ volatile("csrr %0, cycle" : "=r"(lo));
+        __asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
+    } while (hi != hi2); /* the low word wrapped between the reads */
+    return ((uint64_t)hi << 32) | lo;
+}
+
 /* --- trace markers ---------------------------------------------------------
  * Name a region of the run (e.g. a layer); npusim's report lists the cycles
  * spent in each region per hart. Regions nest; `name` must stay valid until

@@ -22,16 +22,6 @@
 static NPU_L1_DATA __attribute__((aligned(64))) uint8_t row[64] = {1};
 static NPU_L1_BSS uint64_t cycles[2];
 
-static inline uint64_t mcycle(void) {
-    uint32_t lo, hi, hi2;
-    do {
-        __asm__ volatile("csrr %0, cycleh" : "=r"(hi));
-        __asm__ volatile("csrr %0, cycle" : "=r"(lo));
-        __asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
-    } while (hi != hi2);
-    return ((uint64_t)hi << 32) | lo;
-}
-
 /* arg: the byte offset worker 1 loads from; bit 8: worker 0 loads the word
  * meanwhile (else it returns at once). */
 static void job(void *arg) {
@@ -39,7 +29,7 @@ static void job(void *arg) {
     const unsigned id = npu_core_id();
     cycles[id] = 0;
     if (id == 0 && !(a & 0x100u)) return;
-    const uint64_t t0 = mcycle();
+    const uint64_t t0 = npu_hart_cycles();
     if (id == 0) {
         const volatile uint32_t *w = (const volatile uint32_t *)row;
         for (unsigned i = 0; i < ITERS; ++i)
@@ -49,7 +39,7 @@ static void job(void *arg) {
         for (unsigned i = 0; i < ITERS; ++i)
             __asm__ volatile(".rept 32\n\tlbu t0, 0(%0)\n\t.endr" : : "r"(b) : "t0", "memory");
     }
-    cycles[id] = mcycle() - t0;
+    cycles[id] = npu_hart_cycles() - t0;
 }
 
 /* x100 cycles per load of the slower worker (the pair's: the one that lost

@@ -60,16 +60,6 @@ static NPU_L1_DATA npu_sa_job_t sa_job = {sa_a, sa_b, sa_c, SA_M, 8, 8, SA_LD, S
                                                 NPU_SA_CTRL_DTYPE_FP32};
 #define PATH_BYTES 8192u /* section 5's DMA */
 
-static inline uint64_t mcycle(void) {
-    uint32_t lo, hi, hi2;
-    do {
-        __asm__ volatile("csrr %0, cycleh" : "=r"(hi));
-        __asm__ volatile("csrr %0, cycle" : "=r"(lo));
-        __asm__ volatile("csrr %0, cycleh" : "=r"(hi2));
-    } while (hi != hi2);
-    return ((uint64_t)hi << 32) | lo;
-}
-
 static void load_loop(const volatile uint32_t *p) {
     for (unsigned i = 0; i < ITERS; ++i)
         __asm__ volatile(".rept 32\n\tlw t0, 0(%0)\n\t.endr" : : "r"(p) : "t0", "memory");
@@ -81,17 +71,17 @@ static void bank_job(void *arg) {
     const unsigned id = npu_core_id();
     const int same = (int)(uintptr_t)arg;
     const volatile uint32_t *p = same ? &bank_rows[id][0] : &bank_rows[0][id];
-    const uint64_t t0 = mcycle();
+    const uint64_t t0 = npu_hart_cycles();
     load_loop(p);
-    worker_cycles[id] = mcycle() - t0;
+    worker_cycles[id] = npu_hart_cycles() - t0;
 }
 
 static void l2_job(void *arg) {
     (void)arg;
     const unsigned id = npu_core_id();
-    const uint64_t t0 = mcycle();
+    const uint64_t t0 = npu_hart_cycles();
     load_loop(&l2_words[id * 16]);
-    worker_cycles[id] = mcycle() - t0;
+    worker_cycles[id] = npu_hart_cycles() - t0;
 }
 
 /* x100 cycles per load of the team: its slowest worker of first..n-1 (the
@@ -132,9 +122,9 @@ static void mix_job(void *arg) {
         return;
     }
     if (what & 2) {
-        const uint64_t t0 = mcycle();
+        const uint64_t t0 = npu_hart_cycles();
         load_loop(&bank_rows[0][id]);
-        worker_cycles[id] = mcycle() - t0;
+        worker_cycles[id] = npu_hart_cycles() - t0;
     }
 }
 
@@ -165,9 +155,9 @@ static void path_job(void *arg) {
         return;
     }
     if (what & 2) {
-        const uint64_t t0 = mcycle();
+        const uint64_t t0 = npu_hart_cycles();
         load_loop(&l2_words[id * 16]);
-        worker_cycles[id] = mcycle() - t0;
+        worker_cycles[id] = npu_hart_cycles() - t0;
     }
 }
 
