@@ -18,10 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (std::string line; std::getline(rest, line);)
             if (!line.empty()) overrides.push_back(line);
     }
-    const std::string path =
-        npu::fuzz::write_temp("cfg", reinterpret_cast<const std::uint8_t*>(file.data()), file.size());
+    const npu::fuzz::temp_input in("cfg", reinterpret_cast<const std::uint8_t*>(file.data()), file.size());
     try {
-        auto c = npu::cfg::config::load(path, overrides);
+        auto c = npu::cfg::config::load(in.path, overrides);
         auto m = npu::cfg::memory_map::build(c);
         (void)m.print();
         (void)c.dump();

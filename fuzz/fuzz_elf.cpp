@@ -5,9 +5,9 @@
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string path = npu::fuzz::write_temp("elf", data, size);
+    const npu::fuzz::temp_input in("elf", data, size);
     try {
-        auto img = npu::platform::elf_image::load(path);
+        auto img = npu::platform::elf_image::load(in.path);
         (void)img.symbolize(img.entry());
         (void)img.source_line(img.entry());
         for (const auto& s : img.segments()) (void)img.symbolize(s.address);

@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto* nul = static_cast<const std::uint8_t*>(std::memchr(data, 0, size));
     const std::size_t json_size = nul ? static_cast<std::size_t>(nul - data) : size;
     const std::string json(reinterpret_cast<const char*>(data), json_size);
-    const std::string golden_path =
-        nul ? npu::fuzz::write_temp("golden", nul + 1, size - json_size - 1) : npu::fuzz::write_temp("golden", data, 0);
+    const npu::fuzz::temp_input golden("golden", nul ? nul + 1 : data, nul ? size - json_size - 1 : 0);
+    const std::string& golden_path = golden.path;
     try {
         auto m = npu::platform::manifest::parse(json, "/tmp/fuzz/manifest.json");
         m.golden_path = golden_path;

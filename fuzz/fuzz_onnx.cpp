@@ -18,9 +18,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     npu::fuzz::record_input(data, size);
     // The importer reads a path (named *.onnx, as npuc requires).
-    const std::string path = npu::fuzz::write_temp("onnx", data, size, ".onnx");
+    const npu::fuzz::temp_input in("onnx", data, size, ".onnx");
     npu::fuzz::npuc_context c;
-    mlir::OwningOpRef<mlir::ModuleOp> module = mlir::npu::importOnnxFile(path, &c.context, {});
+    mlir::OwningOpRef<mlir::ModuleOp> module = mlir::npu::importOnnxFile(in.path, &c.context, {});
     if (!module) return 0;
     if (mlir::failed(mlir::verify(*module))) {
         std::fprintf(stderr, "fuzz_onnx: the imported module does not verify (an importer bug)\n");
