@@ -603,6 +603,14 @@ struct NpuLegalizeLinalgPass
         ok = false;
         continue;
       }
+      // The named op's region builder made its body ops without a
+      // location: they take the op's, so that every later diagnostic about
+      // them (an unsupported op, MLIR's verifier on a body the element type
+      // cannot have, e.g. linalg.div_unsigned on f32) names the op's line.
+      g->getBody()->walk([&](Operation *bodyOp) {
+        if (isa<UnknownLoc>(bodyOp->getLoc()))
+          bodyOp->setLoc(g->getLoc());
+      });
       generics.push_back(*g);
     }
     if (!generics.empty()) {

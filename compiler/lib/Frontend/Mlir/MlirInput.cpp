@@ -622,8 +622,18 @@ OwningOpRef<ModuleOp> mlir::npu::parseMlirInput(llvm::SourceMgr &sourceMgr,
     return nullptr;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
       sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
-  if (!module || failed(checkVerifierHazards(*module)) ||
-      failed(verify(*module)))
+  if (!module)
+    return nullptr;
+  // Ops the parser built rather than read -- a named linalg op's body, made
+  // by its region builder -- have no location: they take their enclosing
+  // op's, so that the verifier (linalg.div_unsigned on f32 builds an
+  // arith.divui on floats) and every later diagnostic name the input line.
+  module->walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (isa<UnknownLoc>(op->getLoc()))
+      if (Operation *parent = op->getParentOp())
+        op->setLoc(parent->getLoc());
+  });
+  if (failed(checkVerifierHazards(*module)) || failed(verify(*module)))
     return nullptr;
   return module;
 }
