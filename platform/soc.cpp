@@ -474,8 +474,12 @@ std::vector<run_result> soc::run_together(const std::vector<soc*>& socs) {
     }
 
     const auto t0 = std::chrono::steady_clock::now();
+    // Up to the watchdog's limit, or until nothing is left to run: a
+    // deadlock (every hart asleep, nothing that could wake one) ends the run
+    // when it happens, with or without a limit (run to the limit, it used
+    // to idle there and be reported as the watchdog).
     if (!unlimited)
-        sc_core::sc_start(sc_core::sc_time::from_value(limit_ps));
+        sc_core::sc_start(sc_core::sc_time::from_value(limit_ps), sc_core::SC_EXIT_ON_STARVATION);
     else
         sc_core::sc_start();
     const auto t1 = std::chrono::steady_clock::now();
@@ -507,7 +511,12 @@ run_result soc::finish_run(double host_seconds) {
                                  pc, sym.empty() ? "" : " <" + sym + ">");
         }
         // Divide rather than multiply: period * UINT64_MAX is past sc_time's range.
-        if (max_cycles && std::llround(sc_core::sc_time_stamp() / period) >= static_cast<long double>(max_cycles))
+        // The harts that reached the limit stopped there ahead of SystemC
+        // time, and the kernel then ran out of work before the limit: the
+        // furthest hart's cycle says whether the limit was reached.
+        std::uint64_t reached = static_cast<std::uint64_t>(std::llround(sc_core::sc_time_stamp() / period));
+        for (const auto& c : cores_) reached = std::max(reached, c->state().cycle);
+        if (max_cycles && reached >= max_cycles)
             svc.request_stop(
                 exit_code::watchdog,
                 fmt::format("watchdog: --max-cycles={} reached without the firmware exiting", max_cycles) + harts);
