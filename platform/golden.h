@@ -45,7 +45,7 @@ struct tensor_desc {
     std::uint64_t elements() const;
 };
 
-// A layer's result inside the network (BUG-CLASSES 6: errors per layer, not
+// A layer's result inside the network (docs/bug-classes.md, item 6: errors per layer, not
 // just per output): its buffer is reused later, so npusim reads it when the
 // firmware ends trace region `region` for the `occurrence`-th time (npuc puts
 // each layer's op in such a region) and compares it with golden.bin at

@@ -2,7 +2,7 @@
 """Writes the four MLPerf Tiny networks as the linalg-on-tensors MLIR npuc takes.
 
   DS-CNN (KWS), ResNet-8 (IC), MobileNetV1-0.25 (VWW), FC autoencoder (AD),
-  topologies exactly as in the shared MLPERF-TINY.md (batch 1, BN folded into
+  topologies exactly as in docs/mlperf-tiny.md (batch 1, BN folded into
   the weights and biases), each as f32 and as int8. The networks end at the
   logits (the last layer's output); softmax is left out (monotonic: the class
   does not change, and int8 softmax needs a table the runtime does not have).
@@ -49,7 +49,7 @@ import numpy as np
 
 NETWORKS = ("dscnn", "resnet8", "mobilenet", "autoencoder")
 DEFAULT_SEED = 2024
-# Parameter and MAC counts of MLPERF-TINY.md, checked against the topologies built here.
+# Parameter and MAC counts of docs/mlperf-tiny.md, checked against the topologies built here.
 EXPECTED = {
     "dscnn": (22604, 2656768),
     "resnet8": (77706, 12501632),
@@ -595,7 +595,7 @@ def main():
         b, x, acts, q, scale, xq, acts_q = generate(net, args.seed)
         params, macs = count(b)
         exp = EXPECTED[net]
-        print(f"{net}: {params} parameters, {macs} MACs (MLPERF-TINY.md: {exp[0]}, {exp[1]})")
+        print(f"{net}: {params} parameters, {macs} MACs (docs/mlperf-tiny.md: {exp[0]}, {exp[1]})")
         if (params, macs) != exp:
             print(f"{net}: parameter / MAC count differs from the reference topology", file=sys.stderr)
             ok = False

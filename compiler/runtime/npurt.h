@@ -29,7 +29,7 @@
  *    what the compiler planned. A failed allocation prints the kernel, the
  *    size asked and the largest free L1 block and exits with
  *    NPU_ALLOC_FAILED_EXIT (99; npusim exit code 1) — unless
- *    NPURT_UNCHECKED_L1 (fault injection, BUG-CLASSES.md class 4): then the
+ *    NPURT_UNCHECKED_L1 (fault injection, docs/bug-classes.md, class 4): then the
  *    NULL base is used as is, and the first DMA into NULL + offset is
  *    npusim's bus error at that address (exit code 3).
  *

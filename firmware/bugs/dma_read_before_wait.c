@@ -1,5 +1,5 @@
 /* A DMA still writing a buffer a core already reads (the "kin" of
- * shared/BUG-CLASSES.md): double buffering with the wait in the wrong place.
+ * docs/bug-classes.md): double buffering with the wait in the wrong place.
  * The next tile is pushed L2 -> L1 and the core sums it before waiting for the
  * transfer. On silicon the sum mixes the old tile with whatever bursts have
  * landed, so the result is plausible and wrong, and changes with timing.

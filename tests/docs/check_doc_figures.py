@@ -406,7 +406,7 @@ OUTPUT_BLOCKS = [
       "--npusim-arg=--memcheck=off"], 6),
     ("docs/examples.md", r"^\*\*Unchecked L1 allocation in a backward kernel\*\*", "fenced",
      ["npu", "train", "compiler/networks/mlp_tiny_f32.mlir", "--inject-fault=unchecked-l1-alloc"], 3),
-    ("docs/getting-started.md", r"^  the layer where it starts \(BUG-CLASSES 6\):$", "indented",
+    ("docs/getting-started.md", r"^  the layer where it starts \(docs/bug-classes.md, item 6\):$", "indented",
      ["npu", "run", "compiler/networks/mlp_f32.mlir"], 0),
 ]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for the MLPerf Tiny networks of compiler/networks.
 
-The four topologies are written here again, in PyTorch, from MLPERF-TINY.md
+The four topologies are written here again, in PyTorch, from docs/mlperf-tiny.md
 (not imported from the generator): f32 with torch.nn.functional (conv2d,
 avg_pool2d, linear, relu, pad), int8 with an integer PyTorch reference of the
 requantisation of compiler/runtime/npurt_conv.h:

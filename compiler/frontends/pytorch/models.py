@@ -1,6 +1,6 @@
 """The SimpleMLP and the four MLPerf Tiny networks as torch.nn.Modules.
 
-Topologies as in /work/shared/MLPERF-TINY.md and compiler/networks/gen_mlperf.py
+Topologies as in docs/mlperf-tiny.md and compiler/networks/gen_mlperf.py
 (DS-CNN, ResNet-8, MobileNetV1-0.25, FC autoencoder; TensorFlow 'same' padding,
 written as ZeroPad2d where it is asymmetric), NCHW as PyTorch has them. The
 convolutions carry BatchNorm layers with seeded, non-trivial statistics, as a

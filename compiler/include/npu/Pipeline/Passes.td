@@ -35,7 +35,7 @@ def NpuTagCheckpoints : Pass<"npu-tag-checkpoints", "ModuleOp"> {
     tensor result that another op reads other than as the buffer it
     accumulates into, and that is not returned, gets
     `npu.checkpoint = <n>`, numbered in walk order. npusim reads each on
-    the device when the region of its op ends (BUG-CLASSES 6: errors per
+    the device when the region of its op ends (docs/bug-classes.md, item 6: errors per
     layer, not only per output).
   }];
 }
