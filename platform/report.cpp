@@ -225,11 +225,18 @@ std::string icache_table(const soc& s, const cfg::config& c) {
     return o;
 }
 
+// The status a report names: the exit code's, but a deadlock (exit code 5,
+// like the watchdog) is named as such.
+const char* status_name(const run_result& r) {
+    if (r.code == base::exit_code::watchdog && r.reason.rfind("deadlock", 0) == 0) return "deadlock";
+    return base::exit_code_name(r.code);
+}
+
 }  // namespace
 
 std::string report::summary(const soc& s, const run_result& r) const {
     std::string o = "\n=== npusim report ===\n";
-    o += fmt::format("status   : {} (exit code {}) — {}\n", base::exit_code_name(r.code), static_cast<int>(r.code),
+    o += fmt::format("status   : {} (exit code {}) — {}\n", status_name(r), static_cast<int>(r.code),
                      r.reason);
     const double mhz = static_cast<double>(cfg_.frequency_hz("soc.cluster_clock")) / 1e6;
     o += fmt::format("cycles   : {} @ {:.0f} MHz = {:.3f} us simulated, {:.3f} s host\n", r.cycles, mhz,
@@ -401,7 +408,7 @@ std::string report::json(const soc& s, const run_result& r) const {
     llvm::raw_string_ostream os(text);
     OStream j(os, 2);
     j.object([&] {
-        j.attribute("status", base::exit_code_name(r.code));
+        j.attribute("status", status_name(r));
         j.attribute("exit_code", static_cast<int>(r.code));
         j.attribute("reason", r.reason);
         j.attribute("firmware_exit", r.firmware_code);
@@ -550,7 +557,7 @@ std::string report::csv(const soc& s, const run_result& r) const {
     std::vector<std::pair<std::string, std::string>> cols;
     auto add = [&cols](std::string k, std::string v) { cols.emplace_back(std::move(k), std::move(v)); };
     auto num = [](double v) { return fmt::format("{:.6g}", v); };
-    add("status", base::exit_code_name(r.code));
+    add("status", status_name(r));
     add("exit_code", std::to_string(static_cast<int>(r.code)));
     add("cycles", std::to_string(r.cycles));
     const double hz = static_cast<double>(cfg_.frequency_hz("soc.cluster_clock"));
