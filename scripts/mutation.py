@@ -163,6 +163,8 @@ MUTANTS = [
      "if (svc.stop_requested()) svc.stop_time_at_least(base::sim_time() + local_time(cyc));",
      "if (false) svc.stop_time_at_least(base::sim_time() + local_time(cyc));",
      "a core's memcheck stop ends the run before the faulting access", CPU),
+    ("M51", "models/cpu/core.cpp", "    if (identical_traps_ + 1 >= identical_traps_limit) {",
+     "    if (false) {", "a handler that retries the faulting instruction forever is never stopped", CPU),
 ]
 
 

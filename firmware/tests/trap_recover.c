@@ -15,8 +15,12 @@ void npu_trap_handler(struct npu_trap_frame *frame) {
     if (frame->mcause == 7) { /* store/AMO access fault */
         ++faults;
         fault_address = frame->mtval;
+#ifndef TRAP_RETRY_FOREVER
         /* skip the store: 4 bytes, or 2 for a compressed c.sw/c.swsp */
         frame->mepc += (*(const volatile uint16_t *)frame->mepc & 3) == 3 ? 4 : 2;
+#endif
+        /* (TRAP_RETRY_FOREVER: the handler forgets to skip it, and returns
+         * to the store, which faults again: a livelock npusim must end.) */
         return;
     }
     /* Anything else: report it like the default handler does. */

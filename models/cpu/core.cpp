@@ -816,6 +816,24 @@ bool core::handle_exception() {
         halt();
         return false;
     }
+    trap_snapshot now;
+    now.pc = h_.pc;
+    now.cause = cause;
+    now.tval = tval;
+    std::memcpy(now.x, h_.x, sizeof now.x);
+    std::memcpy(now.f, h_.f, sizeof now.f);
+    identical_traps_ = now == last_trap_state_ ? identical_traps_ + 1 : 0;
+    last_trap_state_ = now;
+    if (identical_traps_ + 1 >= identical_traps_limit) {
+        sim.request_stop(base::exit_code::unhandled_trap,
+                         trap_text(cause, h_.pc, tval) +
+                             fmt::format(", taken {} times in a row from the same state (every register the same): "
+                                         "the trap handler at mtvec {:#010x} returns to the instruction that "
+                                         "trapped without changing what made it trap (mepc not advanced?)",
+                                         identical_traps_limit, h_.mtvec));
+        halt();
+        return false;
+    }
     if (h_.instret != last_trap_instret_) {
         chain_trap_pc_ = h_.pc;
         chain_trap_cause_ = cause;
@@ -836,6 +854,11 @@ bool core::handle_exception() {
         fault_state_.mstatus = h_.mstatus;
     }
     return true;
+}
+
+bool core::trap_snapshot::operator==(const trap_snapshot& o) const {
+    return pc == o.pc && cause == o.cause && tval == o.tval && std::memcmp(x, o.x, sizeof x) == 0 &&
+           std::memcmp(f, o.f, sizeof f) == 0;
 }
 
 namespace {

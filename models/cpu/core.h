@@ -237,6 +237,22 @@ private:
     // The trap that began the current run of traps (none retired between
     // them): the loop's report names it too.
     std::uint32_t chain_trap_pc_ = 0, chain_trap_cause_ = 0, chain_trap_tval_ = 0;
+    // The architectural state at the last synchronous trap (pc, cause, tval,
+    // integer and float registers) and how many traps in a row found it the
+    // same: a handler that returns to the instruction that trapped without
+    // changing anything that made it trap (forgets to advance mepc) takes
+    // the same trap from the same state forever. identical_traps_limit such
+    // traps in a row stop the run (a retry that a handler's fix makes pass,
+    // or trap-and-emulate in a loop, changes the state in between).
+    struct trap_snapshot {
+        std::uint32_t pc = 0, cause = 0, tval = 0;
+        std::uint32_t x[32] = {};
+        std::uint32_t f[32] = {};
+        bool operator==(const trap_snapshot& o) const;
+    };
+    trap_snapshot last_trap_state_;
+    std::uint32_t identical_traps_ = 0;
+    static constexpr std::uint32_t identical_traps_limit = 1000;
     bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
     void record_fault(std::uint32_t pc);
     // The hart's time in cycles: SystemC time + its local offset (timeline).
