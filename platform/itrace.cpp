@@ -105,12 +105,18 @@ itrace::itrace(soc& s, std::FILE* out, std::vector<bool> harts, bool from_pc_set
         if (harts_[c->hart_id()]) c->attach_observer(this);
 }
 
-itrace::~itrace() {
+itrace::~itrace() { close(); }
+
+std::string itrace::close() {
+    if (!out_) return {};
     for (const auto& c : soc_.cores()) {
         after(*c, false);
         c->attach_observer(nullptr);
     }
-    std::fclose(out_);
+    if (std::fflush(out_) != 0 && !write_errno_) write_errno_ = errno ? errno : EIO;
+    if (std::fclose(out_) != 0 && !write_errno_) write_errno_ = errno ? errno : EIO;
+    out_ = nullptr;
+    return write_errno_ ? std::strerror(write_errno_) : std::string();
 }
 
 const itrace::code_text& itrace::text(std::uint32_t pc) {
@@ -177,8 +183,15 @@ void itrace::emit(const cpu::core& c, const pending& p, bool trapped) {
         if (is_store(p.i.op))
             fx += fmt::format("{}mem[{:#010x}] <- {:#x}", fx.empty() ? "" : "  ", p.addr, p.store);
     }
-    fmt::print(out_, "{:>10} h{} {:#010x} {:<32} {:<32} {}\n", p.cycle, c.hart_id(), p.pc,
-               t.sym.empty() ? "" : "<" + t.sym + ">", t.dis, fx);
+    if (write_errno_) return;
+    // Formatted, then written: a failed write (a full disk) is recorded for
+    // close() to report, not thrown out of the hart's thread.
+    const std::string line = fmt::format("{:>10} h{} {:#010x} {:<32} {:<32} {}\n", p.cycle, c.hart_id(), p.pc,
+                                         t.sym.empty() ? "" : "<" + t.sym + ">", t.dis, fx);
+    if (std::fwrite(line.data(), 1, line.size(), out_) != line.size()) {
+        write_errno_ = errno ? errno : EIO;
+        return;
+    }
     ++lines_;
 }
 

@@ -34,6 +34,10 @@ public:
     itrace(soc& s, std::FILE* out, std::vector<bool> harts, bool from_pc_set, std::uint32_t from_pc,
            std::uint64_t from_cycle);
     ~itrace() override;
+    // Ends the trace (the harts' last instructions written) and closes the
+    // file: "" or why writing it failed (a write error stops the trace
+    // instead of the run: the simulation goes on, the report says so).
+    std::string close();
     itrace(const itrace&) = delete;
     itrace& operator=(const itrace&) = delete;
 
@@ -56,6 +60,7 @@ private:
     };
     soc& soc_;
     std::FILE* out_;
+    int write_errno_ = 0;  // the first failed write's errno; nothing is written after it
     std::vector<bool> harts_;
     bool waiting_pc_;
     std::uint32_t from_pc_;

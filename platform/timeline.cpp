@@ -1,5 +1,8 @@
 #include "timeline.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "cpu/core.h"
 
 #include <fmt/core.h>
@@ -120,20 +123,21 @@ void timeline::sample_traffic(std::uint64_t at, bool force) {
     last_sample_ = std::max(at, last_sample_);
 }
 
-bool timeline::write(const std::string& path, std::uint64_t end_cycle) {
+std::string timeline::write(const std::string& path, std::uint64_t end_cycle) {
     for (unsigned h = 0; h < harts_.size(); ++h)
         if (!harts_[h].state.empty()) hart_state(h, "halted", std::max(end_cycle, harts_[h].since));
     for (auto& [hart, stack] : open_regions_)
         while (!stack.empty()) region(hart, stack.back().first, false, std::max(end_cycle, stack.back().second));
     sample_traffic(end_cycle, true);
     std::ofstream out(path);
-    if (!out) return false;
+    if (!out) return std::strerror(errno);
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"npusim --trace\",\"cluster_clock_mhz\":"
         << fmt::format("{:.3f}", mhz_) << "},\"traceEvents\":[\n";
     out << events_.front();  // a thread_name: there is always a hart
     for (std::size_t i = 1; i < events_.size(); ++i) out << ",\n" << events_[i];
     out << "\n]}\n";
-    return static_cast<bool>(out);
+    out.close();  // flushes: a full disk fails here
+    return out.fail() ? std::string(errno ? std::strerror(errno) : "write failed") : std::string();
 }
 
 }  // namespace npu::platform

@@ -32,7 +32,8 @@ public:
 
     // Closes the open slices at `end_cycle` and writes the JSON; false if the
     // file cannot be written.
-    bool write(const std::string& path, std::uint64_t end_cycle);
+    // "" or why the file could not be written.
+    std::string write(const std::string& path, std::uint64_t end_cycle);
 
     void hart_state(unsigned hart, const char* state, std::uint64_t at) override;
     void hart_stall(unsigned hart, std::uint64_t at, std::uint64_t cycles, std::uint64_t stall) override;

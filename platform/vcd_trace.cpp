@@ -1,5 +1,8 @@
 #include "vcd_trace.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "cpu/core.h"
 
 #include <fmt/core.h>
@@ -86,9 +89,9 @@ void vcd_trace::region(int hart, const std::string& name, bool begin, std::uint6
     changes_.push_back({at, changes_.size(), v, false, stack.empty() ? 0 : stack.back()});
 }
 
-bool vcd_trace::write(const std::string& path, std::uint64_t end_cycle) const {
+std::string vcd_trace::write(const std::string& path, std::uint64_t end_cycle) const {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-    if (!f) return false;
+    if (!f) return std::strerror(errno);
     std::string o = "$version npusim --vcd $end\n$comment\n  hart<N>_state: 0 halted, 1 running, 2 wfi, 3 event "
                     "wait\n  <engine>_busy: spans in progress\n  hart<N>_region: innermost open trace-marker "
                     "region, 0 none";
@@ -131,12 +134,15 @@ bool vcd_trace::write(const std::string& path, std::uint64_t end_cycle) const {
         any_at_time = true;
         o += lines;
         if (o.size() > (1u << 20)) {
-            if (std::fwrite(o.data(), 1, o.size(), f.get()) != o.size()) return false;
+            if (std::fwrite(o.data(), 1, o.size(), f.get()) != o.size()) return std::strerror(errno);
             o.clear();
         }
     }
     o += fmt::format("#{}\n", std::max(ps(end_cycle), shown));
-    return std::fwrite(o.data(), 1, o.size(), f.get()) == o.size();
+    if (std::fwrite(o.data(), 1, o.size(), f.get()) != o.size()) return std::strerror(errno);
+    // The close flushes the buffer: a full disk fails here.
+    if (std::fclose(f.release()) != 0) return std::strerror(errno);
+    return {};
 }
 
 }  // namespace npu::platform

@@ -29,7 +29,8 @@ public:
 
     // Writes every change up to `end_cycle`; false if the file cannot be
     // written.
-    bool write(const std::string& path, std::uint64_t end_cycle) const;
+    // "" or why the file could not be written.
+    std::string write(const std::string& path, std::uint64_t end_cycle) const;
 
     void hart_state(unsigned hart, const char* state, std::uint64_t at) override;
     void hart_stall(unsigned, std::uint64_t, std::uint64_t, std::uint64_t) override {}

@@ -34,6 +34,8 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <system_error>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,7 +52,9 @@ const bool banner_off = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", 
 int code(exit_code c) { return static_cast<int>(c); }
 
 int bad_input(const std::string& msg) {
-    fmt::print(stderr, "npusim: error: {}\n", msg);
+    // fprintf, not fmt::print: a stderr that cannot be written (a full
+    // disk) must not turn the error into an exception.
+    std::fprintf(stderr, "npusim: error: %s\n", msg.c_str());
     return code(exit_code::bad_input);
 }
 
@@ -73,6 +77,25 @@ bool same_file(const std::string& a, const std::string& b) {
     const auto ca = std::filesystem::weakly_canonical(a, ea), cb = std::filesystem::weakly_canonical(b, eb);
     if (ea || eb) return std::filesystem::path(a).lexically_normal() == std::filesystem::path(b).lexically_normal();
     return ca == cb;
+}
+
+// Writes `text` to `path`; "" or why it failed (the write, or the close
+// that flushes it: a full disk shows there).
+std::string write_text_file(const std::string& path, const std::string& text) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return std::strerror(errno);
+    const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const int write_errno = errno;
+    if (std::fclose(f) != 0 || !wrote) return std::strerror(wrote ? errno : write_errno);
+    return {};
+}
+
+// The end of a command that only prints (--help, --print-map, ...): 0, or
+// bad input when stdout could not take it (a full disk, a closed pipe).
+int printed() {
+    std::cout.flush();
+    if (std::cout) return 0;
+    return bad_input(std::string("cannot write to stdout: ") + std::strerror(errno));
 }
 
 // SystemC reports go through our exit codes instead of abort().
@@ -186,11 +209,11 @@ int run(int argc, char** argv) {
                             exit_code::unhandled_trap, exit_code::self_check_failed, exit_code::debugger_kill,
                             exit_code::internal_error})
             std::cout << fmt::format("  {:>2}  {}\n", static_cast<int>(c), npu::base::exit_code_name(c));
-        return 0;
+        return printed();
     }
     if (vm.count("config-doc")) {
         std::cout << npu::cfg::platform_schema().markdown();
-        return 0;
+        return printed();
     }
     // The user's own platform choice, before the run-control keys are added:
     // a config file replaces a manifest's; overrides, of any key, go on top of
@@ -240,15 +263,15 @@ int run(int argc, char** argv) {
     }
     if (vm.count("print-map")) {
         std::cout << map->print();
-        return 0;
+        return printed();
     }
     if (vm.count("dump-config")) {
         std::cout << cfg->dump();
-        return 0;
+        return printed();
     }
     if (vm.count("fingerprint")) {
         std::cout << npu::platform::format_fingerprint(cfg->fingerprint()) << "\n";
-        return 0;
+        return printed();
     }
     std::vector<unsigned char> golden;
     if (man) {
@@ -352,16 +375,51 @@ int run(int argc, char** argv) {
         layers->track_written(written);
         top.on_region_end([&layers](const std::string& name) { layers->region_ended(name); });
     }
+    // Every output file, checked before the run: none may be an input or
+    // another output (it would be overwritten, or lose one of the two), and
+    // each must be writable (not found out after a long run). Opened for
+    // appending, so an existing file is not truncated here.
+    {
+        std::vector<std::pair<std::string, std::string>> outputs;  // option, path
+        for (auto [opt, path] : std::vector<std::pair<std::string, std::string>>{{"--stats", stats_file},
+                                                                                 {"--stats-csv", stats_csv_file},
+                                                                                 {"--trace", trace_file},
+                                                                                 {"--vcd", vcd_file},
+                                                                                 {"--itrace", itrace_file},
+                                                                                 {"--sa.rtl_trace", cfg->text("sa.rtl_trace")}})
+            if (!path.empty()) outputs.emplace_back(std::move(opt), std::move(path));
+        std::vector<std::pair<std::string, std::string>> inputs = {{"the firmware ELF", elf_path}};
+        if (!config_file.empty()) inputs.emplace_back("the config", config_file);
+        if (man) {
+            inputs.emplace_back("the manifest", manifest_file);
+            inputs.emplace_back("the manifest's golden file", man->golden_path);
+        }
+        for (std::size_t i = 0; i < outputs.size(); ++i) {
+            const auto& [opt, path] = outputs[i];
+            for (const auto& [what, in] : inputs)
+                if (!in.empty() && same_file(path, in))
+                    return bad_input(opt + " " + path + " is " + what + ": the output would overwrite it");
+            for (std::size_t j = 0; j < i; ++j)
+                if (same_file(path, outputs[j].second))
+                    return bad_input(outputs[j].first + " and " + opt + " name the same file " + path +
+                                     ": one would overwrite the other");
+            std::FILE* f = std::fopen(path.c_str(), "a");
+            if (!f) return bad_input("cannot write " + opt + " file '" + path + "': " + std::strerror(errno));
+            std::fclose(f);
+        }
+    }
     std::optional<npu::platform::timeline> timeline;
     if (!trace_file.empty()) {
         // Refused before the run, not after it.
-        if (!std::ofstream(trace_file)) return bad_input("cannot write --trace file '" + trace_file + "'");
+        if (!std::ofstream(trace_file))
+            return bad_input("cannot write --trace file '" + trace_file + "': " + std::strerror(errno));
         timeline.emplace(top);
     }
     std::optional<npu::platform::vcd_trace> vcd;
     std::optional<npu::platform::activity_tee> tee;
     if (!vcd_file.empty()) {
-        if (!std::ofstream(vcd_file)) return bad_input("cannot write --vcd file '" + vcd_file + "'");
+        if (!std::ofstream(vcd_file))
+            return bad_input("cannot write --vcd file '" + vcd_file + "': " + std::strerror(errno));
         vcd.emplace(top);
         if (timeline) {
             tee.emplace(*timeline, *vcd);
@@ -396,7 +454,7 @@ int run(int argc, char** argv) {
             }
         }
         std::FILE* f = std::fopen(itrace_file.c_str(), "w");
-        if (!f) return bad_input("cannot write --itrace file '" + itrace_file + "'");
+        if (!f) return bad_input("cannot write --itrace file '" + itrace_file + "': " + std::strerror(errno));
         itrace.emplace(top, f, std::move(harts), from_pc, pc, cycle);
     }
     std::optional<npu::platform::gdb_stub> gdb;
@@ -428,13 +486,19 @@ int run(int argc, char** argv) {
         gdb->accept();
     }
     auto result = top.run();
-    itrace.reset();  // flushes the trace
+    if (itrace) {
+        const std::string why = itrace->close();  // flushes the trace
+        itrace.reset();
+        if (!why.empty()) return bad_input("cannot write --itrace file '" + itrace_file + "': " + why);
+    }
     if (vcd) {
         top.context().activity = nullptr;  // the run is over: nothing reports any more
-        if (!vcd->write(vcd_file, result.cycles)) return bad_input("cannot write --vcd file '" + vcd_file + "'");
+        if (std::string why = vcd->write(vcd_file, result.cycles); !why.empty())
+            return bad_input("cannot write --vcd file '" + vcd_file + "': " + why);
     }
-    if (timeline && !timeline->write(trace_file, result.cycles))
-        return bad_input("cannot write --trace file '" + trace_file + "'");
+    if (timeline)
+        if (std::string why = timeline->write(trace_file, result.cycles); !why.empty())
+            return bad_input("cannot write --trace file '" + trace_file + "': " + why);
     // A declared self-check that compared nothing fails a run that passed.
     if (result.code == exit_code::success)
         if (std::string why = npu::platform::report::self_check_failure(top); !why.empty()) {
@@ -472,16 +536,16 @@ int run(int argc, char** argv) {
     if (!vm.count("quiet")) fmt::print(stderr, "{}", rep.summary(top, result));
     // The comparison is the answer to what was asked: printed even with -q.
     if (!golden_block.empty()) fmt::print(stderr, "{}", golden_block);
-    if (!stats_file.empty()) {
-        std::ofstream out(stats_file);
-        if (!out) return bad_input("cannot write --stats file '" + stats_file + "'");
-        out << rep.json(top, result);
-    }
-    if (!stats_csv_file.empty()) {
-        std::ofstream out(stats_csv_file);
-        if (!out) return bad_input("cannot write --stats-csv file '" + stats_csv_file + "'");
-        out << rep.csv(top, result);
-    }
+    if (!stats_file.empty())
+        if (std::string why = write_text_file(stats_file, rep.json(top, result)); !why.empty())
+            return bad_input("cannot write --stats file '" + stats_file + "': " + why);
+    if (!stats_csv_file.empty())
+        if (std::string why = write_text_file(stats_csv_file, rep.csv(top, result)); !why.empty())
+            return bad_input("cannot write --stats-csv file '" + stats_csv_file + "': " + why);
+    // The firmware's output (the UART) went to stdout: a write that failed
+    // there (a full disk, a closed pipe) lost it.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        return bad_input(std::string("cannot write the firmware's output (stdout): ") + std::strerror(errno));
     if (gdb) {
         const bool fault = result.code != exit_code::success && result.code != exit_code::firmware_failure &&
                            result.code != exit_code::debugger_kill;
@@ -499,8 +563,15 @@ int sc_main(int argc, char** argv) {
         return bad_input(e.what());
     } catch (const npu::platform::elf_error& e) {
         return bad_input(e.what());
-    } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); } catch (const std::exception& e) {
-        fmt::print(stderr, "npusim: internal error: {}\n", e.what());
+    } catch (const npu::platform::manifest_error& e) { return bad_input(e.what()); } catch (const std::system_error& e) {
+        // fmt::print on a stream that cannot be written (stderr or stdout on
+        // a full disk): the output given to npusim is unusable, not npusim.
+        if (std::string(e.what()).find("cannot write to file") != std::string::npos)
+            return bad_input(std::string("cannot write the report (stdout/stderr): ") + e.what());
+        std::fprintf(stderr, "npusim: internal error: %s\n", e.what());
+        return code(exit_code::internal_error);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "npusim: internal error: %s\n", e.what());
         return code(exit_code::internal_error);
     }
 }
