@@ -373,11 +373,11 @@ void config::set(const key_decl& d, const std::string& value, const source_loc& 
 
 namespace {
 // Boost.Program_options reads the INI but keeps no line numbers and knows
-// only '#' comments. One scan of the file recovers "section.key -> line" for
+// only '#' comments. One scan of the file recovers "section.key -> its lines" for
 // error messages, rejects malformed lines by number, and blanks ';' comment
 // lines (keeping the numbering) in the text handed to Boost.
-std::map<std::string, int> scan_ini(const std::string& file, std::istream& in, std::string& text) {
-    std::map<std::string, int> lines;
+std::map<std::string, std::vector<int>> scan_ini(const std::string& file, std::istream& in, std::string& text) {
+    std::map<std::string, std::vector<int>> lines;
     std::string line, section;
     int n = 0;
     while (std::getline(in, line)) {
@@ -400,7 +400,7 @@ std::map<std::string, int> scan_ini(const std::string& file, std::istream& in, s
             throw config_error(file + ":" + std::to_string(n) + ": expected 'key = value', got '" + t + "'");
         std::string key = trim(t.substr(0, eq));
         std::string full = section.empty() ? key : section + "." + key;
-        lines.emplace(full, n);
+        lines[full].push_back(n);
     }
     return lines;
 }
@@ -427,8 +427,11 @@ config config::load(const std::string& file, const std::vector<std::string>& ove
             parsed = po::parse_config_file(in, desc, /*allow_unregistered=*/true);
         } catch (const po::error& e) { throw config_error(file + ": " + e.what()); }
         std::map<std::string, int> seen;
+        std::map<std::string, std::size_t> occurrence;  // of each key so far: its n-th line
         for (const auto& opt : parsed.options) {
-            int line = lines.count(opt.string_key) ? lines[opt.string_key] : 0;
+            const auto at = lines.find(opt.string_key);
+            const std::size_t k = occurrence[opt.string_key]++;
+            const int line = at != lines.end() && k < at->second.size() ? at->second[k] : 0;
             source_loc loc{file, line};
             const key_decl* d = s.find(opt.string_key);
             if (!d || opt.unregistered) throw config_error(loc.str() + ": unknown key '" + opt.string_key + "'");

@@ -111,6 +111,14 @@ TEST(ConfigErrors, UnknownKeyNamesKeyFileAndLine) {
     expect_error("[nosuchsection]\nx = 1\n", {}, {"unknown key", "nosuchsection.x", ":2"});
 }
 
+// The error names the line of the second setting and the first's (it named
+// the first line twice: "dup.cfg:2: ... set twice (first at line 2)").
+TEST(ConfigErrors, KeySetTwiceNamesBothLines) {
+    expect_error("[l1]\nsize = 64KiB\nsize = 128KiB\n", {}, {":3: key 'l1.size' set twice (first at line 2)"});
+    expect_error("[l1]\nsize = 64KiB\n[l2]\nsize = 1MiB\n[l1]\n\nsize = 32KiB\n", {},
+                 {":7: key 'l1.size' set twice (first at line 2)"});
+}
+
 TEST(ConfigErrors, MalformedLines) {
     expect_error("[l1]\nsize 64KiB\n", {}, {":2", "expected 'key = value'"});
     expect_error("[l1\nsize = 64KiB\n", {}, {":1", "malformed section header"});
