@@ -160,6 +160,16 @@ std::string mlir::npu::marchFeatures(llvm::StringRef march,
     at = pos + 1;
     rest = rest.drop_front();
   }
+  // The code follows the runtime's ABI, ilp32f (float arguments in f
+  // registers), which needs the F extension: without it LLVM ignores the
+  // ABI with a warning and the link then mixes two ABIs.
+  if (letters.find('f') >= at) {
+    error = "-march '" + march.str() +
+            "' has no 'f': npuc's code and the firmware runtime use the "
+            "ilp32f ABI (float arguments in f registers), which needs it "
+            "(e.g. rv32imaf)";
+    return "";
+  }
   static const char *const named[] = {"zicsr",  "zifencei", "xcvmem",
                                       "xcvmac", "xcvalu",   "xcvbi",
                                       "xcvelw", "xcvsimd",  "xcvbitmanip"};
