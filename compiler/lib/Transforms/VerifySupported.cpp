@@ -106,6 +106,21 @@ bool isClampedTo(Value v, double lo, double hi) {
 } // namespace
 
 class mlir::npu::SupportChecker {
+  // No tensor larger than the device's address space: the plan's sizes and
+  // the manifest's byte counts are computed in 64 bits and would wrap (a
+  // tensor<4294967296x4294967296xf32> was planned as 0 bytes).
+  static constexpr uint64_t kMaxTensorBytes = uint64_t{1} << 32;
+
+  // The tensor's bytes, or nullopt if the product overflows 64 bits.
+  static std::optional<uint64_t> byteSize(RankedTensorType type) {
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    uint64_t bytes = bits >= 8 ? bits / 8 : 1;
+    for (int64_t d : type.getShape())
+      if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+        return std::nullopt;
+    return bytes;
+  }
+
 public:
   // Returns false (after emitting at `loc`) if `type` is not accepted.
   bool checkType(Type type, Location loc, bool insideBody) {
@@ -122,6 +137,17 @@ public:
             << " is not supported (supported: i1, i8, i32, i64, f32)";
       else if (tensorType.getEncoding())
         fail(loc, "tensor encodings are not supported");
+      else if (std::optional<uint64_t> bytes = byteSize(tensorType);
+               !bytes || *bytes > kMaxTensorBytes)
+        fail(loc, "tensor type ")
+            << type << " needs "
+            << (bytes ? std::to_string(*bytes) + " bytes"
+                      : std::string("more than 2^64 bytes"))
+            << ", more than the device's 32-bit address space holds "
+               "(at most 4 GiB)";
+      else if (llvm::is_contained(tensorType.getShape(), 0))
+        fail(loc, "tensor type ")
+            << type << " has no elements; npuc needs non-empty tensors";
       else
         return true;
       return false;
