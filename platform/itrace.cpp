@@ -67,28 +67,32 @@ bool is_amo(std::uint8_t op) { return op >= op_amoswap && op <= op_amomaxu; }
 
 std::string itrace::parse_harts(const std::string& spec, unsigned n, std::vector<bool>& harts) {
     harts.assign(n, spec.empty());
+    if (spec.empty()) return {};
+    // A decimal number, whole: no sign, no wrap (sscanf's %u took
+    // 4294967304 as hart 8 and -1 as 4294967295).
+    // (A number of more than 9 digits is past any hart: taken as the most.)
+    auto number = [](const std::string& t, std::uint64_t& v) {
+        if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return false;
+        v = t.size() > 9 ? UINT64_MAX : std::stoull(t);
+        return true;
+    };
     std::size_t pos = 0;
-    while (pos < spec.size()) {
+    while (true) {
         std::size_t end = spec.find(',', pos);
         if (end == std::string::npos) end = spec.size();
         const std::string item = spec.substr(pos, end - pos);
-        pos = end + 1;
-        unsigned a = 0, b = 0;
-        char dash = 0;
-        int used = 0;
-        if (std::sscanf(item.c_str(), "%u%n", &a, &used) != 1 || used == 0)
+        const std::size_t dash = item.find('-');
+        std::uint64_t a = 0, b = 0;
+        if (!number(item.substr(0, dash), a) ||
+            (dash != std::string::npos ? !number(item.substr(dash + 1), b) : (b = a, false)) || b < a)
             return fmt::format("'{}' is not a hart number or range", item);
-        b = a;
-        if (static_cast<std::size_t>(used) < item.size()) {
-            int used2 = 0;
-            if (std::sscanf(item.c_str() + used, "%c%u%n", &dash, &b, &used2) != 2 || dash != '-' ||
-                static_cast<std::size_t>(used + used2) != item.size() || b < a)
-                return fmt::format("'{}' is not a hart number or range", item);
-        }
-        if (b >= n) return fmt::format("hart {} does not exist (harts 0-{})", b, n - 1);
-        for (unsigned h = a; h <= b; ++h) harts[h] = true;
+        if (b >= n)
+            return fmt::format("hart {} does not exist (harts 0-{})",
+                               dash != std::string::npos ? item.substr(dash + 1) : item, n - 1);
+        for (std::uint64_t h = a; h <= b; ++h) harts[h] = true;
+        if (end == spec.size()) return {};
+        pos = end + 1;
     }
-    return {};
 }
 
 itrace::itrace(soc& s, std::FILE* out, std::vector<bool> harts, bool from_pc_set, std::uint32_t from_pc,

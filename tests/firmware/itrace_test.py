@@ -58,7 +58,13 @@ def main():
                           (r"csrr\s+\w+, mhartid\s+\w+ = 0x00000003", "mhartid = 3")]:
         if not re.search(pattern, text):
             fail(f"{what}: /{pattern}/ not in the trace:\n" + "\n".join(lines[:40]))
+    # Numbers past 32 bits are not taken modulo 2^32 (4294967304 traced hart
+    # 8, -1 was "hart 4294967295"), nor is a list with an empty item.
     for extra, msg in [(("--itrace", trace, "--itrace-harts", "9-12"), "does not exist"),
+                       (("--itrace", trace, "--itrace-harts", "4294967304"), "hart 4294967304 does not exist"),
+                       (("--itrace", trace, "--itrace-harts", "0-4294967296"), "hart 4294967296 does not exist"),
+                       (("--itrace", trace, "--itrace-harts", "-1"), "'-1' is not a hart number or range"),
+                       (("--itrace", trace, "--itrace-harts", "8,"), "'' is not a hart number or range"),
                        (("--itrace", trace, "--itrace-from", "no_such_symbol"), "neither a cycle nor a symbol"),
                        (("--itrace-harts", "3"), "need --itrace FILE")]:
         q = npusim(args, *extra)
