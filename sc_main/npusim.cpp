@@ -136,7 +136,7 @@ void print_fault_context(npu::platform::soc& top, exit_code code, int fault_hart
 
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, stats_csv_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
-    std::size_t memcheck_limit = 20;
+    std::string memcheck_limit_text = "20";
     unsigned gdb_port = 0;
     std::string trace_file, vcd_file, itrace_file, itrace_harts, itrace_from;
     std::string max_cycles;
@@ -153,7 +153,7 @@ int run(int argc, char** argv) {
         "max-cycles", po::value(&max_cycles), "watchdog in cluster cycles (same as --soc.max_cycles)")(
         "on-bus-error", po::value(&on_bus_error), "stop|trap (same as --soc.on_bus_error)")(
         "memcheck", po::value(&memcheck), "off|warn|error|strict (same as --soc.memcheck)")(
-        "memcheck-limit", po::value(&memcheck_limit)->default_value(20),
+        "memcheck-limit", po::value(&memcheck_limit_text)->default_value("20"),
         "memcheck findings printed and listed (one per initiator, PC and contiguous range); the rest are counted")(
         "rtl-trace", po::value(&rtl_trace), "FST or VCD (by the extension: FILE.fst|FILE.vcd) of the RTL systolic array's signals (same as --sa.rtl_trace)")(
         "stats", po::value(&stats_file), "write the end-of-run report as JSON to this file")(
@@ -235,6 +235,13 @@ int run(int argc, char** argv) {
             overrides.insert(overrides.begin(), man->config_overrides.begin(), man->config_overrides.end());
         }
     }
+    // Read as text: Boost reads "-1" into an unsigned as 2^64-1.
+    std::size_t memcheck_limit = 0;
+    if (memcheck_limit_text.empty() || memcheck_limit_text.size() > 9 ||
+        memcheck_limit_text.find_first_not_of("0123456789") != std::string::npos)
+        return bad_input("--memcheck-limit: '" + memcheck_limit_text +
+                         "' is not a count of findings (0 to 999999999)");
+    memcheck_limit = std::stoul(memcheck_limit_text);
     if (vm.count("max-cycles")) {
         // Boost reads "-5" into an unsigned as 2^64-5; the config parser
         // checks the text, with its units and 64-bit range.
