@@ -22,14 +22,19 @@ first and pins every layer's tiles to its choice at every point, so a sweep of
 hardware keys does not also measure the compiler's changing decisions.
 """
 import argparse
+import codecs
 import concurrent.futures
 import csv
+import io
 import itertools
 import json
 import os
+import re
 import shlex
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 # README's exit-code table (also npusim's).
@@ -60,24 +65,86 @@ def parse_sets(sets):
     return axes
 
 
-def points_from_csv(path):
+# A points CSV is a few lines per point; anything far larger is not one.
+MAX_POINTS_BYTES = 16 << 20
+
+
+def read_points_text(path):
+    """The --points file as text: a regular file of UTF-8 (a BOM is allowed)
+    without NUL bytes; a FIFO or a device would be read without end."""
     try:
-        with open(path, newline="") as f:
-            rows = list(csv.reader(f))
+        st = os.stat(path)
+    except (OSError, ValueError) as e:
+        raise SweepError(f"--points {path}: {getattr(e, 'strerror', None) or e}")
+    if stat.S_ISDIR(st.st_mode):
+        raise SweepError(f"--points {path}: is a directory, not a CSV file")
+    if not stat.S_ISREG(st.st_mode):
+        raise SweepError(f"--points {path}: is not a regular file (a device, pipe or socket), not a CSV file")
+    if st.st_size > MAX_POINTS_BYTES:
+        raise SweepError(f"--points {path}: {st.st_size} bytes, more than a points CSV's "
+                         f"{MAX_POINTS_BYTES >> 20} MiB")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_POINTS_BYTES + 1)
     except OSError as e:
         raise SweepError(f"--points {path}: {e.strerror}")
-    rows = [r for r in rows if any(c.strip() for c in r)]
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise SweepError(f"--points {path}: UTF-16 text: save it as UTF-8")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise SweepError(f"--points {path}:{line}: a NUL byte: not a text CSV")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise SweepError(f"--points {path}:{line}: not UTF-8 text")
+
+
+def points_from_csv(path):
+    """--points FILE.csv -> (keys, [[(key, value)]]): a header of config
+    keys, then one row of values per point; blank lines are skipped."""
+    text = read_points_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows = []  # (first line, cells): a quoted value may span lines
+    first = 1
+    try:
+        for r in reader:
+            # An empty line, or one of blanks; a quoted "" is an empty cell.
+            if r and not (len(r) == 1 and r[0] and not r[0].strip()):
+                rows.append((first, r))
+            first = reader.line_num + 1
+    except csv.Error as e:
+        raise SweepError(f"--points {path}:{max(first, reader.line_num)}: {e}")
+    if not rows:
+        raise SweepError(f"--points {path}: is empty: needs a header of config keys and at least one row of values")
+    line, header = rows[0]
+    keys = [k.strip() for k in header]
+    for col, k in enumerate(keys, start=1):
+        if not k:
+            raise SweepError(f"--points {path}:{line}: column {col} has an empty key "
+                             f"(the header names a config key per column, e.g. l1.size)")
+        if "." not in k or any(c.isspace() for c in k):
+            raise SweepError(f"--points {path}:{line}: '{k}' (column {col}) is not a config key (section.key)")
+        if k in keys[:col - 1]:
+            raise SweepError(f"--points {path}:{line}: {k} given twice (columns {keys.index(k) + 1} and {col}): "
+                             f"one column per key")
     if len(rows) < 2:
-        raise SweepError(f"--points {path}: needs a header of config keys and at least one row of values")
-    keys = [k.strip() for k in rows[0]]
-    for k in keys:
-        if "." not in k:
-            raise SweepError(f"--points {path}:1: '{k}' is not a config key (section.key)")
+        raise SweepError(f"--points {path}: no row of values after the header (line {line}): "
+                         f"needs at least one point")
     pts = []
-    for n, r in enumerate(rows[1:], start=2):
+    for n, r in rows[1:]:
         if len(r) != len(keys):
             raise SweepError(f"--points {path}:{n}: {len(r)} values for {len(keys)} keys")
-        pts.append([(k, v.strip()) for k, v in zip(keys, r)])
+        for col, (k, v) in enumerate(zip(keys, r), start=1):
+            if "\n" in v or "\r" in v:
+                raise SweepError(f"--points {path}:{n}: the value for {k} (column {col}) spans lines")
+            if not v.strip():
+                raise SweepError(f"--points {path}:{n}: an empty value for {k} (column {col})")
+        vals = [v.strip() for v in r]
+        pts.append(list(zip(keys, vals)))
     return keys, pts
 
 
@@ -111,17 +178,50 @@ class Sweep:
                 "tile": self.args.tile, "opt": self.args.opt}
 
     def check_spec(self):
-        os.makedirs(os.path.join(self.out, "points"), exist_ok=True)
+        """Creates -o (after every input has been checked: a refused sweep
+        leaves nothing behind that would refuse the corrected one)."""
+        try:
+            os.makedirs(os.path.join(self.out, "points"), exist_ok=True)
+        except OSError as e:
+            raise SweepError(f"-o {self.args.out}: cannot create: {e.strerror}")
         path = os.path.join(self.out, "sweep.json")
         spec = self.spec()
-        if os.path.exists(path):
-            with open(path) as f:
-                old = json.load(f)
+        if os.path.lexists(path):
+            try:
+                with open(path, "rb") as f:
+                    old = json.loads(f.read(1 << 24).decode("utf-8"))
+            except (OSError, ValueError) as e:
+                why = e.strerror if isinstance(e, OSError) else "not a sweep's JSON record"
+                raise SweepError(f"{path}: {why}: use another -o, or delete it to start over")
             if old != spec:
                 raise SweepError(f"{self.out} holds another sweep (sweep.json differs: other target, config, "
                                  f"points or options): use another -o, or delete it to start over")
         else:
             write_json(path, spec)
+
+    def check_network(self):
+        """Errors that every point would repeat, before any work: the network
+        does not parse (npuc --emit=imported), or a --tile names no layer of
+        it or has the wrong number of sizes (npuc checks the pins against the
+        network before tiling; whether a pinned tile fits is a point's
+        business)."""
+        checks = [["--emit=imported"]]
+        if self.args.tile:
+            checks.append(["--emit=tiled", f"--default-mem-level={self.args.default_mem_level}"]
+                          + [f"--tile={t}" for t in self.args.tile])
+        with tempfile.TemporaryDirectory(prefix="npu-sweep-") as tmp:
+            for extra in checks:
+                cmd = [self.npuc, self.target, "-o", tmp, "--config", self.config] + extra
+                r = run_tool(cmd)
+                if r.returncode == 0:
+                    continue
+                lines = [l.strip() for l in r.stderr.splitlines() if l.strip()]
+                why = next((l for l in lines if "error:" in l), lines[-1] if lines else "npuc failed")
+                if r.returncode < 0:
+                    raise SweepError(f"npuc was killed by signal {-r.returncode} reading {self.args.target}")
+                if extra[0] == "--emit=imported" or "error: --tile " in why:
+                    where = "" if self.target in why or self.args.target in why else f"{self.args.target}: "
+                    raise SweepError(f"{where}npuc: {why}")
 
     # -- per point ------------------------------------------------------------
     def overrides(self, point):
@@ -131,9 +231,11 @@ class Sweep:
         """Checks the point's keys and values (npusim's config errors) and
         returns its fingerprint: points that share it share a firmware."""
         cmd = [self.npusim, "--config", self.config, "--fingerprint"] + self.overrides(point)
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = run_tool(cmd)
         if r.returncode != 0:
-            raise SweepError(f"point {fmt_point(point)}: {r.stderr.strip() or 'npusim --fingerprint failed'}")
+            # The reference config failing is the --config file's fault, not a point's.
+            where = f"point {fmt_point(point)}: " if point else ""
+            raise SweepError(f"{where}{r.stderr.strip() or 'npusim --fingerprint failed'}")
         return r.stdout.strip()
 
     def compile_dir(self, fp):
@@ -153,7 +255,7 @@ class Sweep:
         for t in self.args.tile + pinned:
             cmd.append(f"--tile={t}")
         t0 = time.monotonic()
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = run_tool(cmd)
         secs = time.monotonic() - t0
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "npuc.log"), "w") as f:
@@ -185,7 +287,7 @@ class Sweep:
         else:
             cmd, stats = self.simulate_cmd(idx, point, fp)
             t0 = time.monotonic()
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            r = run_tool(cmd)
             result["wall_seconds"] = round(time.monotonic() - t0, 3)
             with open(os.path.join(self.out, "points", f"{idx:04d}.log"), "w") as f:
                 f.write(" ".join(shlex.quote(c) for c in cmd) + "\n" + r.stdout + r.stderr)
@@ -225,6 +327,15 @@ class Sweep:
             raise SweepError("--fix-tiles: the reference compile reports no tiled layer to pin "
                              "(the manifest's layers carry no 'tiles')")
         return pins
+
+
+def run_tool(cmd, **kw):
+    """A tool's run, its output as text; a tool that cannot be started (not
+    built, being rebuilt, no Slurm here) is an error naming it."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, errors="replace", **kw)
+    except OSError as e:
+        raise SweepError(f"cannot run {cmd[0]}: {e.strerror}")
 
 
 def fmt_point(point):
@@ -388,7 +499,7 @@ def run_slurm(sw, todo, fps, compiled):
                 f"exec /usr/bin/python3 {shlex.quote(npu)} sweep --run-point {shlex.quote(sw.out)} "
                 "\"$SLURM_ARRAY_TASK_ID\"\n")
     env = dict(os.environ, NPU_BUILD_DIR=os.path.dirname(os.path.dirname(sw.npusim)))
-    r = subprocess.run(["sbatch", "--wait", "--parsable", script], capture_output=True, text=True, env=env)
+    r = run_tool(["sbatch", "--wait", "--parsable", script], env=env)
     if r.returncode != 0:
         raise SweepError(f"sbatch failed (exit {r.returncode}): {r.stderr.strip()}")
     missing = [i for i in todo if not sw.done(i)]
@@ -420,12 +531,52 @@ def run_point_task(out, idx):
     return 0 if r["status"] in ("verified", "ran") else 1
 
 
+TILE_SIZES = re.compile(r"\s*[0-9]+\s*(x\s*[0-9]+\s*)+(,params=L[12])?")
+
+
+def check_args(args):
+    """What would fail at every point, refused before any work (as `npu run`
+    refuses it): the target, -o, --opt, the --tile syntax."""
+    t = args.target
+    if not os.path.exists(t):
+        raise SweepError(f"no such network or firmware: {t}")
+    if not os.path.isfile(t):
+        raise SweepError(f"{t} is not a regular file")
+    try:
+        with open(t, "rb") as f:
+            head = f.read(4)
+    except OSError as e:
+        raise SweepError(f"{t}: {e.strerror}")
+    if not head:
+        raise SweepError(f"{t} is empty: not a network or firmware")
+    if t.endswith(".elf") and head != b"\x7fELF":
+        raise SweepError(f"{t} is not an ELF file (a firmware .elf from the RISC-V toolchain)")
+    if not args.out:
+        raise SweepError("-o '': the output directory needs a name")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise SweepError(f"-o {args.out}: not a directory")
+    if not 0 <= args.opt <= 3:
+        raise SweepError(f"--opt={args.opt} is not an optimisation level (0-3)")
+    for pin in args.tile:
+        layer, eq, sizes = pin.partition("=")
+        if not eq or not layer.strip() or not TILE_SIZES.fullmatch(sizes):
+            raise SweepError(f"--tile '{pin}': expected LAYER=SIZES (e.g. layer2.conv2d=4x16, "
+                             f"layer1.matmul=1x16x64)")
+
+
 def main(argv, root, build):
     if argv[:1] == ["--run-point"]:
         if len(argv) != 3:
             print("npu sweep: --run-point DIR INDEX", file=sys.stderr)
             return BAD_INPUT
-        return run_point_task(os.path.abspath(argv[1]), int(argv[2]))
+        if not argv[2].isdigit():
+            print(f"npu sweep: error: --run-point: '{argv[2]}' is not a point index", file=sys.stderr)
+            return BAD_INPUT
+        try:
+            return run_point_task(os.path.abspath(argv[1]), int(argv[2]))
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            print(f"npu sweep: error: --run-point {argv[1]} {argv[2]}: no such sweep point ({e})", file=sys.stderr)
+            return BAD_INPUT
     p = argparse.ArgumentParser(prog="npu sweep", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("target", help="a network (.mlir) to compile and verify at every point, or a firmware (.elf)")
@@ -445,18 +596,19 @@ def main(argv, root, build):
     if args.jobs < 1:
         print("npu sweep: error: --jobs must be at least 1", file=sys.stderr)
         return BAD_INPUT
-    if not os.path.isfile(args.target):
-        print(f"npu sweep: error: no such network or firmware: {args.target}", file=sys.stderr)
-        return BAD_INPUT
     if args.set and args.points:
         print("npu sweep: error: give --set or --points, not both", file=sys.stderr)
         return BAD_INPUT
     try:
+        check_args(args)
         sw = Sweep(args, root, build)
         if sw.is_elf and (args.fix_tiles or args.tile):
             raise SweepError("--fix-tiles/--tile apply to networks, not to a firmware ELF")
-        sw.check_spec()
+        sw.fingerprint([])  # the --config file itself
         fps = [sw.fingerprint(pt) for pt in sw.points]  # checks every key and value before any work
+        if not sw.is_elf:
+            sw.check_network()
+        sw.check_spec()
         todo = [i for i in range(len(sw.points)) if not sw.done(i)]
         if len(todo) < len(sw.points):
             print(f"npu sweep: resuming: {len(sw.points) - len(todo)} of {len(sw.points)} points already done")

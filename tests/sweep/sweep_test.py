@@ -4,7 +4,8 @@ npusim of a build, and of a real Slurm (scripts/slurm-local.sh).
 
     sweep_test.py CASE --build BUILD --work DIR
 
-CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | energy | bad-input.
+CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | energy | bad-input | bad-points |
+bad-args.
 Every case checks the numbers it gets (verified points, compared elements,
 compile counts), never only an exit code.
 """
@@ -21,6 +22,8 @@ NPU = os.path.join(ROOT, "npu")
 MLP = os.path.join(ROOT, "compiler", "networks", "mlp_int8.mlir")
 # mlp_f32's tiles change with more L1 than gap9's (mlp_int8's do not).
 MLP_F32 = os.path.join(ROOT, "compiler", "networks", "mlp_f32.mlir")
+# The smallest network: for the cases that need a real compile, but quickly.
+MLP_TINY = os.path.join(ROOT, "compiler", "networks", "mlp_tiny_f32.mlir")
 # Columns that are host timings: they differ between runs, nothing else may.
 HOST_COLUMNS = {"wall_seconds", "compile_seconds"}
 
@@ -267,6 +270,127 @@ def case_bad_input(build, work):
     print("sweep bad input: ok")
 
 
+def refused(build, args, needles, out=None):
+    """Bad input: exit 2, a message naming every needle, no traceback and,
+    when OUT is given, nothing left in it (the corrected sweep must not find
+    a half-made one there)."""
+    r = sweep(build, args, expect=2)
+    for needle in [needles] if isinstance(needles, str) else needles:
+        if needle not in r.stderr:
+            fail(f"npu sweep {' '.join(args)}: message does not name '{needle}': {r.stderr}")
+    if "Traceback" in r.stderr or not r.stderr.startswith("npu sweep: error: "):
+        fail(f"npu sweep {' '.join(args)}: not one clear error: {r.stderr}")
+    if out and os.path.lexists(out):
+        fail(f"npu sweep {' '.join(args)} was refused but created {out}")
+
+
+def hello(build):
+    elf = os.path.join(build, "firmware", "examples", "hello.elf")
+    if not os.path.isfile(elf):
+        fail(f"{elf} is not built")
+    return elf
+
+
+def case_bad_points(build, work):
+    """--points files that are not a CSV of points: each refused naming the
+    file, the line and what is wrong, before anything is written."""
+    d = os.path.join(work, "points")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    elf, out = hello(build), os.path.join(d, "out")
+
+    def csv_file(name, data):
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    cases = [
+        # Bytes that are not UTF-8 on line 2 (the tester's: random bytes).
+        (b"sa.rows\n\xb1\xfe8\n", "bin.csv", ["bin.csv:2:", "not UTF-8 text"]),
+        (b"sa.rows\n8\x00\n", "nul.csv", ["nul.csv:2:", "NUL byte"]),
+        (b"\xff\xfes\x00a\x00", "utf16.csv", ["utf16.csv", "UTF-16"]),
+        (b"sa.rows,sa.rows\n8,16\n", "dup.csv", ["dup.csv:1:", "sa.rows given twice", "columns 1 and 2"]),
+        (b"\"\"\n8\n", "emptykey.csv", ["emptykey.csv:1:", "column 1 has an empty key"]),
+        (b"sa.rows,\n8,\n", "trailing.csv", ["trailing.csv:1:", "column 2 has an empty key"]),
+        (b"sa rows\n8\n", "space.csv", ["space.csv:1:", "'sa rows' (column 1) is not a config key"]),
+        (b"", "empty.csv", ["empty.csv", "is empty"]),
+        (b"sa.rows\n\n", "header.csv", ["header.csv", "no row of values"]),
+        # Blank lines do not shift the line numbers.
+        (b"sa.rows,l2.latency\n\n8,6\n\n8\n", "short.csv", ["short.csv:5:", "1 values for 2 keys"]),
+        (b"sa.rows,l2.latency\n8,\n", "emptyval.csv", ["emptyval.csv:2:", "an empty value for l2.latency"]),
+        (b"sa.rows\n\"8\n16\"\n", "multiline.csv", ["multiline.csv:2:", "spans lines"]),
+        (b"sa.rows\n\"8\n", "unclosed.csv", ["unclosed.csv:2:"]),
+    ]
+    for data, name, needles in cases:
+        refused(build, [elf, "-o", out, "--points", csv_file(name, data)], needles, out)
+    # Not regular files: a FIFO and /dev/zero would be read without end.
+    fifo = os.path.join(d, "fifo.csv")
+    os.mkfifo(fifo)
+    refused(build, [elf, "-o", out, "--points", fifo], ["fifo.csv", "not a regular file"], out)
+    refused(build, [elf, "-o", out, "--points", "/dev/zero"], ["/dev/zero", "not a regular file"], out)
+    refused(build, [elf, "-o", out, "--points", d], [d, "is a directory"], out)
+    refused(build, [elf, "-o", out, "--points", os.path.join(d, "missing.csv")],
+            ["missing.csv", "No such file"], out)
+    # A BOM (a spreadsheet's UTF-8 export) and CRLF lines are fine.
+    sweep(build, [elf, "-o", out, "--points", csv_file("bom.csv", b"\xef\xbb\xbfsa.rows\r\n8\r\n16\r\n")])
+    got = [x["sa.rows"] for x in rows(out)]
+    if got != ["8", "16"] or any(x["status"] != "ran" for x in rows(out)):
+        fail(f"the BOM/CRLF points file gave points {got}: {rows(out)}")
+    print("sweep bad points: ok")
+
+
+def case_bad_args(build, work):
+    """Arguments wrong for every point are refused up front (exit 2, as
+    `npu run` refuses them), not reported as every point failing (exit 6);
+    a point that does not fit is still that point's failure."""
+    d = os.path.join(work, "args")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    elf, out = hello(build), os.path.join(d, "out")
+    afile = os.path.join(d, "afile")
+    empty = os.path.join(d, "empty.mlir")
+    garbage = os.path.join(d, "garbage.mlir")
+    not_elf = os.path.join(d, "text.elf")
+    for path, data in [(afile, ""), (empty, ""), (garbage, "garbage\n"), (not_elf, "not an ELF\n")]:
+        with open(path, "w") as f:
+            f.write(data)
+    one = ["--set", "sa.rows=8"]
+    refused(build, [elf, "-o", afile, "--set", "sa.rows=8,16"], f"-o {afile}: not a directory")
+    refused(build, [elf, "-o", os.path.join(afile, "sub")] + one, ["cannot create", "Not a directory"])
+    refused(build, [elf, "-o", "/proc/npu-sweep-test"] + one, ["-o /proc/npu-sweep-test: cannot create"])
+    refused(build, [elf, "-o", ""] + one, "-o ''")
+    refused(build, [MLP_TINY, "-o", out, "--opt", "99"] + one, "--opt=99 is not an optimisation level (0-3)", out)
+    refused(build, [MLP_TINY, "-o", out, "--opt=-1"] + one, "--opt=-1", out)
+    refused(build, [MLP_TINY, "-o", out, "--tile", "garbage"] + one, ["--tile 'garbage'", "LAYER=SIZES"], out)
+    refused(build, [MLP_TINY, "-o", out, "--tile", "layer1.matmul=4xq"] + one, "--tile 'layer1.matmul=4xq'", out)
+    # Well-formed pins that name no layer or have the wrong rank: npuc says so once.
+    refused(build, [MLP_TINY, "-o", out, "--tile", "layer7.matmul=4x32x16"] + one,
+            ["--tile layer7.matmul=4x32x16", "no conv or matmul layer"], out)
+    refused(build, [MLP_TINY, "-o", out, "--tile", "layer1.matmul=4x32"] + one, "takes <tm>x<tn>x<tk>", out)
+    refused(build, [empty, "-o", out] + one, [empty, "is empty"], out)
+    refused(build, [garbage, "-o", out] + one, [garbage, "error:"], out)
+    refused(build, [not_elf, "-o", out] + one, [not_elf, "not an ELF file"], out)
+    refused(build, ["/dev/zero", "-o", out] + one, "/dev/zero is not a regular file", out)
+    refused(build, [d, "-o", out] + one, f"{d} is not a regular file", out)
+    refused(build, [elf, "-o", out, "--config", os.path.join(d, "missing.cfg")] + one, "missing.cfg", out)
+    # A bad key leaves no sweep.json behind: the corrected sweep is not "another sweep".
+    refused(build, [elf, "-o", out, "--set", "sa.rowz=8"], "sa.rowz", out)
+    sweep(build, [elf, "-o", out] + one)
+    with open(os.path.join(out, "sweep.json"), "w") as f:
+        f.write("{not json")
+    refused(build, [elf, "-o", out] + one, ["sweep.json", "delete it"])
+    refused(build, ["--run-point", out, "x"], "not a point index")
+    # A pin that fits one point and not the other: the one point fails (exit 6).
+    ok = os.path.join(d, "fits")
+    sweep(build, [MLP_TINY, "-o", ok, "--set", "l1.size=128KiB,1KiB", "--tile", "layer1.matmul=4x32x16"],
+          expect=6)
+    st = [x["status"] for x in rows(ok)]
+    if st != ["verified", "compile_error"]:
+        fail(f"l1.size=128KiB,1KiB with a pinned tile: statuses {st}, expected verified, compile_error")
+    print("sweep bad args: ok")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("case")
@@ -275,7 +399,8 @@ def main():
     a = p.parse_args()
     os.makedirs(a.work, exist_ok=True)
     cases = {"local": case_local, "timing": case_timing, "resume": case_resume, "slurm": case_slurm,
-             "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "energy": case_energy, "bad-input": case_bad_input}
+             "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "energy": case_energy, "bad-input": case_bad_input,
+             "bad-points": case_bad_points, "bad-args": case_bad_args}
     if a.case not in cases:
         fail(f"unknown case {a.case}")
     cases[a.case](os.path.abspath(a.build), os.path.abspath(a.work))
