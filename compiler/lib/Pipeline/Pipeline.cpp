@@ -382,11 +382,22 @@ mlir::npu::networkInput(RankedTensorType type, unsigned k, llvm::StringRef file,
       return failure();
     }
     unsigned major = static_cast<uint8_t>(data[6]);
+    if (major < 1 || major > 3 || (major > 1 && data.size() < 12)) {
+        error = "--input " + file.str() + ": .npy format version " +
+                std::to_string(major) + " (npuc reads 1, 2 and 3)";
+        return failure();
+    }
     size_t headerLen =
         major == 1
             ? static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9]) << 8
             : llvm::support::endian::read32le(data.data() + 8);
     size_t start = (major == 1 ? 10 : 12) + headerLen;
+    if (start > data.size()) {
+      error = "--input " + file.str() + ": the .npy header (" +
+              std::to_string(headerLen) + " bytes) runs past the end of the "
+              "file (" + std::to_string(data.size()) + " bytes)";
+      return failure();
+    }
     llvm::StringRef header = data.substr(major == 1 ? 10 : 12, headerLen);
     std::string want = et.isF32()         ? "'<f4'"
                        : et.isInteger(8)  ? "'|i1'"
@@ -403,6 +414,31 @@ mlir::npu::networkInput(RankedTensorType type, unsigned k, llvm::StringRef file,
                 return t;
               }() +
               ")";
+      return failure();
+    }
+    // The shape, as the input's: the same bytes in another shape (a
+    // transposed array) would be taken silently as this one.
+    std::string shape = "?";
+    size_t at = header.find("'shape':");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef rest = header.drop_front(at + 8).ltrim();
+      size_t close = rest.find(')');
+      if (rest.starts_with("(") && close != llvm::StringRef::npos) {
+        llvm::SmallVector<llvm::StringRef> dims;
+        rest.slice(1, close).split(dims, ',', -1, /*KeepEmpty=*/false);
+        shape.clear();
+        for (llvm::StringRef d : dims)
+          if (!d.trim().empty())
+            shape += (shape.empty() ? "" : "x") + d.trim().str();
+      }
+    }
+    std::string want_shape;
+    for (int64_t d : type.getShape())
+      want_shape += (want_shape.empty() ? "" : "x") + std::to_string(d);
+    if (shape != want_shape) {
+      error = "--input " + file.str() + ": shape " +
+              (shape.empty() ? std::string("() (a scalar)") : shape) +
+              " is not the input's " + want_shape;
       return failure();
     }
     data = data.substr(start);

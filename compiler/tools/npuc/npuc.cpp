@@ -77,7 +77,7 @@ cl::opt<bool> fuseMatmul(
 cl::opt<std::string> inputData(
     "input",
     cl::desc(
-        "the network's input 0 from a file (.npy of its dtype and size, or "
+        "the network's input 0 from a file (.npy of its dtype and shape, or "
         "raw .bin) instead of the fixed pattern"),
     cl::value_desc("file"), cl::init(""), cl::cat(cat));
 cl::opt<bool> train(
