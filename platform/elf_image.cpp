@@ -44,9 +44,16 @@ elf_image elf_image::load(const std::string& path) {
                                "\x7f"
                                "ELF")
         throw fail("not an ELF file");
-    if (data.size() < 5 || data[4] != llvm::ELF::ELFCLASS32)
-        throw fail("not a 32-bit ELF (ELFCLASS64?): npusim runs RV32 firmware");
-    if (data.size() < 6 || data[5] != llvm::ELF::ELFDATA2LSB) throw fail("not a little-endian ELF");
+    // The ELF header is 52 bytes (ELF32): a shorter file is cut, whatever
+    // its identification bytes say.
+    if (data.size() < sizeof(llvm::ELF::Elf32_Ehdr))
+        throw fail("truncated ELF: " + std::to_string(data.size()) + " bytes, less than the " +
+                   std::to_string(sizeof(llvm::ELF::Elf32_Ehdr)) + "-byte ELF header");
+    if (data[4] != llvm::ELF::ELFCLASS32)
+        throw fail(data[4] == llvm::ELF::ELFCLASS64 ? "a 64-bit ELF (ELFCLASS64): npusim runs RV32 firmware"
+                                                     : "not a 32-bit ELF (EI_CLASS " + std::to_string(int(data[4])) +
+                                                           "): npusim runs RV32 firmware");
+    if (data[5] != llvm::ELF::ELFDATA2LSB) throw fail("not a little-endian ELF");
 
     auto parsed = obj::ELF32LEObjectFile::create(**buf);
     if (!parsed) throw fail("malformed ELF: " + llvm::toString(parsed.takeError()));
