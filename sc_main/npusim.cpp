@@ -52,9 +52,22 @@ const bool banner_off = [] { return setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", 
 int code(exit_code c) { return static_cast<int>(c); }
 
 int bad_input(const std::string& msg) {
-    // fprintf, not fmt::print: a stderr that cannot be written (a full
-    // disk) must not turn the error into an exception.
-    std::fprintf(stderr, "npusim: error: %s\n", msg.c_str());
+    // Control characters from the input (a NUL in a manifest's path, an
+    // escape sequence) are shown as \xNN, not cut at or sent to the
+    // terminal. fwrite, not fmt::print: a stderr that cannot be written (a
+    // full disk) must not turn the error into an exception.
+    std::string text = "npusim: error: ";
+    for (unsigned char ch : msg) {
+        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) {
+            char esc[5];
+            std::snprintf(esc, sizeof esc, "\\x%02x", ch);
+            text += esc;
+        } else {
+            text += static_cast<char>(ch);
+        }
+    }
+    text += '\n';
+    std::fwrite(text.data(), 1, text.size(), stderr);
     return code(exit_code::bad_input);
 }
 
