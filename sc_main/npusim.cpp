@@ -460,6 +460,8 @@ int run(int argc, char** argv) {
         bool from_pc = false;
         std::uint32_t pc = 0;
         std::uint64_t cycle = 0;
+        if (vm.count("itrace-from") && itrace_from.empty())
+            return bad_input("--itrace-from: empty (a cycle, or a symbol of the firmware, e.g. main)");
         if (!itrace_from.empty()) {
             char* end = nullptr;
             errno = 0;

@@ -65,6 +65,7 @@ def main():
                        (("--itrace", trace, "--itrace-harts", "0-4294967296"), "hart 4294967296 does not exist"),
                        (("--itrace", trace, "--itrace-harts", "-1"), "'-1' is not a hart number or range"),
                        (("--itrace", trace, "--itrace-harts", "8,"), "'' is not a hart number or range"),
+                       (("--itrace", trace, "--itrace-from", ""), "--itrace-from: empty"),
                        (("--itrace", trace, "--itrace-from", "no_such_symbol"), "neither a cycle nor a symbol"),
                        (("--itrace-harts", "3"), "need --itrace FILE")]:
         q = npusim(args, *extra)
