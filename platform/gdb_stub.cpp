@@ -71,11 +71,15 @@ bool from_hex(const std::string& h, std::string& out) {
     return true;
 }
 
-// Parses a hex number at s[pos...], advancing pos; false if there is none.
+// Parses a hex number at s[pos...], advancing pos; false if there is none,
+// or if it does not fit 64 bits (it wrapped: p100000020 read the pc).
 bool parse_hex(const std::string& s, std::size_t& pos, std::uint64_t& v) {
     const std::size_t start = pos;
     v = 0;
-    while (pos < s.size() && hex_digit(s[pos]) >= 0) v = v * 16 + static_cast<unsigned>(hex_digit(s[pos++]));
+    while (pos < s.size() && hex_digit(s[pos]) >= 0) {
+        if (v >> 60) return false;
+        v = v * 16 + static_cast<unsigned>(hex_digit(s[pos++]));
+    }
     return pos > start;
 }
 
@@ -201,6 +205,13 @@ void gdb_stub::poll() {
     // A poll() system call per batch of every hart would dominate short
     // batches: look every 64th.
     if (detached_ || (++poll_count_ & 63)) return;
+    // An interrupt that came in the same read as the resume packet waits in
+    // rx_ (it was lost: the run went on, deaf to the debugger).
+    if (const std::size_t i = rx_.find('\x03'); i != std::string::npos) {
+        rx_.erase(i, 1);
+        for (hart_debug& d : dbg_) d.stop_now = true;
+        return;
+    }
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, 0) <= 0) return;
     char buf[64];
@@ -357,11 +368,14 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
         return out;
     }
     case 'G': {
-        for (unsigned r = 0; r <= reg_pc && 1 + 8 * (r + 1) <= p.size(); ++r) {
-            std::string bytes;
-            if (!from_hex(p.substr(1 + 8 * r, 8), bytes)) return "E01";
+        // x0..x31 and pc, as 'g' sends them: the whole payload is checked
+        // before any register is written (a short or partly bad one was
+        // applied as far as it went).
+        std::string bytes;
+        if (p.size() != 1 + 8 * (reg_pc + 1) || !from_hex(p.substr(1), bytes)) return "E01";
+        for (unsigned r = 0; r <= reg_pc; ++r) {
             std::uint32_t v;
-            std::memcpy(&v, bytes.data(), 4);
+            std::memcpy(&v, bytes.data() + 4 * r, 4);
             write_register(g, r, v);
         }
         return "OK";
@@ -369,7 +383,7 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
     case 'p': {
         std::size_t pos = 1;
         std::uint64_t r;
-        if (!parse_hex(p, pos, r)) return "E01";
+        if (!parse_hex(p, pos, r) || r > 0xFFFF || pos != p.size()) return "E01";
         bool ok;
         std::string v = read_register(g, static_cast<unsigned>(r), ok);
         return ok ? v : "E01";
@@ -378,8 +392,8 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
         std::size_t pos = 1;
         std::uint64_t r;
         std::string bytes;
-        if (!parse_hex(p, pos, r) || pos >= p.size() || p[pos] != '=' || !from_hex(p.substr(pos + 1), bytes) ||
-            bytes.size() != 4)
+        if (!parse_hex(p, pos, r) || r > 0xFFFF || pos >= p.size() || p[pos] != '=' ||
+            !from_hex(p.substr(pos + 1), bytes) || bytes.size() != 4)
             return "E01";
         std::uint32_t v;
         std::memcpy(&v, bytes.data(), 4);
@@ -411,9 +425,9 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
     case 'H': {
         std::size_t pos = 2;
         if (p.size() < 3) return "E01";
-        if (p.compare(2, 2, "-1") == 0 || p[2] == '0') return "OK";
+        if (p.compare(2, std::string::npos, "-1") == 0 || p.compare(2, std::string::npos, "0") == 0) return "OK";
         std::uint64_t t;
-        if (!parse_hex(p, pos, t) || t == 0 || t > harts_.size()) return "E01";
+        if (!parse_hex(p, pos, t) || pos != p.size() || t == 0 || t > harts_.size()) return "E01";
         if (p[1] == 'g') g_thread_ = static_cast<int>(t - 1);
         return "OK";
     }
@@ -423,7 +437,7 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
         return parse_hex(p, pos, t) && t >= 1 && t <= harts_.size() ? "OK" : "E01";
     }
     case 'c': resume = this->resume("c"); return "";
-    case 's': resume = this->resume(fmt::format("s:{:x}", g_thread_ + 1)); return "";
+    case 's': resume = this->resume(fmt::format("s:{:x}", g_thread_ + 1)); return resume ? "" : "E01";
     case 'D':
         send_packet("OK");
         detach();
@@ -441,6 +455,9 @@ std::string gdb_stub::handle(const std::string& p, bool& resume) {
             !parse_hex(p, pos, len))
             return "E01";
         const int type = p[1] - '0';
+        // Addresses are 32-bit (one above was cut to 32 bits and hit); a
+        // watched range may not wrap past 2^32 or be empty (it never fired).
+        if (a > 0xFFFFFFFFu || (type >= 2 && type <= 4 && (len == 0 || len > 0x100000000ull - a))) return "E01";
         const auto addr = static_cast<std::uint32_t>(a);
         if (type == 0 || type == 1) {
             auto it = std::find(breakpoints_.begin(), breakpoints_.end(), addr);
@@ -506,6 +523,10 @@ bool gdb_stub::resume(const std::string& actions) {
         if (!parse_hex(a, tp, t) || t == 0 || t > harts_.size()) return false;
         if (action[t - 1] < 0) action[t - 1] = kind;
     }
+    // A hart that was never started (parked) cannot be stepped by name: its
+    // step would wait for it while the others ran the program to its end.
+    for (std::size_t h = 0; h < harts_.size(); ++h)
+        if (action[h] == 1 && harts_[h]->parked()) return false;
     for (std::size_t h = 0; h < harts_.size(); ++h) {
         const int k = action[h] >= 0 ? action[h] : fallback;
         dbg_[h].step = k == 1;
@@ -609,7 +630,7 @@ bool gdb_stub::write_register(cpu::core& c, unsigned r, std::uint32_t v) {
         h.frm = v >> 5 & 7;
         return true;
     case 0x340: h.mscratch = v; return true;
-    case 0x341: h.mepc = v & ~3u; return true;
+    case 0x341: h.mepc = v & ((h.extensions & cpu::ext_c) ? ~1u : ~3u); return true;  // IALIGN, as csrw
     case 0x342: h.mcause = v; return true;
     case 0x343: h.mtval = v; return true;
     default: return false;  // the others have side effects the debugger should not bypass
@@ -648,6 +669,10 @@ std::string gdb_stub::read_memory(std::uint64_t addr, std::uint64_t len) {
 bool gdb_stub::write_memory(std::uint64_t addr, const std::vector<unsigned char>& bytes) {
     if (bytes.empty()) return true;
     const auto n = static_cast<unsigned>(bytes.size());
+    // All or nothing: a range that runs out of the memory (past its end) is
+    // refused before a byte is written (the part inside was written, then
+    // E14 returned).
+    if (read_memory(addr, bytes.size()).size() != 2 * bytes.size()) return false;  // hex: two digits a byte
     if (soc_.debug_write(addr, bytes.data(), n) != n &&
         harts_[static_cast<std::size_t>(g_thread_)]->bus.debug_write(addr, bytes.data(), n) != n)
         return false;
