@@ -822,7 +822,13 @@ bool core::handle_exception() {
     now.tval = tval;
     std::memcpy(now.x, h_.x, sizeof now.x);
     std::memcpy(now.f, h_.f, sizeof now.f);
-    identical_traps_ = now == last_trap_state_ ? identical_traps_ + 1 : 0;
+    // Counted only when the trap came straight back: taken at the pc the
+    // handler's mret returned to, with no instruction retired since. A loop
+    // that traps at the same place from the same registers but gets past
+    // it each time (a yield by ecall while polling memory; trap-and-emulate)
+    // returns elsewhere.
+    const bool straight_back = h_.pc == mret_pc_ && h_.instret == mret_instret_;
+    identical_traps_ = straight_back && now == last_trap_state_ ? identical_traps_ + 1 : 0;
     last_trap_state_ = now;
     if (identical_traps_ + 1 >= identical_traps_limit) {
         sim.request_stop(base::exit_code::unhandled_trap,
@@ -995,8 +1001,17 @@ void core::thread() {
         if (debug_) debug_->poll();
         switch (s) {
         case stop::limit:
-        case stop::watchdog:
-        case stop::resync: break;
+        case stop::watchdog: break;
+        case stop::resync:
+            // Where an mret returned, and the instructions retired then (the
+            // interpreter ends its run at mret): a trap there with none
+            // retired since came straight back (handle_exception).
+            if (h_.mret_pending) {
+                h_.mret_pending = false;
+                mret_pc_ = h_.pc;
+                mret_instret_ = h_.instret;
+            }
+            break;
         case stop::debug: {
             update_stats();
             const std::string fault = std::move(debug_fault_);

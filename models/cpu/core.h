@@ -242,8 +242,9 @@ private:
     // same: a handler that returns to the instruction that trapped without
     // changing anything that made it trap (forgets to advance mepc) takes
     // the same trap from the same state forever. identical_traps_limit such
-    // traps in a row stop the run (a retry that a handler's fix makes pass,
-    // or trap-and-emulate in a loop, changes the state in between).
+    // traps in a row, each straight back from the handler's mret, stop the
+    // run (a retry that a handler's fix makes pass changes the state in
+    // between; a loop that gets past the trap returns elsewhere).
     struct trap_snapshot {
         std::uint32_t pc = 0, cause = 0, tval = 0;
         std::uint32_t x[32] = {};
@@ -252,6 +253,9 @@ private:
     };
     trap_snapshot last_trap_state_;
     std::uint32_t identical_traps_ = 0;
+    // Where the last mret returned and minstret then (stop::resync).
+    std::uint32_t mret_pc_ = 1;  // no instruction is at an odd pc
+    std::uint64_t mret_instret_ = UINT64_MAX;
     static constexpr std::uint32_t identical_traps_limit = 1000;
     bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
     void record_fault(std::uint32_t pc);

@@ -176,6 +176,7 @@ bool exec_mret(hart_state& h) {
     if (h.priv != privilege::machine) m &= ~mstatus_bits::mprv;
     h.mstatus = m;
     h.pc = h.mepc;
+    h.mret_pending = true;
     return true;
 }
 

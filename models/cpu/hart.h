@@ -90,6 +90,7 @@ struct hart_state {
 
     std::uint64_t cycle = 0;    // mcycle: cycles this hart spent executing (incl. stalls)
     std::uint64_t instret = 0;  // minstret
+    bool mret_pending = false;  // exec_mret ran; the core notes where it returned (core::handle_exception)
     // The interpreter returns at the first taken branch/jump at or after this cycle.
     std::uint64_t cycle_limit = 0;
 
