@@ -37,7 +37,6 @@
 #include <cstring>
 #include <system_error>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace po = boost::program_options;
@@ -430,16 +429,11 @@ int run(int argc, char** argv) {
     }
     std::optional<npu::platform::timeline> timeline;
     if (!trace_file.empty()) {
-        // Refused before the run, not after it.
-        if (!std::ofstream(trace_file))
-            return bad_input("cannot write --trace file '" + trace_file + "': " + std::strerror(errno));
         timeline.emplace(top);
     }
     std::optional<npu::platform::vcd_trace> vcd;
     std::optional<npu::platform::activity_tee> tee;
     if (!vcd_file.empty()) {
-        if (!std::ofstream(vcd_file))
-            return bad_input("cannot write --vcd file '" + vcd_file + "': " + std::strerror(errno));
         vcd.emplace(top);
         if (timeline) {
             tee.emplace(*timeline, *vcd);

@@ -164,23 +164,12 @@ public:
     return false;
   }
 
-  // Where a diagnostic about `op` points. The body ops of a named linalg op
-  // (linalg.div, linalg.max, ...) are built by MLIR's region builders
-  // without a location, and keep none when the op is generalized: theirs is
-  // the generic's, i.e. the named op's in the input.
-  static Location locationOf(Operation *op) {
-    if (isa<UnknownLoc>(op->getLoc()))
-      if (auto generic = op->getParentOfType<linalg::GenericOp>())
-        return generic.getLoc();
-    return op->getLoc();
-  }
-
   bool checkValueTypes(Operation *op, bool insideBody) {
     bool ok = true;
     for (Type type : op->getOperandTypes())
-      ok &= checkType(type, locationOf(op), insideBody);
+      ok &= checkType(type, op->getLoc(), insideBody);
     for (Type type : op->getResultTypes())
-      ok &= checkType(type, locationOf(op), insideBody);
+      ok &= checkType(type, op->getLoc(), insideBody);
     return ok;
   }
 
@@ -289,7 +278,7 @@ public:
       checkType(arg.getType(), generic.getLoc(), /*insideBody=*/true);
     for (Operation &bodyOp : *generic.getBody()) {
       if (!isSupportedBodyOp(&bodyOp)) {
-        fail(locationOf(&bodyOp), "'")
+        fail(bodyOp.getLoc(), "'")
             << bodyOp.getName()
             << "' op is not supported inside a linalg.generic (the workers "
                "run arith and math ops)";
@@ -313,7 +302,7 @@ public:
     double lo = -std::ldexp(1.0, w - 1), hi = std::ldexp(1.0, w - 1) - 1;
     if (isClampedTo(op.getIn(), lo, hi))
       return;
-    emitWarning(locationOf(op), "'")
+    emitWarning(op->getLoc(), "'")
         << op->getName() << "' op converts f32 to "
         << type << " without clamping to ["
         << APInt::getSignedMinValue(w).getSExtValue() << ", "
