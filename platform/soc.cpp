@@ -111,14 +111,14 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         const base::peripheral* blocks[] = {soc_periph_.get(), cluster_ctrl_.get(), event_unit_.get(), dma_.get(),
                                             sa_.get()};
         for (const base::peripheral* p : blocks)
-            if (p && p->section() == info.target->name) return p->access_problem(info.offset, write);
+            if (p && p->section() == info.target->name) return p->access_problem(info.offset, write, static_cast<initiator_class>(cls) == initiator_class::core);
         return {};
     };
     svc.in_flight_ended = [this](std::uint64_t a) { return sa_->release_ended_results(a); };
     svc.engine_caller = [this](const base::initiator_id* w) { return dma_->caller_of(w); };
     svc.buffers_in_use = [this](const sc_core::sc_time& at) {
         std::vector<base::buffer_use> uses;
-        dma_->in_flight_uses(uses);
+        dma_->in_flight_uses(uses, at);
         sa_->running_job_use(at, uses);
         return uses;
     };

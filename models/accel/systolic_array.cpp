@@ -243,6 +243,19 @@ void systolic_array::start(std::uint32_t) {
             mark_results(j, true);
             pending_results_ = j;
             results_pending_ = true;
+            job_ran_ = true;
+            // A core's store into A, B or C before the job's end races with
+            // it (sim_services::watch): the array reads A and B and writes C
+            // over the whole job on silicon.
+            auto& svc = services();
+            svc.unwatch(this);
+            const std::uint64_t in = j.in_bytes();
+            const auto watch = [&](std::uint64_t base, std::uint64_t stride, std::uint64_t rows, std::uint64_t len) {
+                if (rows != 0 && len != 0) svc.watch(this, base, base + (rows - 1) * stride + len, job_end_);
+            };
+            watch(j.a, j.lda, j.m, j.k * in);
+            watch(j.b, j.ldb, j.k, j.n * in);
+            watch(j.c, j.ldc, j.m, std::uint64_t{j.n} * sa_job::out_bytes);
         }
         done->drive(0, true, to_end);
         return;
@@ -294,7 +307,7 @@ base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text des
 }
 
 void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const {
-    if (!results_pending_ || at >= job_end_) return;
+    if (!job_ran_ || at >= job_end_) return;
     // Its spans' bounds, made only if a write meets them (as a DMA
     // transfer's in dma::in_flight_uses): every DMA push is checked against
     // the running job, whose use_of has a span per row of B.

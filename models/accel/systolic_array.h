@@ -96,6 +96,10 @@ private:
     outcome outcome_ = outcome::none;
     sa_job pending_results_;
     bool results_pending_ = false;
+    // pending_results_ is the last job that ran (memcheck on): its use of
+    // A, B and C lasts until job_end_, whether or not its results were
+    // released since (a core's store checked after it waited for the job).
+    bool job_ran_ = false;
     bool started_ = false;
     std::uint64_t job_cycles_ = 0;
     std::uint32_t err_addr_ = 0, err_info_ = 0;

@@ -34,12 +34,22 @@ void peripheral::set_register(std::uint32_t offset, std::uint32_t value) {
     r->value = value;
 }
 
-std::string peripheral::access_problem(std::uint64_t offset, bool write) const {
-    for (const auto& r : regs_)
-        if (r.offset == (offset & ~3ull) && !(r.rights & (write ? write_only : read_only)))
+std::string peripheral::access_problem(std::uint64_t offset, bool write, bool by_core) const {
+    for (const auto& r : regs_) {
+        if (r.offset != (offset & ~3ull)) continue;
+        if (!(r.rights & (write ? write_only : read_only)))
             return fmt::format("register {} (0x{:03x}) is {}: a {} is refused", r.name, r.offset,
                                r.rights == read_only ? "read-only" : "write-only", write ? "store" : "load");
+        if (write && r.cores_only && !by_core)
+            return fmt::format("register {} (0x{:03x}) takes a core's store only: a DMA transfer or the SA "
+                               "writing it is refused",
+                               r.name, r.offset);
+    }
     return {};
+}
+
+void peripheral::cores_only(std::uint32_t offset) {
+    if (reg* r = find(offset)) r->cores_only = true;
 }
 
 peripheral::reg* peripheral::find(std::uint32_t offset) {
@@ -69,6 +79,7 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
     if (!r) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
     if (len != 4 || (offset & 3) || byte_enables || !(r->rights & (write ? write_only : read_only)))
         return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    if (write && r->cores_only && !(ext && ext->who && ext->who->hart >= 0)) return tlm::TLM_COMMAND_ERROR_RESPONSE;
     access_ctx ctx;
     ctx.who = ext ? ext->who : nullptr;
     ctx.pc = ext ? ext->pc : 0;

@@ -34,10 +34,17 @@ public:
     void add_register(std::uint32_t offset, std::string name, access rights, std::uint32_t reset,
                       read_fn on_read = nullptr, write_fn on_write = nullptr);
 
+    // The register at `offset` takes stores from cores only (a simulation
+    // control: the exit, the harness's self-check, trace markers): any other
+    // initiator's write is refused, a bus error for it (a stray DMA transfer
+    // there would otherwise end the run as the firmware's exit(0), or fake a
+    // self-check).
+    void cores_only(std::uint32_t offset);
+
     // For a bus-error report: why an access at `offset` is refused when the
     // register's rights are the reason ("register STATUS (0x030) is
-    // read-only"), or "" otherwise.
-    std::string access_problem(std::uint64_t offset, bool write) const;
+    // read-only"), or "" otherwise. `by_core`: the access was a core's.
+    std::string access_problem(std::uint64_t offset, bool write, bool by_core = true) const;
 
     // Sets a register's stored value without side effects (reset values
     // known only after elaboration, e.g. a boot address from the ELF).
@@ -87,6 +94,7 @@ private:
         std::uint32_t value;
         read_fn on_read;
         write_fn on_write;
+        bool cores_only = false;
     };
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& t);

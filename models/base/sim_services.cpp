@@ -238,6 +238,25 @@ std::optional<memcheck_info> sim_services::buffer_write_conflict(const buffer_us
     return std::nullopt;
 }
 
+void sim_services::watch(const void* owner, std::uint64_t lo, std::uint64_t hi, const sc_core::sc_time& until) {
+    if (lo >= hi) return;
+    watches_.push_back({owner, lo, hi, until});
+    watch_count = static_cast<unsigned>(watches_.size());
+}
+
+void sim_services::unwatch(const void* owner) {
+    watches_.erase(std::remove_if(watches_.begin(), watches_.end(),
+                                  [owner](const write_watch& w) { return w.owner == owner; }),
+                   watches_.end());
+    watch_count = static_cast<unsigned>(watches_.size());
+}
+
+void sim_services::unwatch_ended(const sc_core::sc_time& t) {
+    watches_.erase(std::remove_if(watches_.begin(), watches_.end(), [&t](const write_watch& w) { return w.until <= t; }),
+                   watches_.end());
+    watch_count = static_cast<unsigned>(watches_.size());
+}
+
 const sim_services::host_range* sim_services::find_host_range(const unsigned char* p) const {
     for (const auto& r : ranges_)
         if (p >= r.host && p < r.host + r.len) return &r;

@@ -337,6 +337,34 @@ public:
     // left to the caller); nullopt if none, or memcheck is off.
     std::optional<memcheck_info> buffer_write_conflict(const buffer_use& mine, const sc_core::sc_time& at) const;
 
+    // --- write watch (memcheck) ---------------------------------------------------
+    // The extents [lo, hi) of the buffers that DMA transfers in flight and
+    // the SA's job read or write: a core's store inside one is checked
+    // against the buffers in use at the store's time (buffer_write_conflict),
+    // which names the transfer or job it races with (a tile refilled while
+    // its write-back still reads it, a DMA destination or an SA operand
+    // written under the engine). A store outside every watch costs the
+    // count's test, and the extents' compares only while something is in
+    // flight. `until`: when the use has ended at the latest (an SA job's
+    // end; a DMA transfer's is not known ahead, and its owner unwatches it).
+    struct write_watch {
+        const void* owner;
+        std::uint64_t lo, hi;
+        sc_core::sc_time until;
+    };
+    void watch(const void* owner, std::uint64_t lo, std::uint64_t hi,
+               const sc_core::sc_time& until = sc_core::sc_max_time());
+    void unwatch(const void* owner);
+    // Drops the watches whose use ended by `t` (no initiator is behind
+    // SystemC time: once it passes `until`, no store can race that use).
+    void unwatch_ended(const sc_core::sc_time& t);
+    bool watched(std::uint64_t a, unsigned n) const {
+        for (unsigned i = 0; i < watch_count; ++i)
+            if (a < watches_[i].hi && watches_[i].lo < a + n) return true;
+        return false;
+    }
+    unsigned watch_count = 0;  // watches_.size(), read by every core store
+
     memcheck_mode memcheck() const { return memcheck_; }
     // error and strict stop the run at the first finding.
     bool memcheck_stops() const { return memcheck_ == memcheck_mode::error || memcheck_ == memcheck_mode::strict; }
@@ -370,6 +398,7 @@ private:
     std::shared_ptr<stop_group> group_;
     memcheck_mode memcheck_ = memcheck_mode::off;
     std::vector<host_range> ranges_;
+    std::vector<write_watch> watches_;
 };
 
 }  // namespace npu::base

@@ -292,6 +292,8 @@ struct core::bus_memory {
             if (off + sizeof(T) <= w.size) {
                 if (w.arbitration == window::shared::l1 && __builtin_expect(h.x[2] - guard_floor < guard_span, 0))
                     stack_check(a, sizeof(T), pc, true, cyc);
+                if (__builtin_expect(svc.watch_count != 0, 0) && svc.watched(a, sizeof(T)))
+                    store_in_watch(a, sizeof(T), pc, cyc);
                 if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
                 std::memcpy(w.host + off, &v, sizeof(T));
                 cyc += w.latency;
@@ -335,6 +337,31 @@ struct core::bus_memory {
             c.record_fault(pc);
             if (c.debug_) c.debug_fault_ = fmt::format("{} (the load at pc {:#010x})", svc.stop_reason(), pc);
         }
+    }
+
+    // A store inside a buffer a DMA transfer or the SA's job uses
+    // (sim_services::watch): checked against the buffers in use at the
+    // store's time. A race found here is confirmed at the batch's end
+    // (core::confirm_watched_store), after the hart has synchronised.
+    __attribute__((noinline)) void store_in_watch(std::uint32_t a, unsigned size, std::uint32_t pc,
+                                                  std::uint64_t cyc) {
+        if (c.watched_store_.pending) return;  // one at a time: the batch ends at the first
+        svc.unwatch_ended(base::sim_time());
+        if (!svc.watched(a, size)) return;
+        const sc_core::sc_time at = base::sim_time() + local_time(cyc);
+        base::buffer_use mine;
+        mine.spans.push_back({a, std::uint64_t{a} + size, true, "store"});
+        if (!svc.buffer_write_conflict(mine, at)) return;
+        auto& p = c.watched_store_;
+        p.pending = true;
+        p.addr = a;
+        p.size = size;
+        p.pc = pc;
+        p.at = at;
+        p.regs = h;
+        p.regs.pc = pc;
+        p.regs.cycle = cyc;
+        h.cycle_limit = 0;  // end the batch at the next taken transfer
     }
 
     // sp is below the stack's limit: an access between sp and the limit is
@@ -874,6 +901,33 @@ struct fault_counter {
 };
 }  // namespace
 
+void core::confirm_watched_store() {
+    watched_store& p = watched_store_;
+    p.pending = false;
+    auto& svc = services();
+    base::buffer_use mine;
+    mine.spans.push_back({p.addr, std::uint64_t{p.addr} + p.size, true, "store"});
+    const int hart = h_.hart_id;
+    const std::string role = mem_->bus.who().role, name = mem_->bus.who().name;
+    mine.describe = [&] {
+        return fmt::format("store of {} byte{} by hart {} ({}, {}) at pc 0x{:08x}", p.size, p.size == 1 ? "" : "s",
+                           hart, role, name, p.pc);
+    };
+    auto m = svc.buffer_write_conflict(mine, p.at);
+    if (!m) return;  // the transfer had ended by the store's time
+    m->who = &mem_->bus.who();
+    m->pc = p.pc;
+    m->has_pc = true;
+    const bool was_stopped = svc.stop_requested();
+    svc.memcheck_finding(*m);
+    if (!was_stopped && svc.stop_requested()) {
+        svc.stop_time_at_least(p.at);
+        fault_state_ = p.regs;
+        fault_serial_ = ++context().shared<fault_counter>().n;
+        if (debug_) debug_fault_ = fmt::format("{} (the store at pc {:#010x})", svc.stop_reason(), p.pc);
+    }
+}
+
 // Faults are rare: a copy of the whole state each costs nothing that matters.
 void core::record_fault(std::uint32_t pc) {
     fault_state_ = h_;
@@ -985,6 +1039,13 @@ void core::thread() {
             const std::uint64_t stall = mem_->stall_memory + mem_->stall_bank;
             a->hart_stall(h_.hart_id, now_cycles(), h_.cycle - mem_->batch_start, stall - traced_stall_);
             traced_stall_ = stall;
+        }
+        if (__builtin_expect(watched_store_.pending, 0)) {
+            // Caught up with SystemC time first: a transfer that had ended
+            // by the store's time has then said so (its busy bit).
+            update_stats();
+            stamp = qk_.sync_from(stamp);
+            confirm_watched_store();
         }
         if (__builtin_expect(memcheck_fault_, 0)) {
             memcheck_fault_ = false;

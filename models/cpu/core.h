@@ -259,6 +259,18 @@ private:
     static constexpr std::uint32_t identical_traps_limit = 1000;
     bool memcheck_fault_ = false;  // recorded a memcheck fault in this batch
     void record_fault(std::uint32_t pc);
+    // A store into a buffer in use (sim_services::watch) found racing at
+    // its time, confirmed at the batch's end: the hart ran ahead of SystemC
+    // time, and a DMA transfer that had ended by the store's time may not
+    // have said so yet. The registers as the store executed, for the report.
+    struct watched_store {
+        bool pending = false;
+        std::uint32_t addr = 0, size = 0, pc = 0;
+        sc_core::sc_time at;
+        hart_state regs;
+    };
+    watched_store watched_store_;
+    void confirm_watched_store();
     // The hart's time in cycles: SystemC time + its local offset (timeline).
     std::uint64_t now_cycles() const;
     std::uint64_t traced_stall_ = 0;  // stall cycles already reported to the timeline

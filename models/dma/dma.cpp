@@ -50,6 +50,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace npu::dma {
 
@@ -81,6 +82,24 @@ struct dma::channel {
     base::call_chain chain;
     int route = -1;  // route_bytes_ slot, -1: not between two memories
     bool l1_side = false;  // the transfer reads or writes L1 (l1_bank_calendar::dma_streams)
+    // The pusher's local time at the push: a use of the transfer's buffers
+    // starts there (a store by a hart behind it in time came before it).
+    sc_core::sc_time pushed_at;
+    // The channel's last transfers that ended, and when (memcheck): a
+    // core's store is confirmed against the buffers in use at its own time
+    // at the end of its batch, when the channel may have finished the
+    // transfer it raced with, and a few more (the core waited for them in
+    // that batch).
+    struct ended_transfer {
+        bool valid = false;
+        descriptor desc;
+        sc_core::sc_time pushed_at, ended_at;
+        std::string by;
+        std::uint64_t pc = 0;
+        bool has_pc = false;
+    };
+    std::array<ended_transfer, 4> ended;
+    unsigned ended_next = 0;
     // The running transfer's bursts read and not yet written, and the
     // completion times of its writes in flight (run_transfer). Kept with
     // the channel so that their slots, and the bursts' buffers, are reused
@@ -337,10 +356,10 @@ base::buffer_use dma::use_of(const descriptor& d, base::deferred_text describe, 
     return u;
 }
 
-void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
+void dma::in_flight_uses(std::vector<base::buffer_use>& out, const sc_core::sc_time& at) const {
     for (const auto& cp : chans_) {
         const channel& ch = *cp;
-        if (!(busy_mask_ >> ch.index & 1u)) continue;
+        if (!(busy_mask_ >> ch.index & 1u) || ch.pushed_at > at) continue;
         base::buffer_use u;
         u.describe = [this, &ch] {
             return fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}", ch.index, ch.desc.dims,
@@ -358,6 +377,23 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out) const {
         }
         u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
         out.push_back(std::move(u));
+    }
+    for (const auto& cp : chans_) {
+        for (const channel::ended_transfer& e : cp->ended) {
+            if (!e.valid || at < e.pushed_at || at >= e.ended_at) continue;
+            const descriptor d = e.desc;
+            if (d.len == 0 || d.count_2d == 0 || d.count_3d == 0) continue;
+            base::buffer_use u;
+            u.describe = [this, &e, id = cp->index] {
+                return fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}, ended at cycle {}", id, e.desc.dims,
+                                   describe(e.desc), e.by, e.has_pc ? fmt::format(" at pc 0x{:08x}", e.pc) : "",
+                                   cycle_of(e.ended_at));
+            };
+            u.add_part(d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
+            u.add_part(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
+            u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
+            out.push_back(std::move(u));
+        }
     }
 }
 
@@ -509,6 +545,13 @@ std::uint32_t dma::push(unsigned dims) {
     const int rs = route_index(d.src), rd = route_index(d.dst);
     ch->route = rs >= 0 && rd >= 0 ? rs * static_cast<int>(memories_.size()) + rd : -1;
     busy_mask_ |= 1u << ch->index;
+    ch->pushed_at = access_time();
+    // Memcheck: a core's store into what the transfer reads or writes,
+    // from now until it ends, races with it (sim_services::watch).
+    if (services().memcheck() != base::memcheck_mode::off && d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
+        services().watch(ch, d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
+        services().watch(ch, d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
+    }
     // From the push, in the pusher's time: harts that run their next batch
     // before the channel's thread starts already keep it short.
     ch->l1_side = route_is_l1(d.src) || route_is_l1(d.dst);
@@ -563,6 +606,17 @@ void dma::channel_thread(unsigned c) {
             busy_stat_ = static_cast<std::uint64_t>(busy_time_ / clock_period());
         }
         busy_mask_ &= ~(1u << c);
+        services().unwatch(&ch);
+        if (services().memcheck() != base::memcheck_mode::off) {
+            channel::ended_transfer& e = ch.ended[ch.ended_next++ % ch.ended.size()];
+            e.valid = true;
+            e.desc = ch.desc;
+            e.pushed_at = ch.pushed_at;
+            e.ended_at = base::sim_time();
+            e.by = programmer_text(ch);
+            e.pc = ch.pc;
+            e.has_pc = ch.has_pc;
+        }
         l1_banks_.dma_streams -= ch.l1_side;
         ch.done.notify();
         channel_freed_.notify();

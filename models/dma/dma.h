@@ -40,9 +40,10 @@ public:
     // reports of a read before the transfer wrote it): its id, descriptor
     // and who pushed it; empty if none.
     std::string in_flight_transfer_at(std::uint64_t addr) const;
-    // Memcheck's buffers in use: what every in-flight transfer reads (src
-    // rows) and writes (dst rows).
-    void in_flight_uses(std::vector<base::buffer_use>& out) const;
+    // Memcheck's buffers in use at `at`: what every in-flight transfer
+    // pushed by then reads (src rows) and writes (dst rows).
+    void in_flight_uses(std::vector<base::buffer_use>& out,
+                        const sc_core::sc_time& at = sc_core::sc_max_time()) const;
     // For channel `who` (a DMA channel's initiator id): where the firmware
     // pushed the transfer it is running, as sim_services::caller_of; "" for
     // another initiator or an idle channel.

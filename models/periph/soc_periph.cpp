@@ -73,6 +73,13 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
         if (check_open_) checks_.back().ended = true;
         check_open_ = false;
     });
+    // The simulation controls take a core's stores only (UART output may
+    // come from a DMA transfer).
+    for (const std::uint32_t r :
+         {NPU_SIMCTL_EXIT, NPU_SIMCTL_TRAP_CAUSE, NPU_SIMCTL_TRAP_EPC, NPU_SIMCTL_TRAP_TVAL, NPU_SIMCTL_TRAP_HART,
+          NPU_TRACE_BEGIN, NPU_TRACE_END, NPU_MEMCHECK_ADDR, NPU_MEMCHECK_UNWRITTEN, NPU_MEMCHECK_STARTUP_ZEROED,
+          NPU_CHECK_EXPECTED, NPU_CHECK_BEGIN, NPU_CHECK_COMPARED, NPU_CHECK_ERRORS, NPU_CHECK_END})
+        cores_only(r);
     add_register(NPU_PERF_CYCLES_LO, "perf_cycles_lo", read_only, 0, [this]() {
         const auto c = now_cycles();
         cycles_hi_latch_ = static_cast<std::uint32_t>(c >> 32);

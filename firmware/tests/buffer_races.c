@@ -1,0 +1,95 @@
+/* A core writing a buffer that a DMA transfer or the SA's job is still
+ * using: memcheck stops at that store (tests/firmware, fw.buffer_race_*),
+ * naming the transfer or job. One race per build (RACE_*); without one, the
+ * same program waits where it must and its stores between the rows of a 2-D
+ * transfer in flight, and into the other buffer of a ping-pong pair, are no
+ * finding. Also the simulation controls refusing a DMA transfer's write
+ * (DMA_TO_EXIT, DMA_TO_CHECK): a stray transfer there once ended the run as
+ * the firmware's exit(0), or made a self-check that compared nothing pass. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npu.h"
+#include "npu_dma.h"
+#include "npu_platform.h"
+#include "npu_sa.h"
+
+#define N 1024
+static int32_t out_l2[N];
+static int32_t src_l2[N];
+static NPU_L1_BSS int32_t ping[N];
+static NPU_L1_BSS int32_t pong[N];
+
+#define M 16
+#define NN 16
+#define K 64
+static NPU_L1_BSS int8_t a[M * K];
+static NPU_L1_BSS int8_t b[K * NN];
+static NPU_L1_BSS int32_t c[M * NN];
+
+static void __attribute__((noinline)) fill(int32_t *t, int n, int k) {
+    for (int i = 0; i < n; ++i) t[i] = i * k;
+}
+
+static long sum(const int32_t *t, int n) {
+    long s = 0;
+    for (int i = 0; i < n; ++i) s += t[i];
+    return s;
+}
+
+int main(void) {
+#if defined(DMA_TO_EXIT)
+    static uint32_t zero = 0;
+    npu_dma_wait(npu_dma_copy_1d((void *)(SOC_PERIPH_BASE + 0x100), &zero, 4));
+    printf("the DMA transfer's write did not end the run\n");
+    return 5;
+#elif defined(DMA_TO_CHECK)
+    static uint32_t many = 100000;
+    npu_check_begin("logits", 100000);
+    npu_dma_wait(npu_dma_copy_1d((void *)(SOC_PERIPH_BASE + 0x414), &many, 4));
+    npu_check_end();
+    return 0;
+#else
+    /* DMA source: the write-back of ping to L2 reads it. */
+    fill(ping, N, 1);
+    int id = npu_dma_copy_1d(out_l2, ping, sizeof ping);
+#if defined(RACE_DMA_SRC)
+    fill(ping, N, 3); /* refilled while the write-back still reads it */
+#endif
+    fill(pong, N, 2); /* the other buffer of the pair: no race */
+    npu_dma_wait(id);
+    fill(ping, N, 4); /* after the wait: no race */
+
+    /* DMA destination: ping filled from L2. */
+    for (int i = 0; i < N; ++i) src_l2[i] = i;
+    id = npu_dma_copy_1d(ping, src_l2, sizeof ping);
+#if defined(RACE_DMA_DST)
+    ping[5] = -1; /* written under the transfer, which overwrites it */
+#endif
+    npu_dma_wait(id);
+
+    /* A 2-D transfer in flight: 16 rows of 16 words, 64 words apart in pong;
+     * stores between its rows are no race, one into a row is. */
+    id = npu_dma_copy_2d(pong, src_l2, 16 * 4, 16, 16 * 4, 64 * 4);
+    for (int r = 0; r < 16; ++r) pong[r * 64 + 16 + r] = r;
+#if defined(RACE_DMA_2D_ROW)
+    pong[3 * 64 + 7] = 7;
+#endif
+    npu_dma_wait(id);
+
+    /* The SA's job reads A and B and writes C until it ends. */
+    for (int i = 0; i < M * K; ++i) a[i] = (int8_t)(i % 7 - 3);
+    for (int i = 0; i < K * NN; ++i) b[i] = (int8_t)(i % 5 - 2);
+    npu_sa_matmul_i8(a, b, c, M, NN, K, 0);
+#if defined(RACE_SA_B)
+    b[3] = 1; /* the next layer's weights into B under the job */
+#elif defined(RACE_SA_C)
+    c[0] = 0; /* C cleared under the job */
+#endif
+    if (npu_sa_wait()) return 2;
+    c[0] = 0; /* after the wait: no race */
+    b[3] = 1;
+    printf("ping %ld pong %ld out %ld c %ld\n", sum(ping, N), sum(pong, 16 * 64), sum(out_l2, N), sum(c, M * NN));
+    return 0;
+#endif
+}
