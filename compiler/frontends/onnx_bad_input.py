@@ -56,8 +56,74 @@ def sliced_shape():
     return model(nodes, inits, [value_info("x", FLOAT, (4,))], [value_info("y", FLOAT, [1, 2])])
 
 
+def two_layers(first, second, domain=None, conv_input=False):
+    """x -> <first> -> h -> <second, of `domain`> -> y: a node that npuc fuses or folds into the one before it."""
+    if conv_input:
+        inits = [tensor("W", [2, 2, 1, 1], FLOAT, [1, 0, 0, 1]), tensor("s", [2], FLOAT, [2, 2]),
+                 tensor("bb", [2], FLOAT, [1, 1]), tensor("m", [2], FLOAT, [0, 0]), tensor("v", [2], FLOAT, [1, 1])]
+        dims = [1, 2, 3, 3]
+        extra = ["s", "bb", "m", "v"] if second == "BatchNormalization" else []
+        return model([node(first, ["x", "W"], ["h"], "layer"), node(second, ["h"] + extra, ["y"], "next", (), domain)],
+                     inits, [value_info("x", FLOAT, dims)], [value_info("y", FLOAT, dims)])
+    inits = [tensor("W", [4, 2], FLOAT, [0.5] * 8), tensor("b", [2], FLOAT, [0.1, -0.2])]
+    extra = ["b"] if second == "Add" else []
+    return model([node(first, ["x", "W"], ["h"], "layer"), node(second, ["h"] + extra, ["y"], "next", (), domain)],
+                 inits, [value_info("x", FLOAT, (1, 4))], [value_info("y", FLOAT, [1, 2])])
+
+
+def external(location, offset=None, length=None, side=None, side_bytes=64):
+    """The control model with its weight W (8 floats) in the external file `location`; `side`: a file written next to
+    the model (the weights at offset 0, then zeros)."""
+    ext = {"location": location}
+    if offset is not None:
+        ext["offset"] = offset
+    if length is not None:
+        ext["length"] = length
+    data = mlp(w=tensor("W", [4, 2], FLOAT, external=ext))
+    if side is None:
+        return data
+    w = tensor("W", [4, 2], FLOAT, [0.5, -1, 2, 0.25, 1, 1, -0.5, 3])
+    raw = w[w.index(b"\x00\x00\x00\x3f"):][:32]  # the 8 floats' bytes, 0.5 first
+    return data, (side, (raw + b"\0" * side_bytes)[:side_bytes])
+
+
+def symlink_to(target, name):
+    """A callable writing the control model with W in `name`, a symbolic link to `target`, next to it."""
+    def write(work):
+        link = os.path.join(work, name)
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(target, link)
+        return external(name, "0", "32")
+    return write
+
+
+def shared_weight():
+    """x -> MatMul(W) -> Relu -> MatMul(W) -> y: one initializer read by two nodes (an nn.Linear applied twice)."""
+    return model([node("MatMul", ["x", "W"], ["h"], "fc1"), node("Relu", ["h"], ["r"], "act"),
+                  node("MatMul", ["r", "W"], ["y"], "fc2")],
+                 [tensor("W", [4, 4], FLOAT, [0.25, -0.5, 0.5, 0.125] * 4)], [value_info("x", FLOAT, (1, 4))],
+                 [value_info("y", FLOAT, [1, 4])])
+
+
+def conv_no_bias():
+    """Conv2d(1, 2, 3, padding=1, bias=False) -> Relu -> Flatten -> Linear(32, 3)."""
+    return model([node("Conv", ["x", "W"], ["c"], "conv", [attr_ints("pads", [1, 1, 1, 1])]),
+                  node("Relu", ["c"], ["r"], "act"), node("Flatten", ["r"], ["f"], "flatten", [attr_int("axis", 1)]),
+                  node("MatMul", ["f", "W2"], ["m"], "fc"), node("Add", ["m", "b2"], ["y"], "fc_bias")],
+                 [tensor("W", [2, 1, 3, 3], FLOAT, [0.1, -0.2, 0.3] * 6),
+                  tensor("W2", [32, 3], FLOAT, [0.05, -0.1, 0.02] * 32), tensor("b2", [3], FLOAT, [0.1, 0.2, 0.3])],
+                 [value_info("x", FLOAT, (1, 1, 4, 4))], [value_info("y", FLOAT, [1, 3])])
+
+
 def cases(work):
     ok = mlp()
+    # A file outside the model's directory, for the locations ONNX forbids.
+    outside = os.path.join(os.path.dirname(os.path.abspath(work)), "outside.bin")
+    os.makedirs(os.path.dirname(outside), exist_ok=True)
+    with open(outside, "wb") as f:
+        f.write(b"\0" * 32)
+    here = os.path.basename(os.path.abspath(work))
     return [
         # name, file bytes (or a callable writing files), extra npuc args, expected rc, expected message regex
         # [, npuc's address-space limit in bytes]
@@ -107,7 +173,40 @@ def cases(work):
          1, r"initializer 'W': its data is in the external file 'weights.bin', which cannot be read"),
         ("external data too short",
          (mlp(w=tensor("W", [4, 2], FLOAT, external={"location": "short.bin"})), ("short.bin", b"\0" * 8)), [],
-         1, r"initializer 'W': holds 8 bytes of data for 8 float elements"),
+         1, r"initializer 'W': external data \[0, 32\) lies outside 'short.bin' \(8 bytes\)"),
+        # External data: only [offset, offset + length) is read (the whole
+        # file was: '/dev/zero' exhausted memory), of a regular file inside
+        # the model's directory (ONNX's rule: '..' and absolute locations
+        # read any file), offset and length digits only ('abc' was 0).
+        ("control: external data, a slice of a larger file", external("w64.bin", side="w64.bin"), [], 0,
+         r"dense<\[\[5\.000000e-01, -1\.000000e\+00\]"),
+        ("control: external data at an offset", external("w96.bin", offset="32", side="w96.bin", side_bytes=96), [],
+         0, r"dense<0\.000000e\+00> : tensor<4x2xf32>"),
+        ("external data through '..'", external(f"../{here}/w64.bin", "0", "32"), [], 1,
+         r"initializer 'W': its data is in the external file '\.\./[^']*/w64\.bin', which is not allowed: a '\.\.' "
+         r"component leaves the model's directory"),
+        ("external data at an absolute path", external(outside, "0", "32"), [], 1,
+         r"initializer 'W': its data is in the external file '/[^']*outside\.bin', which is not allowed: ONNX external "
+         r"data must be a relative path inside the model's directory"),
+        ("external data in /dev/zero", external("/dev/zero"), [], 1,
+         r"initializer 'W': its data is in the external file '/dev/zero', which is not allowed", 1 << 30),
+        ("external data: a link to /dev/zero", symlink_to("/dev/zero", "zero.bin"), [], 1,
+         r"initializer 'W': its data is in the external file 'zero.bin', which is not a regular file", 1 << 30),
+        ("external data: a link out of the directory", symlink_to(outside, "out.bin"), [], 1,
+         r"initializer 'W': its data is in the external file 'out.bin', which is not allowed: it leads outside the "
+         r"model's directory"),
+        ("external data: a directory", external(".", "0", "32"), [], 1,
+         r"initializer 'W': its data is in the external file '\.', which is not a regular file"),
+        ("external data: offset not a number", external("w64.bin", offset="abc", length="32"), [], 1,
+         r"initializer 'W': external data in 'w64.bin': 'offset' is 'abc', not a byte count"),
+        ("external data: negative offset", external("w64.bin", offset="-4", length="32"), [], 1,
+         r"initializer 'W': external data in 'w64.bin': 'offset' is '-4', not a byte count"),
+        ("external data: offset past the end", external("w64.bin", offset="48"), [], 1,
+         r"initializer 'W': external data \[48, 80\) lies outside 'w64.bin' \(64 bytes\)"),
+        ("external data: a huge offset", external("w64.bin", offset=str(1 << 62)), [], 1,
+         r"initializer 'W': external data \[4611686018427387904, 4611686018427387936\) lies outside 'w64.bin'"),
+        ("external data: length not what the shape needs", external("w64.bin", offset="0", length="64"), [], 1,
+         r"initializer 'W': external data length 64 in 'w64.bin', but its shape and type need 32 bytes"),
         ("raw data of the wrong size", mlp(w=tensor("W", [4, 2], FLOAT, raw=b"\0" * 12)), [], 1,
          r"initializer 'W': holds 12 bytes of data for 8 float elements"),
         # Found by fuzz_onnx: the elements (2^28 doubles, 2 GiB) were
@@ -123,7 +222,53 @@ def cases(work):
          r"graph input 'x' has a dynamic dimension 0 \('batch'\); npuc needs static shapes: give it with "
          r"--input-shape=x="),
         ("--input-shape of no input", ok, ["--input-shape=z=1x4"], 1, r"--input-shape names 'z', which is not a graph input"),
-        ("--input-shape not fitting", ok, ["--input-shape=x=1x5"], 1, r"--input-shape for 'x' does not fit"),
+        ("--input-shape not fitting", ok, ["--input-shape=x=1x5"], 1,
+         r"--input-shape for 'x' does not fit its shape in the model: dimension 1 is 4 in the model, 5 given"),
+        ("--input-shape of another rank", ok, ["--input-shape=x=1x4x1"], 1,
+         r"--input-shape for 'x' does not fit its shape in the model: rank 3 given, the model's is 2"),
+        ("an input dimension of 0", mlp(x_dims=(0, 4)), [], 1,
+         r"graph input 'x' has an invalid dimension 0 of size 0 \(sizes must be positive\)"),
+        ("a negative input dimension", mlp(x_dims=(1, -4)), [], 1,
+         r"graph input 'x' has an invalid dimension 1 of size -4 \(sizes must be positive\)"),
+        ("a string initializer", mlp(w=tensor("W", [4, 2], 8, raw=b"")), [], 1,
+         r"initializer 'W': element type string is not supported"),
+        ("an initializer of undefined type", mlp(w=tensor("W", [4, 2], 0, raw=b"")), [], 1,
+         r"initializer 'W': element type undefined \(0\) is not supported"),
+        ("an initializer of element type 99", mlp(w=tensor("W", [4, 2], 99, raw=b"")), [], 1,
+         r"initializer 'W': element type unknown \(99\) is not supported"),
+        ("no default-domain opset import", model(
+            [node("Relu", ["x"], ["y"], "act")], [], [value_info("x", FLOAT, (1, 4))],
+            [value_info("y", FLOAT, (1, 4))], 1, "com.other"), [], 1,
+         r"the model has no opset import of the default ONNX domain"),
+        ("two nodes of one output name", model(
+            [node("Relu", ["x"], ["y"], "act1"), node("Sigmoid", ["x"], ["y"], "act2")], [],
+            [value_info("x", FLOAT, (1, 4))], [value_info("y", FLOAT, (1, 4))]), [], 1,
+         r"ONNX node 'act2': Sigmoid \(opset 13\): output 'y' is also the output of node 'act1'"),
+        # A node of another domain after a Conv/MatMul was fused or folded
+        # into it as the standard op of its name.
+        ("custom-domain Add after MatMul", two_layers("MatMul", "Add", "my.custom"), [], 1,
+         r"ONNX node 'next': Add \(opset 13\): op domain 'my.custom' is not supported"),
+        ("custom-domain Relu after MatMul", two_layers("MatMul", "Relu", "com.microsoft"), [], 1,
+         r"ONNX node 'next': Relu \(opset 13\): op domain 'com.microsoft' is not supported"),
+        ("custom-domain Relu after Conv", two_layers("Conv", "Relu", "com.microsoft", True), [], 1,
+         r"ONNX node 'next': Relu \(opset 13\): op domain 'com.microsoft' is not supported"),
+        ("custom-domain BatchNormalization after Conv", two_layers("Conv", "BatchNormalization", "my.custom", True),
+         [], 1, r"ONNX node 'next': BatchNormalization \(opset 13\): op domain 'my.custom' is not supported"),
+        ("control: ai.onnx is the default domain", two_layers("MatMul", "Relu", "ai.onnx"), [], 0,
+         r"arith\.maximumf"),
+        # npu train: a layer without a bias gets zeros (onnx.no_bias) that
+        # training left trainable (PyTorch has no such parameter), and a
+        # shared weight was trained as untied copies.
+        ("npu train: a MatMul without a bias trains no bias", two_layers("MatMul", "Relu"),
+         ["--train", "--steps=1", "--emit=verify"], 0,
+         r'outputs = \["steps\.done", "loss\.step0", "layer1\.weight"\]'),
+        ("npu train: a Conv without a bias trains no bias", conv_no_bias(), ["--train", "--steps=1", "--batch=1",
+                                                                            "--emit=verify"], 0,
+         r'outputs = \["steps\.done", "loss\.step0", "layer1\.weight", "layer2\.weight", "layer2\.bias"\]'),
+        ("npu train: a weight two nodes read", shared_weight(), ["--train", "--steps=1", "--emit=verify"], 1,
+         r"training a weight used by more than one node is not supported: initializer 'W' is read by nodes 'fc1' "
+         r"and 'fc2'"),
+        ("control: a weight two nodes read, for inference", shared_weight(), [], 0, r"onnx\.shared"),
         ("uint8 quantization (no zero point)", mlp(quant=True), [], 1,
          r"ONNX node 'quant_in': QuantizeLinear \(opset 13\): no zero point: ONNX then quantises to uint8"),
         ("output not computed", mlp(y_name="nowhere"), [], 1, r"graph output 'nowhere' is not computed by the graph"),
@@ -141,6 +286,8 @@ def main():
     all_cases = cases(args.work)
     for i, (name, data, extra, want_rc, want, *limit) in enumerate(all_cases):
         path = os.path.join(args.work, f"case{i}.onnx")
+        if callable(data):
+            data = data(args.work)
         if isinstance(data, tuple):
             data, (side_name, side_data) = data
             with open(os.path.join(args.work, side_name), "wb") as f:
@@ -149,7 +296,8 @@ def main():
             f.write(data)
         # A case's optional sixth field: npuc's address space in bytes.
         cap = (lambda: resource.setrlimit(resource.RLIMIT_AS, (limit[0], limit[0]))) if limit else None
-        r = subprocess.run([args.npuc, path, "--emit=imported"] + extra, stdout=subprocess.PIPE,
+        emit = [] if any(a.startswith("--emit=") for a in extra) else ["--emit=imported"]
+        r = subprocess.run([args.npuc, path] + emit + extra, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, errors="replace", preexec_fn=cap)
         text = r.stdout + r.stderr
         good = r.returncode == want_rc and re.search(want, text) is not None

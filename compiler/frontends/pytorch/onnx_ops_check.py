@@ -125,11 +125,38 @@ class ConvBNs(nn.Module):
         return self.fc(torch.flatten(y, 1))
 
 
+class AsymmetricPads(nn.Module):
+    """Pads of a dimension's end only: TF "same" ZeroPad2d((0, 1, 0, 1))
+    before a MaxPool, and a constant Pad as the output (npuc's lowering of
+    such a pad failed linalg's verifier)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = F.max_pool2d(nn.ZeroPad2d((0, 1, 0, 1))(F.relu(self.conv(x))), 3, 2)
+        return F.pad(y, (0, 1, 0, 2), value=0.5)
+
+
+class SharedLinear(nn.Module):
+    """One nn.Linear applied twice: two Gemm nodes read its initializers."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(8, 8)
+        self.o = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.o(F.relu(self.a(F.relu(self.a(x)))))
+
+
 # name: (module, input shape, also run on npusim with `npu run`, export options)
 CASES = {"pools": (Pools, (1, 4, 12, 12), True, {}), "elementwise": (Elementwise, (1, 3, 10, 8), True, {}),
          "concat": (Concat, (1, 3, 5, 5), True, {}),
          "reshapes": (Reshapes, (1, 2, 4, 4), True, {}), "head": (Head, (1, 3, 8, 8), True, {}),
-         "batchnorm": (ConvBNs, (1, 3, 6, 6), True, {"training": torch.onnx.TrainingMode.PRESERVE})}
+         "batchnorm": (ConvBNs, (1, 3, 6, 6), True, {"training": torch.onnx.TrainingMode.PRESERVE}),
+         "asymmetric_pads": (AsymmetricPads, (1, 3, 8, 8), True, {}), "shared_linear": (SharedLinear, (1, 8), True, {})}
 
 
 def main():

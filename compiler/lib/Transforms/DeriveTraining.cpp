@@ -52,7 +52,26 @@ struct Layer {
   DenseElementsAttr weight, bias; // K x N, N
   Location weightLoc, biasLoc, matmulLoc, epilogueLoc;
   bool relu = false;
+  bool noBias = false; // the bias is the zeros of a layer without one
 };
+
+// The ONNX importer's notes on constants (OnnxImport.cpp): a zero bias that
+// stands for a layer without one (Linear(bias=False)) is not trained, as
+// PyTorch has no such parameter; and a weight several nodes read was
+// imported as one constant per node, which training would update apart
+// (untied), so it is refused.
+constexpr char kNoBiasAttr[] = "onnx.no_bias";
+constexpr char kSharedAttr[] = "onnx.shared";
+
+bool isNoBias(arith::ConstantOp c) { return c && c->hasAttr(kNoBiasAttr); }
+
+LogicalResult checkNotShared(arith::ConstantOp c) {
+  if (auto note = c ? c->getAttrOfType<StringAttr>(kSharedAttr) : StringAttr())
+    return c.emitError("training a weight used by more than one node is not "
+                       "supported: ")
+           << note.getValue();
+  return success();
+}
 
 const char kRules[] =
     "(backward rules exist for: linalg.matmul of the previous activation "
@@ -575,6 +594,8 @@ public:
         return op->emitOpError("has a weight that is not a constant: no "
                                "backward rule ")
                << kConvRules;
+      if (failed(checkNotShared(c)))
+        return failure();
       layers.push_back({op, c, nullptr});
       return success();
     };
@@ -625,8 +646,12 @@ public:
         if (!p)
           return op.emitOpError("has no backward rule in this form ")
                  << kConvRules;
-        if (p->bias) {
+        // A layer without a bias adds the importer's zeros: a constant of
+        // the forward, not trained.
+        if (p->bias && !isNoBias(p->bias.getDefiningOp<arith::ConstantOp>())) {
           auto c = p->bias.getDefiningOp<arith::ConstantOp>();
+          if (c && failed(checkNotShared(c)))
+            return failure();
           Operation *layer = p->acc.getDefiningOp();
           auto it = llvm::find_if(
               layers, [&](const ConvLayer &l) { return l.op == layer; });
@@ -1040,7 +1065,7 @@ private:
                     })
                 .getResult(0);
       }
-      if (p.bias)
+      if (p.bias && current.count(p.bias))
         updateBias(loc, p.bias, g);
       if (p.residual)
         addGrad(p.residual, g, loc);
@@ -1251,6 +1276,8 @@ struct DeriveTrainingPass
                                 "cannot be trained (f32 only)");
         if (mm.getDpsInputs()[0] != act || !w || !init || !mm->hasOneUse())
           return op.emitOpError("has no backward rule in this form ") << kRules;
+        if (failed(checkNotShared(w)))
+          return failure();
         auto g = dyn_cast<linalg::GenericOp>(*mm->getUsers().begin());
         Layer layer{cast<DenseElementsAttr>(w.getValue()),
                     {},
@@ -1267,8 +1294,11 @@ struct DeriveTrainingPass
           return g.emitOpError("adds a bias that is not a constant: no "
                                "backward rule ")
                  << kRules;
+        if (failed(checkNotShared(b)))
+          return failure();
         layer.bias = cast<DenseElementsAttr>(b.getValue());
         layer.biasLoc = b.getLoc();
+        layer.noBias = isNoBias(b);
         layer.epilogueLoc = g.getLoc();
         layers.push_back(layer);
         act = g.getResult(0);
@@ -1324,6 +1354,15 @@ struct DeriveTrainingPass
           << static_cast<int64_t>(steps)
           << " batch=" << static_cast<int64_t>(batch)
           << " lr=" << static_cast<double>(lr);
+      return signalPassFailure();
+    }
+    // The step runs in f32: a rate below f32's smallest normal number is 0
+    // (or a denormal) there, and training would leave every weight as it was.
+    if (static_cast<float>(lr) < std::numeric_limits<float>::min()) {
+      module.emitError("npu-derive-training: lr=")
+          << static_cast<double>(lr)
+          << " is 0 in f32, the precision the step runs in (the smallest "
+             "normal f32 is 1.17549e-38)";
       return signalPassFailure();
     }
     func::FuncOp forward;
@@ -1394,7 +1433,8 @@ struct DeriveTrainingPass
       resultTypes.push_back(t2(1, 1));
     for (const Layer &l : layers) {
       resultTypes.push_back(l.weight.getType());
-      resultTypes.push_back(l.bias.getType());
+      if (!l.noBias)
+        resultTypes.push_back(l.bias.getType());
     }
 
     Location floc = forward.getLoc();
@@ -1416,7 +1456,8 @@ struct DeriveTrainingPass
       auto w = b.create<arith::ConstantOp>(l.weightLoc, l.weight);
       auto bb = b.create<arith::ConstantOp>(l.biasLoc, l.bias);
       NpuDialect::TrainableAttrHelper(ctx).setAttr(w, UnitAttr::get(ctx));
-      NpuDialect::TrainableAttrHelper(ctx).setAttr(bb, UnitAttr::get(ctx));
+      if (!l.noBias)
+        NpuDialect::TrainableAttrHelper(ctx).setAttr(bb, UnitAttr::get(ctx));
       weights.push_back(w);
       biases.push_back(bb);
     }
@@ -1504,12 +1545,14 @@ struct DeriveTrainingPass
                  })
               .getResult(0);
       weights[k] = em.sgdUpdate(l.weightLoc, negXt, dz, weights[k]);
-      int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
-      SmallVector<ReassociationIndices> all{{0, 1}};
-      Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
-                                                 biases[k], all);
-      biases[k] =
-          em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
+      if (!l.noBias) {
+        int64_t n = cast<RankedTensorType>(biases[k].getType()).getDimSize(0);
+        SmallVector<ReassociationIndices> all{{0, 1}};
+        Value b2 = b.create<tensor::ExpandShapeOp>(l.biasLoc, t2(1, n),
+                                                   biases[k], all);
+        biases[k] =
+            em.flatten(l.biasLoc, em.sgdUpdate(l.biasLoc, negRate, dz, b2));
+      }
       dz = dx;
     }
     em.finishStep(layers.back().epilogueLoc, state, loss);
@@ -1518,10 +1561,12 @@ struct DeriveTrainingPass
     SmallVector<Attribute> names;
     Emitter::stateResults(state, results, names, ctx);
     for (size_t k = 0; k < layers.size(); ++k) {
-      results.push_back(weights[k]);
-      results.push_back(biases[k]);
       std::string layer = "layer" + std::to_string(k + 1);
+      results.push_back(weights[k]);
       names.push_back(b.getStringAttr(layer + ".weight"));
+      if (layers[k].noBias)
+        continue;
+      results.push_back(biases[k]);
       names.push_back(b.getStringAttr(layer + ".bias"));
     }
     b.create<func::ReturnOp>(floc, results);

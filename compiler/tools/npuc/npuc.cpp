@@ -14,6 +14,9 @@
 #include "npu/Driver/Driver.h"
 #include "npu/Pipeline/Pipeline.h"
 
+#include <cstdio>
+#include <limits>
+
 namespace cl = llvm::cl;
 
 namespace {
@@ -194,9 +197,19 @@ int main(int argc, char **argv) {
   if (trainBatch.getNumOccurrences() && (trainBatch < 1 || trainBatch > 256))
     return fail("--batch=" + llvm::Twine(trainBatch) +
                 " is out of range (1..256)");
+  // As given, to its last significant digit (std::to_string printed
+  // 1e-50 as 0.000000).
+  char lrText[32];
+  std::snprintf(lrText, sizeof lrText, "%g", trainLr.getValue());
   if (!(trainLr > 0.0 && trainLr <= 10.0))
-    return fail("--lr=" + llvm::Twine(std::to_string(trainLr)) +
+    return fail("--lr=" + llvm::Twine(lrText) +
                 " is out of range (0 < lr <= 10)");
+  // The step runs in f32, where a smaller rate is 0 (or a denormal):
+  // training would leave every weight as it was.
+  if (static_cast<float>(trainLr) < std::numeric_limits<float>::min())
+    return fail("--lr=" + llvm::Twine(lrText) +
+                " is 0 in f32, the precision training runs in (the smallest "
+                "normal f32 is 1.17549e-38)");
 
   std::string marchError;
   if (mlir::npu::marchFeatures(march, marchError).empty())

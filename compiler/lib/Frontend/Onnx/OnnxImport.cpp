@@ -41,6 +41,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::npu;
@@ -49,9 +50,17 @@ namespace {
 
 constexpr int64_t kMinOpset = 13, kMaxOpset = 17;
 
+// Notes on constants for npu train (npu-derive-training reads them, see
+// DeriveTraining.cpp): the zero bias that stands in for a layer without one
+// (Linear(bias=False)), which training must leave zero as PyTorch does; and
+// a weight of an initializer that several nodes read, which becomes one
+// constant per node, so training would update the copies apart.
+constexpr char kNoBiasAttr[] = "onnx.no_bias";
+constexpr char kSharedAttr[] = "onnx.shared";
+
 using onnx::TensorProto;
 
-const char *typeName(int32_t t) {
+std::string typeName(int32_t t) {
   switch (t) {
   case TensorProto::FLOAT:
     return "float";
@@ -59,18 +68,38 @@ const char *typeName(int32_t t) {
     return "uint8";
   case TensorProto::INT8:
     return "int8";
+  case TensorProto::UINT16:
+    return "uint16";
+  case TensorProto::INT16:
+    return "int16";
   case TensorProto::INT32:
     return "int32";
+  case TensorProto::UINT32:
+    return "uint32";
   case TensorProto::INT64:
     return "int64";
+  case TensorProto::UINT64:
+    return "uint64";
   case TensorProto::DOUBLE:
     return "double";
   case TensorProto::FLOAT16:
     return "float16";
+  case TensorProto::BFLOAT16:
+    return "bfloat16";
   case TensorProto::BOOL:
     return "bool";
+  case TensorProto::STRING:
+    return "string";
+  case TensorProto::COMPLEX64:
+    return "complex64";
+  case TensorProto::COMPLEX128:
+    return "complex128";
+  case TensorProto::UNDEFINED:
+    return "undefined (0)";
   default:
-    return "an unsupported element type";
+    // Named by its number: "an unsupported element type" did not say
+    // which.
+    return "unknown (" + std::to_string(t) + ")";
   }
 }
 
@@ -311,13 +340,15 @@ private:
   Value toLogical(const Tensor &t);
   Value realValue(const Tensor &t, Layout layout);
   Value pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-            double fill);
+            double fill, bool convInput = false);
+  void markShared(Value c, StringRef initializer);
 
   // --- layers ---------------------------------------------------------------
   struct Epilogue {
     std::optional<Tensor> residual;
     bool relu = false;
     const Const *bias = nullptr; // MatMul's following Add
+    std::string biasName;
     std::string output;
     double outScale = 1.0;
     SmallVector<Location> locs;
@@ -449,9 +480,17 @@ LogicalResult Importer::readModel() {
     return fileError() << "not an ONNX model (the protobuf does not parse as "
                           "a ModelProto with a graph: truncated or another "
                           "format)";
+  bool imported = false;
   for (const onnx::OperatorSetIdProto &o : model.opset_import())
-    if (o.domain().empty() || o.domain() == "ai.onnx")
+    if (o.domain().empty() || o.domain() == "ai.onnx") {
       opset = o.version();
+      imported = true;
+    }
+  if (!imported)
+    return fileError() << "the model has no opset import of the default "
+                          "ONNX domain ('' or 'ai.onnx'), so its ops' "
+                          "versions are unknown (supported: opsets "
+                       << kMinOpset << "-" << kMaxOpset << ")";
   if (opset < kMinOpset || opset > kMaxOpset)
     return fileError() << "opset " << opset
                        << " of the default ONNX domain is not supported "
@@ -494,31 +533,83 @@ LogicalResult Importer::readTensor(const TensorProto &t, Const &c,
   }
   std::string external;
   if (t.data_location() == TensorProto::EXTERNAL) {
+    // ONNX's external data: a file next to the model, of which the tensor
+    // takes [offset, offset + length). The location comes from the model,
+    // so it is held to what ONNX allows (a relative path inside the model's
+    // directory) and only the slice is read: a location of '/dev/zero' or
+    // '../../etc/passwd' read a whole device or a file outside the model.
     std::string location;
-    int64_t offset = 0, length = -1;
-    for (const onnx::StringStringEntryProto &e : t.external_data()) {
+    std::optional<uint64_t> offset, length;
+    for (const onnx::StringStringEntryProto &e : t.external_data())
       if (e.key() == "location")
         location = e.value();
-      else if (e.key() == "offset")
-        offset = std::atoll(e.value().c_str());
-      else if (e.key() == "length")
-        length = std::atoll(e.value().c_str());
+    for (const onnx::StringStringEntryProto &e : t.external_data()) {
+      if (e.key() != "offset" && e.key() != "length")
+        continue;
+      // Digits only: atoll read 'abc' as 0 and '-5' as a negative offset.
+      uint64_t v;
+      StringRef text(e.value());
+      if (text.empty() ||
+          !llvm::all_of(text, [](char ch) { return ch >= '0' && ch <= '9'; }) ||
+          text.getAsInteger(10, v) || v > uint64_t(INT64_MAX))
+        return where() << "external data in '" << location << "': '"
+                       << e.key() << "' is '" << e.value()
+                       << "', not a byte count (decimal digits)";
+      (e.key() == "offset" ? offset : length) = v;
     }
-    llvm::SmallString<256> file(llvm::sys::path::parent_path(path));
-    llvm::sys::path::append(file, location);
-    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
-    if (location.empty() || !buffer)
+    auto fileFail = [&]() {
       return where() << "its data is in the external file '" << location
-                     << "', which cannot be read"
-                     << (buffer ? "" : ": " + buffer.getError().message());
-    StringRef all = (*buffer)->getBuffer();
-    if (length < 0)
-      length = int64_t(all.size()) - offset;
-    if (offset < 0 || offset + length > int64_t(all.size()))
-      return where() << "external data [" << offset << ", " << offset + length
-                     << ") lies outside '" << location << "' (" << all.size()
+                     << "', which ";
+    };
+    if (location.empty())
+      return where() << "its data is external but names no file (no "
+                        "'location' key)";
+    llvm::SmallVector<StringRef> parts;
+    StringRef(location).split(parts, '/');
+    if (llvm::sys::path::is_absolute(location) || location.front() == '/' ||
+        location.find('\\') != std::string::npos)
+      return fileFail() << "is not allowed: ONNX external data must be a "
+                           "relative path inside the model's directory";
+    if (llvm::is_contained(parts, ".."))
+      return fileFail() << "is not allowed: a '..' component leaves the "
+                           "model's directory";
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
+    if (dir.empty())
+      dir = ".";
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, location);
+    // Symbolic links are followed: the file they lead to must be inside the
+    // model's directory too.
+    llvm::SmallString<256> realDir, realFile;
+    if (std::error_code ec = llvm::sys::fs::real_path(file, realFile))
+      return fileFail() << "cannot be read: " << ec.message();
+    if (std::error_code ec = llvm::sys::fs::real_path(dir, realDir))
+      return fileFail() << "cannot be read: " << ec.message();
+    llvm::sys::fs::file_status st;
+    if (std::error_code ec = llvm::sys::fs::status(realFile, st))
+      return fileFail() << "cannot be read: " << ec.message();
+    if (st.type() != llvm::sys::fs::file_type::regular_file)
+      return fileFail() << "is not a regular file";
+    if (!StringRef(realFile).starts_with(realDir.str().str() + "/"))
+      return fileFail() << "is not allowed: it leads outside the model's "
+                           "directory (to '"
+                        << realFile << "')";
+    const uint64_t need = uint64_t(n) * width, size = st.getSize();
+    if (length && *length != need)
+      return where() << "external data length " << *length << " in '"
+                     << location << "', but its shape and type need " << need
+                     << " bytes (" << n << " " << typeName(c.type)
+                     << " elements)";
+    const uint64_t from = offset.value_or(0);
+    if (from > size || size - from < need)
+      return where() << "external data [" << from << ", " << from + need
+                     << ") lies outside '" << location << "' (" << size
                      << " bytes)";
-    external = all.substr(offset, length).str();
+    auto buffer = llvm::MemoryBuffer::getFileSlice(realFile, need, from,
+                                                   /*IsVolatile=*/false);
+    if (!buffer)
+      return fileFail() << "cannot be read: " << buffer.getError().message();
+    external = (*buffer)->getBuffer().str();
   }
   const std::string &raw =
       t.data_location() == TensorProto::EXTERNAL ? external : t.raw_data();
@@ -619,27 +710,42 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
     if (!in.type().has_tensor_type())
       return fileError() << "graph input '" << in.name() << "' is not a tensor";
     SmallVector<int64_t> shape;
-    std::string dynamic;
+    std::string dynamic, invalid;
     for (auto [i, d] : llvm::enumerate(tt.shape().dim())) {
       if (d.has_dim_value() && d.dim_value() > 0) {
         shape.push_back(d.dim_value());
         continue;
       }
-      if (dynamic.empty())
+      // A size of 0 or less is no dynamic dimension: the model is wrong.
+      if (d.has_dim_value() && invalid.empty())
+        invalid = "dimension " + std::to_string(i) + " of size " +
+                  std::to_string(d.dim_value());
+      else if (!d.has_dim_value() && dynamic.empty())
         dynamic = "dimension " + std::to_string(i) +
                   (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "");
       shape.push_back(-1);
     }
     if (auto it = given.find(in.name()); it != given.end()) {
       used.insert(in.name());
-      if (it->second.size() != shape.size() ||
-          llvm::any_of(llvm::zip(it->second, shape), [](auto p) {
-            return std::get<1>(p) > 0 && std::get<0>(p) != std::get<1>(p);
-          }))
+      if (it->second.size() != shape.size())
         return fileError() << "--input-shape for '" << in.name()
-                           << "' does not fit its shape in the model (rank "
-                           << shape.size() << ")";
+                           << "' does not fit its shape in the model: rank "
+                           << it->second.size() << " given, the model's is "
+                           << shape.size();
+      for (auto [i, d] : llvm::enumerate(shape))
+        if (d > 0 && it->second[i] != d)
+          return fileError() << "--input-shape for '" << in.name()
+                             << "' does not fit its shape in the model: "
+                                "dimension "
+                             << i << " is " << d << " in the model, "
+                             << it->second[i] << " given";
       shape = it->second;
+    } else if (!invalid.empty()) {
+      return fileError() << "graph input '" << in.name() << "' has an invalid "
+                         << invalid
+                         << " (sizes must be positive); give its shape with "
+                            "--input-shape="
+                         << in.name() << "=<d0>x<d1>x...";
     } else if (!dynamic.empty()) {
       return fileError() << "graph input '" << in.name() << "' has a dynamic "
                          << dynamic
@@ -1000,7 +1106,7 @@ Value Importer::realValue(const Tensor &t, Layout layout) {
 }
 
 Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                    double fill) {
+                    double fill, bool convInput) {
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
       llvm::all_of(high, [](int64_t p) { return p == 0; }))
     return v;
@@ -1013,12 +1119,43 @@ Value Importer::pad(Value v, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
     lo.push_back(b.getIndexAttr(low[i]));
     hi.push_back(b.getIndexAttr(high[i]));
   }
+  // A pad no convolution folds (before a pooling, or a Pad node's own)
+  // becomes a generic writing the source at an offset, whose map linalg
+  // rejects when a dimension is padded at its end only (TF "same",
+  // ZeroPad2d((0, 1, 0, 1)): the offset is 0, and a plain loop index must
+  // cover the whole dimension). Such a pad is written as the filled tensor
+  // and an insert_slice of the source, which npu-legalize-linalg lowers
+  // with that case handled (a concatenation's first part).
+  bool endOnly = false;
+  for (size_t i = 0; i < low.size(); ++i)
+    endOnly |= low[i] == 0 && high[i] > 0;
+  if (!convInput && endOnly) {
+    Value filled = zeroFilled(shape, type.getElementType(), fill);
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      sizes.push_back(b.getIndexAttr(type.getDimSize(i)));
+      strides.push_back(b.getIndexAttr(1));
+    }
+    return b.create<tensor::InsertSliceOp>(loc, v, filled, lo, sizes,
+                                           strides);
+  }
   return b.create<tensor::PadOp>(loc, tensorType(shape, type.getElementType()),
                                  v, lo, hi,
                                  scalar(type.getElementType(), fill));
 }
 
 // --- layers with an epilogue ----------------------------------------------------
+
+void Importer::markShared(Value c, StringRef initializer) {
+  auto it = consumers.find(initializer);
+  if (initializer.empty() || it == consumers.end() || it->second.size() < 2)
+    return;
+  c.getDefiningOp()->setAttr(
+      kSharedAttr, b.getStringAttr("initializer '" + initializer +
+                                   "' is read by nodes '" +
+                                   nodeName(it->second[0]) + "' and '" +
+                                   nodeName(it->second[1]) + "'"));
+}
 
 int Importer::soleConsumer(StringRef name) const {
   if (graphOutputs.count(name))
@@ -1064,6 +1201,7 @@ FailureOr<Importer::Epilogue> Importer::fuseEpilogue(bool int8, bool biasAdd,
           c->second.type == TensorProto::FLOAT &&
           c->second.numel() == channels && c->second.shape.back() == channels) {
         ep.bias = &c->second;
+        ep.biasName = c->first().str();
         take(next);
         continue;
       }
@@ -1210,8 +1348,22 @@ LogicalResult Importer::finishLayer(Value acc, ArrayRef<int64_t> physShape,
   if (ep.residual)
     residual = result.layout == Layout::Nhwc ? toNhwc(*ep.residual)
                                              : toLogical(*ep.residual);
+  // A layer without a bias adds zeros (the epilogue npu-fuse-conv and
+  // npu-derive-training match always has a bias operand).
+  const bool noBias = biasReal.empty();
+  std::vector<double> zeros;
+  if (noBias) {
+    zeros.assign(c, 0.0);
+    biasReal = zeros;
+  }
   if (!int8) {
     Value bias = constant({c}, f32(), biasReal);
+    if (noBias)
+      bias.getDefiningOp()->setAttr(kNoBiasAttr, b.getUnitAttr());
+    else
+      markShared(bias, !ep.biasName.empty()    ? StringRef(ep.biasName)
+                       : node->input_size() > 2 ? StringRef(node->input(2))
+                                                : StringRef());
     result.value = epilogue(at, acc, physShape, bias, {}, {}, residual, 0, 0,
                             ep.relu, false);
     define(ep.output, result);
@@ -1324,7 +1476,8 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
     return failure();
   Type et = int8 ? i8() : f32(), acct = int8 ? i32() : f32();
   Value in =
-      pad(toNhwc(x), {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0);
+      pad(toNhwc(x), {0, pads[0], pads[1], 0}, {0, pads[2], pads[3], 0}, 0,
+          /*convInput=*/true);
   SmallVector<int64_t> outShape = {n, oh, ow, cout};
   Value acc = zeroFilled(outShape, acct);
   auto attrs = SmallVector<NamedAttribute>{
@@ -1348,8 +1501,9 @@ LogicalResult Importer::convLayer(const Tensor &x, const Const &w,
                                               ValueRange{acc}, attrs)
                .getResult(0);
   }
-  std::vector<double> biasReal =
-      bias ? bias->real() : std::vector<double>(cout, 0.0);
+  if (!int8)
+    markShared(conv.getDefiningOp()->getOperand(1), node->input(1));
+  std::vector<double> biasReal = bias ? bias->real() : std::vector<double>();
   Tensor result;
   result.shape = {n, cout, oh, ow};
   result.layout = Layout::Nhwc;
@@ -1390,10 +1544,10 @@ LogicalResult Importer::matmulLayer(const Tensor &a, Const w,
     return failure();
   if (ep->bias)
     bias = ep->bias->real();
-  if (bias.empty())
-    bias.assign(n, 0.0);
   Type et = int8 ? i8() : f32(), acct = int8 ? i32() : f32();
   Value wt = constant({k, n}, et, w.data);
+  if (!int8)
+    markShared(wt, node->input(1));
   Value acc = zeroFilled({m, n}, acct);
   Value mm =
       b.create<linalg::MatmulOp>(loc, TypeRange{acc.getType()},
@@ -2127,7 +2281,14 @@ LogicalResult Importer::importPad() {
     lo = permuteShape(lo, kToNhwc);
     hi = permuteShape(hi, kToNhwc);
   }
-  result.value = pad(v, lo, hi, fill);
+  // A zero pad whose only reader is a convolution stays a tensor.pad,
+  // which npu-fuse-conv folds into the convolution's own padding (ResNet-8's
+  // stride-2 convolutions after ZeroPad2d((0, 1, 0, 1))): as a separate
+  // fill and copy it cost that network 40 % more cycles.
+  const int reader = soleConsumer(node->output(0));
+  const bool convReads =
+      fill == 0 && reader >= 0 && graph().node(reader).op_type() == "Conv";
+  result.value = pad(v, lo, hi, fill, /*convInput=*/convReads);
   result.layout = layout;
   result.shape = padded;
   defineOutput(result);
@@ -2664,6 +2825,14 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
       return nodeError() << "perm is not a permutation of the dimensions";
     r.shape = permuteShape(x.shape, perm);
     r.data = permuteData(x.data, x.shape, perm);
+    // A quantised weight stays one (Linear(bias=False) exports its
+    // DequantizeLinear'd weight through a Transpose before the MatMul):
+    // its scales move with their axis.
+    if (x.quantized) {
+      r.quantized = true;
+      r.scale = x.scale;
+      r.axis = llvm::find(perm, x.axis) - perm.begin();
+    }
   } else if (op == "Slice") {
     const int64_t rank = x.shape.size();
     if (in.size() < 3 || !in[1] || !in[2])
@@ -2720,6 +2889,13 @@ LogicalResult Importer::foldConstantNode(bool &folded) {
   } else {
     return success(); // Cast and Identity fold in their handlers
   }
+  // The other folds compute on `data`, the integers of a quantised
+  // constant, and would lose its scales (Shape reads its shape only).
+  if (!r.quantized && op != "Shape" && llvm::any_of(in, [](const Const *c) {
+        return c && c->quantized;
+      }))
+    return nodeError() << "a constant from DequantizeLinear (quantised "
+                          "weights) is supported through Transpose only";
   consts[node->output(0)] = std::move(r);
   folded = true;
   return success();
@@ -2736,6 +2912,35 @@ OwningOpRef<ModuleOp> Importer::run() {
       return nullptr;
     consts[t.name()] = std::move(c);
   }
+  // Every node's domain and outputs before any node is read: fusing an
+  // epilogue (a MatMul's bias Add, a Conv's Relu) and folding (Constant,
+  // BatchNormalization) look at later nodes by their op type, and took a
+  // 'my.custom' or 'com.microsoft' Add or Relu for the standard one.
+  llvm::StringMap<int> producer;
+  for (nodeIndex = 0; nodeIndex < graph().node_size(); ++nodeIndex) {
+    node = &graph().node(nodeIndex);
+    loc = nodeLocation(nodeIndex);
+    if (!node->domain().empty() && node->domain() != "ai.onnx") {
+      nodeError() << "op domain '" << node->domain()
+                  << "' is not supported (the default ONNX domain only)";
+      return nullptr;
+    }
+    // A second producer of a name would silently replace the first's value
+    // for the nodes after it.
+    for (const std::string &out : node->output()) {
+      if (out.empty())
+        continue;
+      auto [it, fresh] = producer.try_emplace(out, nodeIndex);
+      if (!fresh) {
+        nodeError() << "output '" << out << "' is also the output of node '"
+                    << nodeName(it->second)
+                    << "' (ONNX names each value once)";
+        return nullptr;
+      }
+    }
+  }
+  loc = fileLoc;
+  node = nullptr;
   for (const onnx::ValueInfoProto &o : graph().output())
     graphOutputs.insert(o.name());
   for (int i = 0; i < graph().node_size(); ++i)
@@ -2747,8 +2952,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   // QuantizeLinear and BatchNormalization folding see their values.
   for (nodeIndex = 0; nodeIndex < graph().node_size(); ++nodeIndex) {
     node = &graph().node(nodeIndex);
-    if (node->op_type() != "Constant" ||
-        (!node->domain().empty() && node->domain() != "ai.onnx"))
+    if (node->op_type() != "Constant")
       continue;
     loc = nodeLocation(nodeIndex);
     if (failed(importConstant()))
@@ -2783,11 +2987,6 @@ OwningOpRef<ModuleOp> Importer::run() {
     loc = nodeLocation(nodeIndex);
     if (node->output_size() < 1 || node->output(0).empty()) {
       nodeError() << "has no output";
-      return nullptr;
-    }
-    if (!node->domain().empty() && node->domain() != "ai.onnx") {
-      nodeError() << "op domain '" << node->domain()
-                  << "' is not supported (the default ONNX domain only)";
       return nullptr;
     }
     Handler handler = nullptr;
