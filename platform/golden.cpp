@@ -340,6 +340,32 @@ manifest manifest::parse(const std::string& text, const std::string& path) {
             m.layer_macs.emplace_back(r.string(o, where, "region"), r.unsigned_int(o, where, "macs"));
         }
     }
+    if (const json::Value* tv = root.get("training")) {
+        const json::Object& o = r.object(*tv, "training");
+        m.training_steps = r.unsigned_int(o, "training", "steps");
+        if (m.training_steps == 0) r.fail("training.steps", "a training run has at least one step");
+        // One loss per step, each an f32 scalar: a loss left out would
+        // otherwise go unchecked, and the run still pass.
+        std::uint64_t losses = 0;
+        for (const auto& t : m.outputs) {
+            llvm::StringRef name(t.name);
+            if (!name.consume_front("loss.step")) continue;
+            std::uint64_t step = 0;
+            if (name.getAsInteger(10, step) || step >= m.training_steps)
+                r.fail("training.steps", fmt::format("output '{}' is no step's loss of {} steps (loss.step0 to "
+                                                     "loss.step{})",
+                                                     t.name, m.training_steps, m.training_steps - 1));
+            if (t.type != element_type::f32 || t.bytes != 4)
+                r.fail("training.steps", fmt::format("output '{}' is not one f32 (a step's loss)", t.name));
+            ++losses;
+        }
+        if (losses != m.training_steps)
+            for (std::uint64_t step = 0; step < m.training_steps; ++step)
+                if (!output_names.count(fmt::format("loss.step{}", step)))
+                    r.fail("training.steps",
+                           fmt::format("{} steps, but outputs list no loss.step{}: every step's loss is compared",
+                                       m.training_steps, step));
+    }
     if (const json::Value* iv = root.get("inputs")) {
         const json::Array& ins = r.array(*iv, "inputs");
         for (std::size_t i = 0; i < ins.size(); ++i)
@@ -463,6 +489,9 @@ void compare_as(const tensor_desc& t, const unsigned char* got, const unsigned c
         bool equal = false;
         const double err = compare_element(g, e, tol, equal);
         ++r.compared;
+        if constexpr (std::is_floating_point_v<T>)
+            if (!std::isfinite(e) && r.nonfinite_golden++ == 0)
+                r.first_nonfinite = fmt::format("{}{}: {}", t.name, format_index(t.shape, i), e);
         if (err > r.max_abs_err) r.max_abs_err = err;
         if (equal) continue;
         ++r.mismatches;
@@ -612,6 +641,16 @@ comparison compare_outputs(const manifest& m, const std::vector<unsigned char>& 
         c.failure = "a comparison that compared zero elements is a failure: every output has zero elements";
     else if (c.compared != c.expected)
         c.failure = fmt::format("only {} of {} elements were compared", c.compared, c.expected);
+    else if (const auto bad = std::find_if(c.outputs.begin(), c.outputs.end(),
+                                           [](const output_result& r) { return r.nonfinite_golden != 0; });
+             bad != c.outputs.end()) {
+        std::uint64_t n = 0;
+        for (const auto& r : c.outputs) n += r.nonfinite_golden;
+        c.failure = fmt::format("{} element{} of the golden reference {} NaN or infinite (first {}): a reference "
+                                "that diverged or overflowed verifies nothing{}",
+                                n, n == 1 ? "" : "s", n == 1 ? "is" : "are", bad->first_nonfinite,
+                                c.losses.empty() ? "" : " (the training diverged: a smaller --lr?)");
+    }
     else if (!c.never_written.empty())
         c.failure = fmt::format("{}", fmt::join(c.never_written, "; "));
     else if (c.mismatches) {

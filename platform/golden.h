@@ -82,6 +82,10 @@ struct manifest {
     std::vector<tensor_desc> outputs;
     std::vector<tensor_desc> inputs;
     std::vector<checkpoint_desc> checkpoints;  // optional
+    // A training run's steps (npuc --train: the "training" block), 0 for
+    // inference: its outputs must hold one loss per step, loss.step0 to
+    // loss.step<steps-1>.
+    std::uint64_t training_steps = 0;
     // Multiply-accumulates per trace region (npuc's "layers", optional): the
     // report's MAC/cycle per layer.
     std::vector<std::pair<std::string, std::uint64_t>> layer_macs;
@@ -117,6 +121,11 @@ struct output_result {
     // Elements not every byte of which an initiator (or the loader) wrote
     // (memcheck's shadow), whatever their value; 0 when unknown.
     std::uint64_t never_written = 0;
+    // Elements whose golden value is NaN or infinite (floats), and the
+    // first one ("loss.step4: nan"): a reference that diverged or
+    // overflowed verifies nothing, whatever the device computed.
+    std::uint64_t nonfinite_golden = 0;
+    std::string first_nonfinite;
     std::string location;  // layers: the op's source (checkpoint_desc::location)
 };
 

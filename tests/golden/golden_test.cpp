@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "config/memory_map.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -312,6 +313,58 @@ TEST(GoldenCompareOutputs, CountsVerdictsAndText) {
     EXPECT_NE(c.text().find("compared 0 of 0 elements, 0 mismatches, max abs err 0"), std::string::npos);
     EXPECT_NE(c.failure.find("compared zero elements is a failure"), std::string::npos);
     fs::remove_all(dir);
+}
+
+// A training manifest (npuc --train) lists one f32 loss per step: a loss
+// left out of the outputs would go unchecked, so the manifest is refused.
+TEST(GoldenManifest, TrainingStepsNeedEveryLoss) {
+    const auto loss = [](int s) {
+        return fmt::format(R"({{"name": "loss.step{}", "shape": [], "element_type": "f32", "address": {},
+                              "bytes": 4, "golden_offset": {}}})",
+                           s, 469762048 + 4 * s, 4 * s);
+    };
+    const std::string two = "[" + loss(0) + ", " + loss(1) + "]";
+    const auto m = manifest::parse(manifest_text(two, R"("training": {"steps": 2, "lr": 0.01}, )"), "m.json");
+    EXPECT_EQ(m.training_steps, 2u);
+    EXPECT_EQ(error_of(manifest_text("[" + loss(0) + "]", R"("training": {"steps": 2}, )")),
+              "out/manifest.json: training.steps: 2 steps, but outputs list no loss.step1: every step's loss is "
+              "compared");
+    EXPECT_EQ(error_of(manifest_text(two, R"("training": {"steps": 1}, )")),
+              "out/manifest.json: training.steps: output 'loss.step1' is no step's loss of 1 steps (loss.step0 to "
+              "loss.step0)");
+    EXPECT_EQ(error_of(manifest_text(two, R"("training": {"steps": 0}, )")),
+              "out/manifest.json: training.steps: a training run has at least one step");
+    // Without a training block, losses are outputs like any other.
+    EXPECT_EQ(manifest::parse(manifest_text("[" + loss(1) + "]"), "m.json").training_steps, 0u);
+}
+
+// A golden reference that holds NaN (a training run that diverged, the
+// reference's too) verifies nothing: the device's NaN "matching" it is a
+// failure that says so, not a pass.
+TEST(GoldenCompareOutputs, NonFiniteGoldenFails) {
+    auto m = manifest::parse(manifest_text(R"([{"name": "loss.step0", "shape": [], "element_type": "f32",
+                                                "address": 469762048, "bytes": 4, "golden_offset": 0},
+                                               {"name": "w", "shape": [2], "element_type": "f32",
+                                                "address": 469762052, "bytes": 8, "golden_offset": 4}])",
+                                             R"("training": {"steps": 1}, )"),
+                             "m.json");
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> dev{nan, 1.0f, std::numeric_limits<float>::infinity()};
+    const std::vector<unsigned char> golden = bytes_of(dev);
+    auto reader = [&](std::uint64_t a, void* d, std::uint64_t n) {
+        std::memcpy(d, reinterpret_cast<const unsigned char*>(dev.data()) + (a - 469762048), n);
+        return n;
+    };
+    auto c = compare_outputs(m, golden, reader);
+    EXPECT_FALSE(c.passed());
+    EXPECT_EQ(c.mismatches, 0u);
+    EXPECT_EQ(c.failure,
+              "2 elements of the golden reference are NaN or infinite (first loss.step0[]: nan): a reference that "
+              "diverged or overflowed verifies nothing (the training diverged: a smaller --lr?)");
+    // Finite golden values compare as before.
+    dev = {0.5f, 1.0f, 2.0f};
+    const std::vector<unsigned char> finite = bytes_of(dev);
+    EXPECT_TRUE(compare_outputs(m, finite, reader).passed());
 }
 
 TEST(GoldenCheckpoints, SnapshotAtTheNthRegionEndAndCompare) {
