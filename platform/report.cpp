@@ -94,6 +94,11 @@ std::string report::self_check_failure(const soc& s) {
             return fmt::format("self-check '{}' compared only {} of the {} elements it declared", c.name, c.compared,
                                c.expected);
         if (!c.ended) return fmt::format("self-check '{}' never ended (npu_check_end)", c.name);
+        // Called for a run that exits 0 only: the harness counted mismatches
+        // and still reported success (its verdict ignores its own count).
+        if (c.errors)
+            return fmt::format("self-check '{}' found {} error{} in {} elements, but the firmware exited 0", c.name,
+                               c.errors, c.errors == 1 ? "" : "s", c.compared);
     }
     return "";
 }

@@ -1,0 +1,17 @@
+/* A harness that counts its mismatches and still returns 0: the self-check
+ * recorded 4 errors, so npusim fails the run (exit 8) instead of reporting
+ * success (tests/firmware, fw.selfcheck_errors_exit0). */
+#include "npu.h"
+
+int main(void) {
+    npu_check_begin("logits", 16);
+    int errors = 0;
+    for (int i = 0; i < 16; ++i) {
+        const int bad = i % 5 == 0;
+        errors += bad;
+        npu_check_compare(1, bad);
+    }
+    npu_check_end();
+    (void)errors; /* the bug: the verdict ignores the count */
+    return 0;
+}
