@@ -130,6 +130,19 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     std::string decode = svc_.describe_address ? svc_.describe_address(e.who ? e.who->cls : 0, e.address) : "";
     // A symbol only means something for an address that is mapped.
     std::string sym = decode.rfind("unmapped", 0) == 0 ? "" : svc_.symbol_of(e.address);
+    // An access whose first byte is mapped but not its last (a burst over
+    // a memory's end): the first byte's region alone read as a valid address.
+    if (svc_.describe_address && e.size > 1 && decode.rfind("mapped: ", 0) == 0) {
+        const auto region = [](const std::string& d) { return d.substr(0, d.find(" + ")); };
+        const auto at = [&](std::uint64_t a) { return svc_.describe_address(e.who ? e.who->cls : 0, a); };
+        const std::uint64_t last = e.address + e.size - 1;
+        if (region(at(last)) != region(decode)) {
+            std::uint64_t out = e.address + 1;
+            while (out < last && region(at(out)) == region(decode)) ++out;
+            decode += fmt::format(", but the {}-byte access runs {} byte{} past its end (from 0x{:08x})", e.size,
+                                  last - out + 1, last == out ? "" : "s", out);
+        }
+    }
     std::string out = "*** bus error ***\n";
     out += fmt::format("  initiator : {}\n", who_text(e.who));
     out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, e.size, e.address);
