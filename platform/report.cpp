@@ -110,7 +110,7 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
         if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
             r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
-            r->in_use != m.in_use || first > r->end || end < r->first)
+            r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
         r->end = std::max(r->end, end);
@@ -120,8 +120,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     }
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
-    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use, first, end,
-                       bytes, 1});
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use,
+                       m.stack_crossing, first, end, bytes, 1});
     return false;
 }
 
@@ -192,7 +192,21 @@ std::string report::format_buffer_in_use(const base::memcheck_info& m) const {
     return out;
 }
 
+std::string report::format_stack_crossing(const base::memcheck_info& m) const {
+    const std::string sym = svc_.symbol_of(m.access);
+    std::string out = "*** memcheck: DMA destination crosses a stack's bound ***\n";
+    out += fmt::format("  initiator : {}\n", who_text(m.who));
+    out += fmt::format("  row       : {} bytes at 0x{:08x}{}\n", m.size, m.access, sym.empty() ? "" : " <" + sym + ">");
+    if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+    out += m.context;
+    out +=
+        "  hint      : a buffer on a stack lies wholly inside it: a destination that runs across a stack's bound "
+        "overruns its own buffer (its size, a tile count, an allocation too small)\n";
+    return out;
+}
+
 std::string report::format_memcheck(const base::memcheck_info& m) const {
+    if (m.stack_crossing) return format_stack_crossing(m);
     if (m.stack_overflow) return format_stack_overflow(m);
     if (m.in_use) return format_buffer_in_use(m);
     std::string sym = svc_.symbol_of(m.address);
@@ -357,6 +371,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const std::string sym = svc_.symbol_of(r.first);
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
                              r.in_use        ? "write into a buffer in use,"
+                             : r.stack_crossing ? "DMA write across a stack's bound,"
                              : r.stack       ? "stack overflow,"
                              : r.sa          ? "read before the SA job ended"
                              : r.in_flight   ? "read before the DMA wrote"

@@ -53,6 +53,7 @@ private:
     std::string format_bus_error(const base::bus_error_info& e) const;
     std::string format_memcheck(const base::memcheck_info& m) const;
     std::string format_stack_overflow(const base::memcheck_info& m) const;
+    std::string format_stack_crossing(const base::memcheck_info& m) const;
     std::string format_buffer_in_use(const base::memcheck_info& m) const;
     std::string layer_table(const soc& s) const;
 
@@ -70,6 +71,7 @@ private:
         bool has_pc, in_flight, zeroed_only, sa;  // sa: in flight = a running SA job's C
         bool stack;                               // a stack-guard finding, not a read
         bool in_use;                              // a write into a buffer in use, not a read
+        bool stack_crossing;                      // a DMA destination across a stack's bound
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;

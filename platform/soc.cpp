@@ -387,6 +387,18 @@ void soc::install_stack_guards(const elf_image& image) {
     if (svc.memcheck() != base::memcheck_mode::off)
         for (const auto& st : stacks_)
             cores_[st.hart]->set_stack_guard(static_cast<std::uint32_t>(l1_base), st.lo, st.hi);
+    svc.stack_crossed = [this](std::uint64_t lo, std::uint64_t hi, std::uint64_t& s_lo,
+                               std::uint64_t& s_hi) -> std::string {
+        for (const auto& st : stacks_)
+            if (lo < st.hi && st.lo < hi && (lo < st.lo || hi > st.hi)) {
+                s_lo = st.lo;
+                s_hi = st.hi;
+                return fmt::format("the stack of hart {}{} [0x{:08x}, 0x{:08x})", st.hart,
+                                   cores_[st.hart]->is_cluster_controller() ? " (cluster controller)" : "", st.lo,
+                                   st.hi);
+            }
+        return std::string();
+    };
     // Below the stacks: npu_l1_malloc's heap (alloc.c), up to __stacks_bottom.
     const auto l1_heap = sym("__l1_noinit_end");
     svc.describe_stack = [this, heap_lo = l1_heap ? *l1_heap : *bottom, heap_hi = *bottom](std::uint64_t a) {

@@ -6,7 +6,8 @@
  * finding. Also the simulation controls refusing a DMA transfer's write
  * (DMA_TO_EXIT, DMA_TO_CHECK): a stray transfer there once ended the run as
  * the firmware's exit(0), or made a self-check that compared nothing pass;
- * and a burst over L2's end (DMA_PAST_L2_END). */
+ * a burst over L2's end (DMA_PAST_L2_END); and a transfer that overruns
+ * the largest L1 block into the controller's stack (DMA_INTO_STACK). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -15,7 +16,7 @@
 #include "npu_platform.h"
 #include "npu_sa.h"
 
-#if defined(DMA_TO_EXIT) || defined(DMA_TO_CHECK) || defined(DMA_PAST_L2_END)
+#if defined(DMA_TO_EXIT) || defined(DMA_TO_CHECK) || defined(DMA_PAST_L2_END) || defined(DMA_INTO_STACK)
 #define STRAY_DMA 1
 #endif
 
@@ -56,6 +57,14 @@ int main(void) {
     static NPU_L1_BSS uint32_t dst[8];
     npu_dma_wait(npu_dma_copy_1d(dst, (const void *)(L2_BASE + L2_SIZE - 16), 32));
     return 0;
+#elif defined(DMA_INTO_STACK)
+    /* One tile too many into the largest L1 block: the stacks lie right
+     * above the L1 heap, the controller's first. */
+    const uint32_t n = npu_l1_free_bytes();
+    int8_t *block = npu_l1_malloc(n);
+    if (!block) return 3;
+    npu_dma_wait(npu_dma_copy_1d(block, (const void *)L2_BASE, n + 512));
+    return 0;
 #elif defined(DMA_TO_CHECK)
     static uint32_t many = 100000;
     npu_check_begin("logits", 100000);
@@ -89,6 +98,11 @@ int main(void) {
     pong[3 * 64 + 7] = 7;
 #endif
     npu_dma_wait(id);
+
+    /* A buffer on the controller's stack, wholly inside it: no finding. */
+    int32_t local[16];
+    npu_dma_wait(npu_dma_copy_1d(local, src_l2, sizeof local));
+    pong[0] += local[15];
 
     /* The SA's job reads A and B and writes C until it ends. */
     for (int i = 0; i < M * K; ++i) a[i] = (int8_t)(i % 7 - 3);

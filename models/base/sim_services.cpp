@@ -58,6 +58,7 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         const char* what =
             m.in_use           ? "memcheck: write into a buffer in use at "
+            : m.stack_crossing ? "memcheck: DMA destination crosses a stack's bound at "
             : m.stack_overflow ? (m.is_write ? "memcheck: stack overflow: store below the stack limit at "
                                            : "memcheck: stack overflow: load below the stack limit at ")
             : m.in_flight && describe_in_flight && describe_in_flight(m.address).rfind("systolic array", 0) == 0

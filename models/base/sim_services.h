@@ -85,6 +85,10 @@ struct memcheck_info {
     // [address, address + size), which another in-flight transfer or running
     // job reads or writes; `context` names both (report lines).
     bool in_use = false;
+    // Not a read either: a DMA transfer pushed whose destination runs
+    // across a hart stack's bound (from a buffer outside it into the
+    // stack, or out of it): `context` says which stack and where.
+    bool stack_crossing = false;
     std::string context;
 };
 
@@ -278,6 +282,12 @@ public:
     // the L1 heap below the stacks, or "" (stack-guard reports; the platform
     // knows the layout from the linker script's symbols).
     std::function<std::string(std::uint64_t)> describe_stack;
+    // The first hart stack [lo, hi) overlaps but does not contain (a bound
+    // it crosses), described as describe_stack does with the bounds in
+    // `stack_lo` and `stack_hi`; "" if none (or the layout is unknown).
+    std::function<std::string(std::uint64_t lo, std::uint64_t hi, std::uint64_t& stack_lo,
+                              std::uint64_t& stack_hi)>
+        stack_crossed;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;

@@ -441,6 +441,50 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
     svc.memcheck_finding(*m);
 }
 
+void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                               const base::call_chain& chain) {
+    auto& svc = services();
+    if (svc.memcheck() == base::memcheck_mode::off || !svc.stack_crossed || d.len == 0 || d.count_2d == 0 ||
+        d.count_3d == 0)
+        return;
+    std::uint64_t s_lo = 0, s_hi = 0;
+    // The rows' extent first: most transfers are nowhere near a stack.
+    if (svc.stack_crossed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d), s_lo, s_hi).empty()) return;
+    for (std::uint64_t p = 0; p < d.count_3d; ++p)
+        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
+            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
+            const std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);
+            if (stack.empty()) continue;
+            // The first byte on the other side of the bound it crosses.
+            const std::uint64_t bound = a < s_lo ? s_lo : s_hi;
+            std::string from = svc.describe_stack ? svc.describe_stack(a) : std::string();
+            if (from.empty()) from = svc.describe_address ? svc.describe_address(static_cast<int>(cfg::initiator_class::dma), a) : std::string();
+            base::memcheck_info m;
+            m.stack_crossing = true;
+            m.is_write = true;
+            m.who = &engine_id_;
+            m.pc = pc;
+            m.has_pc = by && by->hart >= 0;
+            m.access = a;
+            m.size = d.len;
+            m.unwritten = d.len;
+            m.address = bound;
+            const std::string caller = svc.caller_of(chain);
+            m.context =
+                fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}\n", d.dims, describe(d),
+                            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name)
+                                                : by->name)
+                               : std::string("unknown initiator"),
+                            caller.empty() ? "" : " (" + caller + ")") +
+                fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), runs from {} {} {} at "
+                            "0x{:08x}\n",
+                            r, p, a, a + d.len, from.empty() ? "outside it" : from,
+                            a < s_lo ? "into" : "out of", stack, bound);
+            svc.memcheck_finding(m);
+            return;
+        }
+}
+
 std::string dma::programmer_text(const channel& ch) const {
     if (ch.by_hart >= 0) return fmt::format("hart {} ({}, {})", ch.by_hart, ch.by_role, ch.by_name);
     return ch.by_name.empty() ? std::string("unknown initiator") : fmt::format("{} ({})", ch.by_name, ch.by_role);
@@ -534,6 +578,7 @@ std::uint32_t dma::push(unsigned dims) {
         wait_in_access(channel_freed_);
     }
     check_buffers_in_use(d, by, pc, chain);
+    check_stack_crossing(d, by, pc, chain);
     const sc_time offset = access_time() - base::sim_time();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();

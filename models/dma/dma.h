@@ -76,6 +76,11 @@ private:
     // in-flight transfer or the running SA job uses: a finding naming both.
     void check_buffers_in_use(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
                               const base::call_chain& chain);
+    // Memcheck: the transfer about to be pushed writes a row that runs
+    // across a hart stack's bound (an overrun of the buffer it fills, into
+    // a live stack): a finding at the push, naming the row and the stack.
+    void check_stack_crossing(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                              const base::call_chain& chain);
     // The call stack of the hart in the current register access (a push).
     void capture_pusher_chain(base::call_chain& out) const;
     int route_index(std::uint64_t addr) const;  // memory region index for route stats, -1 if none
