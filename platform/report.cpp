@@ -83,6 +83,11 @@ report::report(const cfg::config& cfg, soc& s) : cfg_(cfg), svc_(s.context().ser
     };
 }
 
+namespace {
+// "1 byte", "4 bytes".
+std::string bytes_text(std::uint64_t n) { return fmt::format("{} byte{}", n, n == 1 ? "" : "s"); }
+}  // namespace
+
 std::string report::self_check_failure(const soc& s) {
     for (const auto& c : s.soc_periph().self_checks()) {
         if (c.compared == 0)
@@ -145,10 +150,13 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
     }
     std::string out = "*** bus error ***\n";
     out += fmt::format("  initiator : {}\n", who_text(e.who));
-    out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, e.size, e.address);
+    out += fmt::format("  access    : {} of {} at 0x{:08x}\n", kind, bytes_text(e.size), e.address);
     if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, e.pc));
     out += fmt::format("  address   : {}\n", decode);
     if (!sym.empty()) out += fmt::format("  symbol    : {}\n", sym);
+    if (e.who && e.who->hart >= 0 && svc_.stack_overflow_note)
+        if (const std::string note = svc_.stack_overflow_note(e.who->hart); !note.empty())
+            out += fmt::format("  stack     : {}\n", note);
     if (svc_.describe_register && !e.is_fetch)
         if (std::string why = svc_.describe_register(e.who ? e.who->cls : 0, e.address, e.is_write); !why.empty())
             out += fmt::format("  register  : {}\n", why);
@@ -160,7 +168,7 @@ std::string report::format_stack_overflow(const base::memcheck_info& m) const {
     const char* kind = m.is_write ? "store" : "load";
     std::string out = fmt::format("*** memcheck: stack overflow: {} below the stack limit ***\n", kind);
     out += fmt::format("  initiator : {}\n", who_text(m.who));
-    out += fmt::format("  access    : {} of {} bytes at 0x{:08x}\n", kind, m.size, m.access);
+    out += fmt::format("  access    : {} of {} at 0x{:08x}\n", kind, bytes_text(m.size), m.access);
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
     out += fmt::format("  sp        : 0x{:08x} ({} bytes below the stack limit)\n", m.sp, m.stack_lo - m.sp);
     out += fmt::format("  stack     : [0x{:08x}, 0x{:08x}) ({} bytes, firmware.stack_size)\n", m.stack_lo,
@@ -183,7 +191,8 @@ std::string report::format_buffer_in_use(const base::memcheck_info& m) const {
     const std::string sym = svc_.symbol_of(m.address);
     std::string out = "*** memcheck: write into a buffer in use ***\n";
     out += fmt::format("  initiator : {}\n", who_text(m.who));
-    out += fmt::format("  overlap   : {} bytes at 0x{:08x}{}\n", m.size, m.address, sym.empty() ? "" : " <" + sym + ">");
+    out += fmt::format("  overlap   : {} at 0x{:08x}{}\n", bytes_text(m.size), m.address,
+                       sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
     out += m.context;
     out +=
@@ -221,7 +230,7 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
                                                   : "read of never-written memory",
                                   who_text(m.who));
     out +=
-        fmt::format("  access    : load of {} bytes, first {} byte 0x{:08x}{}\n", m.size,
+        fmt::format("  access    : load of {}, first {} byte 0x{:08x}{}\n", bytes_text(m.size),
                     m.in_flight ? "not yet transferred" : "unwritten", m.address, sym.empty() ? "" : " <" + sym + ">");
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
     // An engine's read (a DMA channel's): where the firmware programmed it.

@@ -399,6 +399,17 @@ void soc::install_stack_guards(const elf_image& image) {
             }
         return std::string();
     };
+    svc.stack_overflow_note = [this](int hart) -> std::string {
+        for (const auto& st : stacks_) {
+            if (static_cast<int>(st.hart) != hart) continue;
+            const std::uint32_t sp = cores_[st.hart]->state().x[2];
+            if (sp >= st.lo) return std::string();
+            return fmt::format("sp 0x{:08x} is {} bytes below the limit of its stack [0x{:08x}, 0x{:08x}): the "
+                               "stack overflowed (a large local array, deep calls; firmware.stack_size)",
+                               sp, st.lo - sp, st.lo, st.hi);
+        }
+        return std::string();
+    };
     // Below the stacks: npu_l1_malloc's heap (alloc.c), up to __stacks_bottom.
     const auto l1_heap = sym("__l1_noinit_end");
     svc.describe_stack = [this, heap_lo = l1_heap ? *l1_heap : *bottom, heap_hi = *bottom](std::uint64_t a) {

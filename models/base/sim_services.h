@@ -288,6 +288,10 @@ public:
     std::function<std::string(std::uint64_t lo, std::uint64_t hi, std::uint64_t& stack_lo,
                               std::uint64_t& stack_hi)>
         stack_crossed;
+    // Hart `hart`'s sp is below its stack's limit: "sp 0x.. is N bytes below
+    // the limit of its stack [lo, hi)", for a bus error it caused (a local
+    // array larger than the stack takes sp out of L1 altogether); "" if not.
+    std::function<std::string(int hart)> stack_overflow_note;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
