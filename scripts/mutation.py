@@ -165,6 +165,22 @@ MUTANTS = [
      "a core's memcheck stop ends the run before the faulting access", CPU),
     ("M51", "models/cpu/core.cpp", "    if (identical_traps_ + 1 >= identical_traps_limit) {",
      "    if (false) {", "a handler that retries the faulting instruction forever is never stopped", CPU),
+    ("M52", "models/cpu/core.cpp", "                if (__builtin_expect(svc.watch_count != 0, 0) && svc.watched(a, sizeof(T)))",
+     "                if (false)", "a core's store into a buffer a DMA transfer or the SA's job uses goes unreported", CPU),
+    ("M53", "models/dma/dma.cpp", "        if (!e.valid || at < e.pushed_at || at >= e.ended_at) continue;",
+     "        continue;",
+     "a race confirmed after the transfer ended (the core waited for it in the same batch) is dropped", DMA),
+    ("M54", "models/base/peripheral.cpp",
+     "    if (write && r->cores_only && !(ext && ext->who && ext->who->hart >= 0)) return tlm::TLM_COMMAND_ERROR_RESPONSE;",
+     "", "a DMA transfer writing the exit register ends the run as the firmware's exit(0)", PERIPH),
+    ("M55", "models/dma/dma.cpp", "            const std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);",
+     "            const std::string stack;", "a DMA transfer overrunning an L1 block into a stack is not caught at its push",
+     DMA),
+    ("M56", "platform/golden.cpp", "            if (!std::isfinite(e) && r.nonfinite_golden++ == 0)",
+     "            if (false && r.nonfinite_golden++ == 0)",
+     "a diverged training run whose losses are NaN on both sides passes", GOLDEN + (r"^npuc\.train\.mlp_f32\.diverged",)),
+    ("M57", "platform/report.cpp", "        if (c.errors)", "        if (false)",
+     "a self-check that counted errors passes when the firmware exits 0", CLI),
 ]
 
 
