@@ -89,7 +89,13 @@ std::string bytes_text(std::uint64_t n) { return fmt::format("{} byte{}", n, n =
 }  // namespace
 
 std::string report::self_check_failure(const soc& s) {
-    for (const auto& c : s.soc_periph().self_checks()) {
+    const auto& periph = s.soc_periph();
+    if (periph.stray_errors() || periph.stray_compared())
+        return fmt::format("self-check: {} element{} and {} error{} reported while no check was open (after "
+                           "npu_check_end, or before npu_check_begin): a comparison no check counts",
+                           periph.stray_compared(), periph.stray_compared() == 1 ? "" : "s", periph.stray_errors(),
+                           periph.stray_errors() == 1 ? "" : "s");
+    for (const auto& c : periph.self_checks()) {
         if (c.compared == 0)
             return fmt::format(
                 "self-check '{}' compared zero elements (declared {}): a check that compares nothing is "

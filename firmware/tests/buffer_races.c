@@ -7,7 +7,8 @@
  * (DMA_TO_EXIT, DMA_TO_CHECK): a stray transfer there once ended the run as
  * the firmware's exit(0), or made a self-check that compared nothing pass;
  * a burst over L2's end (DMA_PAST_L2_END); and a transfer that overruns
- * the largest L1 block into the controller's stack (DMA_INTO_STACK). */
+ * the largest L1 block into the controller's stack (DMA_INTO_STACK; in 4-byte
+ * rows, none of which crosses the bound itself: DMA_INTO_STACK_2D). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,7 +17,8 @@
 #include "npu_platform.h"
 #include "npu_sa.h"
 
-#if defined(DMA_TO_EXIT) || defined(DMA_TO_CHECK) || defined(DMA_PAST_L2_END) || defined(DMA_INTO_STACK)
+#if defined(DMA_TO_EXIT) || defined(DMA_TO_CHECK) || defined(DMA_PAST_L2_END) || defined(DMA_INTO_STACK) || \
+    defined(DMA_INTO_STACK_2D)
 #define STRAY_DMA 1
 #endif
 
@@ -64,6 +66,12 @@ int main(void) {
     int8_t *block = npu_l1_malloc(n);
     if (!block) return 3;
     npu_dma_wait(npu_dma_copy_1d(block, (const void *)L2_BASE, n + 512));
+    return 0;
+#elif defined(DMA_INTO_STACK_2D)
+    const uint32_t n = npu_l1_free_bytes();
+    int8_t *block = npu_l1_malloc(n);
+    if (!block) return 3;
+    npu_dma_wait(npu_dma_copy_2d(block, (const void *)L2_BASE, 4, n / 4 + 8, 0, 4));
     return 0;
 #elif defined(DMA_TO_CHECK)
     static uint32_t many = 100000;

@@ -1,9 +1,19 @@
 /* A harness that counts its mismatches and still returns 0: the self-check
  * recorded 4 errors, so npusim fails the run (exit 8) instead of reporting
- * success (tests/firmware, fw.selfcheck_errors_exit0). */
+ * success (tests/firmware, fw.selfcheck_errors_exit0). ERRORS_AFTER_END:
+ * errors reported after npu_check_end fail it too
+ * (fw.selfcheck_errors_outside). */
 #include "npu.h"
 
 int main(void) {
+#ifdef ERRORS_AFTER_END
+    /* Mismatches reported after the check was closed: no check counts them. */
+    npu_check_begin("logits", 16);
+    npu_check_compare(16, 0);
+    npu_check_end();
+    npu_check_compare(0, 3);
+    return 0;
+#endif
     npu_check_begin("logits", 16);
     int errors = 0;
     for (int i = 0; i < 16; ++i) {

@@ -261,6 +261,10 @@ void systolic_array::start(std::uint32_t) {
         return;
     }
     ++errors_;
+    // The job before this one ended by this START: its use is over, and
+    // job_start_/job_end_ are this aborted job's now.
+    job_ran_ = false;
+    services().unwatch(this);
     error->drive(0, true, to_end);
     if (stop_on_error) services().bus_error(fault_);
 }
@@ -307,7 +311,10 @@ base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text des
 }
 
 void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<base::buffer_use>& out) const {
-    if (!job_ran_ || at >= job_end_) return;
+    // In use from its START to its end: a store by a hart behind the
+    // starter's time came before the job (the verdict would otherwise
+    // depend on which of them the quantum let run first).
+    if (!job_ran_ || at >= job_end_ || at < job_start_) return;
     // Its spans' bounds, made only if a write meets them (as a DMA
     // transfer's in dma::in_flight_uses): every DMA push is checked against
     // the running job, whose use_of has a span per row of B.

@@ -449,11 +449,32 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
         return;
     std::uint64_t s_lo = 0, s_hi = 0;
     // The rows' extent first: most transfers are nowhere near a stack.
-    if (svc.stack_crossed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d), s_lo, s_hi).empty()) return;
+    const std::string hull_stack =
+        svc.stack_crossed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d), s_lo, s_hi);
+    if (hull_stack.empty()) return;
+    // A row across the bound; else, rows on both sides of it (a 2-D
+    // destination whose rows end at the bound and go on inside the stack:
+    // one buffer cannot lie partly in a stack), the first row inside.
+    const std::uint64_t h_lo = s_lo, h_hi = s_hi;
+    bool outside = false;
+    std::uint64_t inside_p = 0, inside_r = 0;
+    bool inside = false;
     for (std::uint64_t p = 0; p < d.count_3d; ++p)
         for (std::uint64_t r = 0; r < d.count_2d; ++r) {
             const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-            const std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);
+            if (a >= h_lo && a + d.len <= h_hi) {
+                if (!inside) inside = true, inside_p = p, inside_r = r;
+            } else if (a + d.len <= h_lo || a >= h_hi) {
+                outside = true;
+            }
+        }
+    std::uint64_t only_p = UINT64_MAX, only_r = 0;
+    if (inside && outside) only_p = inside_p, only_r = inside_r;
+    for (std::uint64_t p = 0; p < d.count_3d; ++p)
+        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
+            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
+            std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);
+            if (stack.empty() && p == only_p && r == only_r) stack = hull_stack, s_lo = h_lo, s_hi = h_hi;
             if (stack.empty()) continue;
             // The first byte on the other side of the bound it crosses.
             const std::uint64_t bound = a < s_lo ? s_lo : s_hi;
@@ -476,10 +497,14 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
                                                 : by->name)
                                : std::string("unknown initiator"),
                             caller.empty() ? "" : " (" + caller + ")") +
-                fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), runs from {} {} {} at "
-                            "0x{:08x}\n",
-                            r, p, a, a + d.len, from.empty() ? "outside it" : from,
-                            a < s_lo ? "into" : "out of", stack, bound);
+                (a >= s_lo && a + d.len <= s_hi
+                     ? fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), lies in {}, and other "
+                                   "rows outside it: the destination runs across its bound\n",
+                                   r, p, a, a + d.len, stack)
+                     : fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), runs from {} {} {} at "
+                                   "0x{:08x}\n",
+                                   r, p, a, a + d.len, from.empty() ? "outside it" : from,
+                                   a < s_lo ? "into" : "out of", stack, bound));
             svc.memcheck_finding(m);
             return;
         }

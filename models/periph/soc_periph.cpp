@@ -64,10 +64,16 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
         check_open_ = true;
     });
     add_register(NPU_CHECK_COMPARED, "check_compared", write_only, 0, nullptr, [this](std::uint32_t n) {
-        if (check_open_) checks_.back().compared += n;
+        if (check_open_)
+            checks_.back().compared += n;
+        else
+            stray_compared_ += n;
     });
     add_register(NPU_CHECK_ERRORS, "check_errors", write_only, 0, nullptr, [this](std::uint32_t n) {
-        if (check_open_) checks_.back().errors += n;
+        if (check_open_)
+            checks_.back().errors += n;
+        else
+            stray_errors_ += n;
     });
     add_register(NPU_CHECK_END, "check_end", write_only, 0, nullptr, [this](std::uint32_t) {
         if (check_open_) checks_.back().ended = true;

@@ -65,6 +65,10 @@ public:
         bool ended = false;
     };
     const std::vector<self_check>& self_checks() const { return checks_; }
+    // Elements and errors reported while no check was open (after
+    // npu_check_end, before npu_check_begin): a harness bug.
+    std::uint64_t stray_compared() const { return stray_compared_; }
+    std::uint64_t stray_errors() const { return stray_errors_; }
 
     // Everything the firmware printed (also written to stdout as it comes).
     const std::string& uart_output() const { return uart_log_; }
@@ -105,6 +109,7 @@ private:
     std::uint32_t cycles_hi_latch_ = 0;
     std::uint32_t memcheck_addr_ = 0;
     std::vector<self_check> checks_;
+    std::uint64_t stray_compared_ = 0, stray_errors_ = 0;
     std::uint32_t check_expected_ = 0;
     bool check_open_ = false;
     std::uint64_t uart_bytes_ = 0;
