@@ -107,7 +107,6 @@ def main():
     with open(path, "wb") as f:
         f.write(data)
     xq = rng.integers(-128, 128, (1, 3, 8, 8)).astype(np.int8)
-    np.save(os.path.join(args.work, "input.npy"), xq)
 
     # numpy: the int8 conv (valid, stride 1) and the matmul, requantised.
     acc = np.zeros((4, 6, 6), dtype=np.int64)
@@ -121,19 +120,9 @@ def main():
     m2, s2 = quant_multiplier(sy * sb / sz)
     want = np.clip(rq(acc2.astype(np.int32), m2, s2), -128, 127)
 
-    out = os.path.join(args.work, "out")
-    run = subprocess.run([sys.executable, args.npu, "run", path, "--input", os.path.join(args.work, "input.npy"),
-                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    print(run.stdout)
-    ok = run.returncode == 0 and re.search(r"compared [1-9]\d* of \d+ elements, 0 mismatches", run.stdout)
-    with open(os.path.join(out, "manifest.json")) as f:
-        o = json.load(f)["outputs"][0]
-    with open(os.path.join(out, "golden.bin"), "rb") as f:
-        f.seek(o["golden_offset"])
-        golden = np.frombuffer(f.read(o["bytes"]), dtype=np.int8).reshape(o["shape"]).astype(np.int64)
-    bad = int(np.sum(golden != want)) if golden.shape == want.shape else want.size
+    n1, bad1, ok1 = run_and_compare(args.npu, path, xq, want, os.path.join(args.work, "out"))
     n2, bad2, ok2 = qdq_linear_no_bias(args, rng)
-    n, bad, ok = want.size + n2, bad + bad2, ok and ok2
+    n, bad, ok = n1 + n2, bad1 + bad2, ok1 and ok2
     print(f"qlinear check: compared {n} of {n} elements, {bad} mismatches"
           f"{'' if ok else ' (npu run FAILED)'}")
     return 0 if ok and bad == 0 and n else 1
