@@ -249,13 +249,7 @@ void systolic_array::start(std::uint32_t) {
             // over the whole job on silicon.
             auto& svc = services();
             svc.unwatch(this);
-            const std::uint64_t in = j.in_bytes();
-            const auto watch = [&](std::uint64_t base, std::uint64_t stride, std::uint64_t rows, std::uint64_t len) {
-                if (rows != 0 && len != 0) svc.watch(this, base, base + (rows - 1) * stride + len, job_end_);
-            };
-            watch(j.a, j.lda, j.m, j.k * in);
-            watch(j.b, j.ldb, j.k, j.n * in);
-            watch(j.c, j.ldc, j.m, std::uint64_t{j.n} * sa_job::out_bytes);
+            for_each_operand_extent(j, [&](std::uint64_t lo, std::uint64_t hi) { svc.watch(this, lo, hi, job_end_); });
         }
         done->drive(0, true, to_end);
         return;
@@ -294,6 +288,19 @@ void systolic_array::release_results() {
     mark_results(pending_results_, false);
 }
 
+template <class F>
+void systolic_array::for_each_operand_extent(const sa_job& j, F&& f) {
+    // Rows i < count at base + i * stride, each len bytes: the non-empty
+    // operands' [first, end), as use_of's spans make them (in 64 bits).
+    const std::uint64_t in = j.in_bytes();
+    const auto extent = [&f](std::uint64_t base, std::uint64_t stride, std::uint64_t count, std::uint64_t len) {
+        if (count != 0 && len != 0) f(base, base + (count - 1) * stride + len);
+    };
+    extent(j.a, j.lda, j.m, j.k * in);
+    extent(j.b, j.ldb, j.k, j.n * in);
+    extent(j.c, j.ldc, j.m, std::uint64_t{j.n} * sa_job::out_bytes);
+}
+
 base::buffer_use systolic_array::use_of(const sa_job& j, base::deferred_text describe, bool writes_only) {
     base::buffer_use u;
     u.describe = std::move(describe);
@@ -320,16 +327,7 @@ void systolic_array::running_job_use(const sc_core::sc_time& at, std::vector<bas
     // the running job, whose use_of has a span per row of B.
     base::buffer_use u;
     const sa_job& pj = pending_results_;
-    const std::uint64_t in = pj.in_bytes();
-    // Rows i < count at base + i * stride, each len bytes: non-empty ones
-    // widen [lo, hi) as use_of's spans do (in 64 bits as there).
-    const auto widen = [&u](std::uint64_t base, std::uint64_t stride, std::uint64_t count, std::uint64_t len) {
-        if (count == 0 || len == 0) return;
-        u.add_part(base, base + (count - 1) * stride + len);  // its A, B or C
-    };
-    widen(pj.a, pj.lda, pj.m, pj.k * in);
-    widen(pj.b, pj.ldb, pj.k, pj.n * in);
-    widen(pj.c, pj.ldc, pj.m, std::uint64_t{pj.n} * sa_job::out_bytes);
+    for_each_operand_extent(pj, [&u](std::uint64_t lo, std::uint64_t hi) { u.add_part(lo, hi); });
     u.make_spans = [j = pj](std::vector<base::buffer_span>& spans) { spans = use_of(j, nullptr).spans; };
     u.describe = [this] {
         const sa_job& j = pending_results_;

@@ -80,6 +80,9 @@ private:
     // alone (a new job checked against the buffers in use: only what it
     // writes can conflict).
     static base::buffer_use use_of(const sa_job& j, base::deferred_text describe, bool writes_only = false);
+    // f(first, end) for the extent of each of the job's non-empty A, B, C.
+    template <class F>
+    static void for_each_operand_extent(const sa_job& j, F&& f);
     // Memcheck: C of a running job counts as "in flight" from START until
     // the job ends, so a read of it before then is a finding (the engine
     // computes the whole job at START).

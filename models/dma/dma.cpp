@@ -356,6 +356,17 @@ base::buffer_use dma::use_of(const descriptor& d, base::deferred_text describe, 
     return u;
 }
 
+void dma::add_extents(base::buffer_use& u, const descriptor& d) {
+    // Its rows' bounds: the strides are unsigned, so the first row of the
+    // first plane starts lowest and the last row of the last plane ends
+    // highest (use_of's spans, in 64 bits as there).
+    if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
+        u.add_part(d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
+        u.add_part(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
+    }
+    u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
+}
+
 void dma::in_flight_uses(std::vector<base::buffer_use>& out, const sc_core::sc_time& at) const {
     for (const auto& cp : chans_) {
         const channel& ch = *cp;
@@ -367,31 +378,19 @@ void dma::in_flight_uses(std::vector<base::buffer_use>& out, const sc_core::sc_t
                                ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "");
         };
         u.pushed_from = &ch.chain;
-        // Its rows' bounds: the strides are unsigned, so the first row of
-        // the first plane starts lowest and the last row of the last plane
-        // ends highest (use_of's spans, in 64 bits as there).
-        const descriptor d = ch.desc;
-        if (d.len != 0 && d.count_2d != 0 && d.count_3d != 0) {
-            u.add_part(d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
-            u.add_part(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
-        }
-        u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
+        add_extents(u, ch.desc);
         out.push_back(std::move(u));
     }
     for (const auto& cp : chans_) {
         for (const channel::ended_transfer& e : cp->ended) {
             if (!e.valid || at < e.pushed_at || at >= e.ended_at) continue;
-            const descriptor d = e.desc;
-            if (d.len == 0 || d.count_2d == 0 || d.count_3d == 0) continue;
             base::buffer_use u;
             u.describe = [this, &e, id = cp->index] {
                 return fmt::format("DMA transfer id {} ({}-D) {}, pushed by {}{}, ended at cycle {}", id, e.desc.dims,
                                    describe(e.desc), e.by, e.has_pc ? fmt::format(" at pc 0x{:08x}", e.pc) : "",
                                    cycle_of(e.ended_at));
             };
-            u.add_part(d.src, rows_end(d.src, d.src_stride_2d, d.src_stride_3d, d));
-            u.add_part(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d));
-            u.make_spans = [d](std::vector<base::buffer_span>& spans) { spans = use_of(d, nullptr).spans; };
+            add_extents(u, e.desc);
             out.push_back(std::move(u));
         }
     }
@@ -415,11 +414,8 @@ void dma::check_buffers_in_use(const descriptor& d, const base::initiator_id* by
     const bool has_pc = by && by->hart >= 0;
     base::buffer_use mine;
     mine.describe = [&] {
-        return fmt::format(
-            "new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d),
-            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name)
-               : std::string("unknown initiator"),
-            has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
+        return fmt::format("new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d), pusher_text(by),
+                           has_pc ? fmt::format(" at pc 0x{:08x}", pc) : "");
     };
     mine.pushed_from = &chain;
     // Its destination rows, made only if an in-flight use meets their
@@ -452,62 +448,63 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
     const std::string hull_stack =
         svc.stack_crossed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d), s_lo, s_hi);
     if (hull_stack.empty()) return;
-    // A row across the bound; else, rows on both sides of it (a 2-D
-    // destination whose rows end at the bound and go on inside the stack:
-    // one buffer cannot lie partly in a stack), the first row inside.
-    const std::uint64_t h_lo = s_lo, h_hi = s_hi;
+    // The first row across the bound; else, with rows on both sides of it
+    // (a 2-D destination whose rows end at the bound and go on inside the
+    // stack: one buffer cannot lie partly in a stack), the first row inside.
+    const std::uint64_t h_lo = s_lo, h_hi = s_hi, rows = std::uint64_t{d.count_3d} * d.count_2d;
+    const auto row_at = [&d](std::uint64_t i) {
+        return std::uint64_t{d.dst} + (i / d.count_2d) * d.dst_stride_3d + (i % d.count_2d) * d.dst_stride_2d;
+    };
+    std::uint64_t found = rows, first_inside = rows;
     bool outside = false;
-    std::uint64_t inside_p = 0, inside_r = 0;
-    bool inside = false;
-    for (std::uint64_t p = 0; p < d.count_3d; ++p)
-        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
-            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-            if (a >= h_lo && a + d.len <= h_hi) {
-                if (!inside) inside = true, inside_p = p, inside_r = r;
-            } else if (a + d.len <= h_lo || a >= h_hi) {
-                outside = true;
-            }
-        }
-    std::uint64_t only_p = UINT64_MAX, only_r = 0;
-    if (inside && outside) only_p = inside_p, only_r = inside_r;
-    for (std::uint64_t p = 0; p < d.count_3d; ++p)
-        for (std::uint64_t r = 0; r < d.count_2d; ++r) {
-            const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
-            std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);
-            if (stack.empty() && p == only_p && r == only_r) stack = hull_stack, s_lo = h_lo, s_hi = h_hi;
-            if (stack.empty()) continue;
-            // The first byte on the other side of the bound it crosses.
-            const std::uint64_t bound = a < s_lo ? s_lo : s_hi;
-            std::string from = svc.describe_stack ? svc.describe_stack(a) : std::string();
-            if (from.empty()) from = svc.describe_address ? svc.describe_address(static_cast<int>(cfg::initiator_class::dma), a) : std::string();
-            base::memcheck_info m;
-            m.stack_crossing = true;
-            m.is_write = true;
-            m.who = &engine_id_;
-            m.pc = pc;
-            m.has_pc = by && by->hart >= 0;
-            m.access = a;
-            m.size = d.len;
-            m.unwritten = d.len;
-            m.address = bound;
-            const std::string caller = svc.caller_of(chain);
-            m.context =
-                fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}\n", d.dims, describe(d),
-                            by ? (by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name)
-                                                : by->name)
-                               : std::string("unknown initiator"),
-                            caller.empty() ? "" : " (" + caller + ")") +
-                (a >= s_lo && a + d.len <= s_hi
-                     ? fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), lies in {}, and other "
-                                   "rows outside it: the destination runs across its bound\n",
-                                   r, p, a, a + d.len, stack)
-                     : fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), runs from {} {} {} at "
-                                   "0x{:08x}\n",
-                                   r, p, a, a + d.len, from.empty() ? "outside it" : from,
-                                   a < s_lo ? "into" : "out of", stack, bound));
-            svc.memcheck_finding(m);
-            return;
-        }
+    for (std::uint64_t i = 0; i < rows; ++i) {
+        const std::uint64_t a = row_at(i);
+        std::uint64_t lo = 0, hi = 0;
+        if (a >= h_lo && a + d.len <= h_hi)
+            first_inside = std::min(first_inside, i);
+        else if (a + d.len <= h_lo || a >= h_hi)
+            outside = true;
+        // Across a stack's bound: this one's, or another's.
+        if (found == rows && !svc.stack_crossed(a, a + d.len, lo, hi).empty()) found = i;
+    }
+    if (outside) found = std::min(found, first_inside);
+    if (found == rows) return;
+    const std::uint64_t p = found / d.count_2d, r = found % d.count_2d, a = row_at(found);
+    std::string stack = svc.stack_crossed(a, a + d.len, s_lo, s_hi);
+    if (stack.empty()) stack = hull_stack, s_lo = h_lo, s_hi = h_hi;  // the first row inside
+    // The first byte on the other side of the bound it crosses.
+    const std::uint64_t bound = a < s_lo ? s_lo : s_hi;
+    std::string from = svc.describe_stack ? svc.describe_stack(a) : std::string();
+    if (from.empty() && svc.describe_address)
+        from = svc.describe_address(static_cast<int>(cfg::initiator_class::dma), a);
+    base::memcheck_info m;
+    m.stack_crossing = true;
+    m.is_write = true;
+    m.who = &engine_id_;
+    m.pc = pc;
+    m.has_pc = by && by->hart >= 0;
+    m.access = a;
+    m.size = d.len;
+    m.unwritten = d.len;
+    m.address = bound;
+    const std::string caller = svc.caller_of(chain);
+    m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}\n", d.dims, describe(d),
+                            pusher_text(by), caller.empty() ? "" : " (" + caller + ")");
+    if (a >= s_lo && a + d.len <= s_hi)
+        m.context += fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), lies in {}, and other "
+                                 "rows outside it: the destination runs across its bound\n",
+                                 r, p, a, a + d.len, stack);
+    else
+        m.context += fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), runs from {} {} {} at "
+                                 "0x{:08x}\n",
+                                 r, p, a, a + d.len, from.empty() ? "outside it" : from, a < s_lo ? "into" : "out of",
+                                 stack, bound);
+    svc.memcheck_finding(m);
+}
+
+std::string dma::pusher_text(const base::initiator_id* by) {
+    if (!by) return "unknown initiator";
+    return by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name;
 }
 
 std::string dma::programmer_text(const channel& ch) const {

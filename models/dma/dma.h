@@ -67,6 +67,11 @@ private:
     void fail(channel& ch, bool dst_side, std::uint64_t addr, unsigned size, const std::string& where);
     std::string describe(const descriptor& d) const;
     std::string programmer_text(const channel& ch) const;
+    // "hart 8 (cluster controller, soc.cc)": who pushes a new transfer.
+    static std::string pusher_text(const base::initiator_id* by);
+    // A transfer's buffer use (memcheck): its source and destination rows'
+    // extents, and its spans made on demand.
+    static void add_extents(base::buffer_use& u, const descriptor& d);
     // The rows transfer `d` reads and writes, as memcheck's buffer use `describe`.
     // The transfer's spans, a source (read) and a destination (written)
     // per row; with `writes_only`, the destinations alone (a new transfer
