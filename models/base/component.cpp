@@ -26,6 +26,7 @@ component::component(sc_core::sc_module_name nm, const cfg::config& cfg, std::st
       log_(name(), ctx_->level) {
     const double hz = static_cast<double>(cfg.frequency_hz("soc.cluster_clock"));
     period_ = sc_core::sc_time(1.0 / hz, sc_core::SC_SEC);
+    period_div_ = divisor(period_.value());
     for (unsigned k = 0; k < digits; ++k)
         for (std::uint64_t j = 0; j < digit_base; ++j)
             digit_cycles_[k][j] = period_ * static_cast<double>(j << (digit_bits * k));

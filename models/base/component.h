@@ -10,6 +10,7 @@
 #pragma once
 
 #include "context.h"
+#include "divisor.h"
 #include "log.h"
 
 #include "config/config.h"
@@ -62,8 +63,11 @@ public:
         for (unsigned k = 1; k < digits; ++k) t += digit_cycles_[k][(n >> (digit_bits * k)) % digit_base];
         return t;
     }
-    // nearest_cycle at the cluster clock.
-    std::uint64_t cycle_of(const sc_core::sc_time& t) const { return nearest_cycle(t, period_); }
+    // nearest_cycle at the cluster clock, by the period's reciprocal (divisor.h).
+    std::uint64_t cycle_of(const sc_core::sc_time& t) const {
+        const std::uint64_t p = period_.value();
+        return p ? period_div_.div(t.value() + p / 2) : 0;
+    }
 
     // Registers a counter shown by the end-of-run report.
     void add_stat(const std::string& name, const std::uint64_t& v, const std::string& unit,
@@ -75,6 +79,7 @@ private:
     sim_context* ctx_;
     logger log_;
     sc_core::sc_time period_;
+    divisor period_div_;
     static constexpr unsigned digit_bits = 6, digits = 4;
     static constexpr std::uint64_t digit_base = std::uint64_t{1} << digit_bits;
     // digit_cycles_[k][j]: cycles(j << (digit_bits * k)).

@@ -30,8 +30,14 @@ namespace npu::base {
 
 // SystemC's current time. sc_core::sc_time_stamp() is a libsystemc call
 // (through the PLT) on paths taken per burst and per access; the current
-// simcontext's own accessor is inline and returns the same time.
-inline const sc_core::sc_time& sim_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+// simcontext's own accessor is inline and returns the same time. The
+// simcontext is read from SystemC's pointer to it: sc_get_curr_simcontext(),
+// which creates it when there is none, is too large for GCC to inline and
+// was a call per burst; once any module exists the pointer is set.
+inline const sc_core::sc_time& sim_time() {
+    sc_core::sc_simcontext* const c = sc_core::sc_curr_simcontext;
+    return (__builtin_expect(c != nullptr, 1) ? c : sc_core::sc_get_curr_simcontext())->time_stamp();
+}
 
 class sim_context {
 public:
