@@ -266,6 +266,8 @@ std::string linker_script_text(const layout& l) {
     if (l.l3 && l.l3 != l.code)
         o << R"(  /* Data only the DMA can read (weights in external memory). */
   .l3.data : ALIGN(8) { *(.l3.data .l3.data.*) } >L3
+  /* L3 buffers filled at run time (NPU_L3_NOINIT): neither loaded nor zeroed. */
+  .l3.noinit (NOLOAD) : ALIGN(8) { *(.l3.noinit .l3.noinit.*) } >L3
 
 )";
     o << R"(  /* The heap and the stacks are symbols, not sections: a section would put

@@ -37,8 +37,13 @@ extern "C" {
  * Reading one before it was written is a memcheck finding. */
 #define NPU_NOINIT __attribute__((section(".noinit")))
 #define NPU_L1_NOINIT __attribute__((section(".l1.noinit")))
-/* L3 is reachable only by the DMA: a core access is a bus error. */
+/* L3 is reachable only by the DMA: a core access is a bus error.
+ * NPU_L3_DATA: data in the image (loaded with it, as weights programmed into
+ * flash); an array without an initialiser is loaded as zeros. NPU_L3_NOINIT:
+ * neither loaded nor zeroed, for L3 buffers the firmware fills at run time;
+ * a DMA reading one before it was written is a memcheck finding. */
 #define NPU_L3_DATA __attribute__((section(".l3.data")))
+#define NPU_L3_NOINIT __attribute__((section(".l3.noinit")))
 
 /* Absolute symbols from the generated linker script (values, not objects). */
 extern char __npu_nb_workers[], __npu_cc_hart_id[], __npu_soc_periph_base[], __npu_cluster_periph_base[],
