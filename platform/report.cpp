@@ -121,7 +121,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
         if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
             r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
-            r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || first > r->end || end < r->first)
+            r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || r->double_free != m.double_free ||
+            first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
         r->end = std::max(r->end, end);
@@ -132,7 +133,7 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
     ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use,
-                       m.stack_crossing, first, end, bytes, 1});
+                       m.stack_crossing, m.double_free, first, end, bytes, 1});
     return false;
 }
 
@@ -171,12 +172,20 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
 }
 
 std::string report::format_stack_overflow(const base::memcheck_info& m) const {
+    // A DMA transfer (m.context names it) into or out of the part of its
+    // pusher's stack that overflowed: the pusher's sp and stack.
+    const bool dma = m.who && m.who->hart < 0;
     const char* kind = m.is_write ? "store" : "load";
-    std::string out = fmt::format("*** memcheck: stack overflow: {} below the stack limit ***\n", kind);
+    std::string out =
+        fmt::format("*** memcheck: stack overflow: {} below the stack limit ***\n",
+                    dma ? (m.is_write ? "DMA destination" : "DMA source") : kind);
     out += fmt::format("  initiator : {}\n", who_text(m.who));
-    out += fmt::format("  access    : {} of {} at 0x{:08x}\n", kind, bytes_text(m.size), m.access);
+    out += fmt::format("  access    : {} of {} at 0x{:08x}\n", dma ? (m.is_write ? "write" : "read") : kind,
+                       bytes_text(m.size), m.access);
     if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
-    out += fmt::format("  sp        : 0x{:08x} ({} bytes below the stack limit)\n", m.sp, m.stack_lo - m.sp);
+    out += m.context;
+    out += fmt::format("  sp        : 0x{:08x}{} ({} bytes below the stack limit)\n", m.sp, dma ? ", the pusher's" : "",
+                       m.stack_lo - m.sp);
     out += fmt::format("  stack     : [0x{:08x}, 0x{:08x}) ({} bytes, firmware.stack_size)\n", m.stack_lo,
                        m.stack_hi, m.stack_hi - m.stack_lo);
     // What the overflowed stack clobbers: a neighbour's stack, or the data below the stacks.
@@ -221,6 +230,17 @@ std::string report::format_stack_crossing(const base::memcheck_info& m) const {
 }
 
 std::string report::format_memcheck(const base::memcheck_info& m) const {
+    if (m.double_free) {
+        const std::string sym = svc_.symbol_of(m.address);
+        std::string out = "*** memcheck: invalid free: the pointer starts no allocated block ***\n";
+        out += fmt::format("  initiator : {}\n", who_text(m.who));
+        out += fmt::format("  pointer   : 0x{:08x}{}\n", m.address, sym.empty() ? "" : " <" + sym + ">");
+        if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+        out += m.context;
+        out += "  hint      : npu_l1_free takes a pointer npu_l1_malloc returned, once: a block freed twice "
+               "(its memory may be another block's by now) or a pointer into a block\n";
+        return out;
+    }
     if (m.stack_crossing) return format_stack_crossing(m);
     if (m.stack_overflow) return format_stack_overflow(m);
     if (m.in_use) return format_buffer_in_use(m);
@@ -272,6 +292,17 @@ std::string icache_table(const soc& s, const cfg::config& c) {
     return o;
 }
 
+// The clock as given, never rounded to 0: "370 MHz", "370.5 MHz", "1 kHz",
+// "1.5 kHz", "999 Hz" (the unit the value reaches, up to 6 decimals).
+std::string clock_text(std::uint64_t hz) {
+    const char* unit = hz >= 1000000 ? "MHz" : hz >= 1000 ? "kHz" : "Hz";
+    const double scale = hz >= 1000000 ? 1e6 : hz >= 1000 ? 1e3 : 1.0;
+    std::string v = fmt::format("{:.6f}", static_cast<double>(hz) / scale);
+    while (v.back() == '0') v.pop_back();
+    if (v.back() == '.') v.pop_back();
+    return v + " " + unit;
+}
+
 // The status a report names: the exit code's, but a deadlock (exit code 5,
 // like the watchdog) is named as such.
 const char* status_name(const run_result& r) {
@@ -285,8 +316,9 @@ std::string report::summary(const soc& s, const run_result& r) const {
     std::string o = "\n=== npusim report ===\n";
     o += fmt::format("status   : {} (exit code {}) — {}\n", status_name(r), static_cast<int>(r.code),
                      r.reason);
-    const double mhz = static_cast<double>(cfg_.frequency_hz("soc.cluster_clock")) / 1e6;
-    o += fmt::format("cycles   : {} @ {:.0f} MHz = {:.3f} us simulated, {:.3f} s host\n", r.cycles, mhz,
+    const std::uint64_t hz = cfg_.frequency_hz("soc.cluster_clock");
+    const double mhz = static_cast<double>(hz) / 1e6;
+    o += fmt::format("cycles   : {} @ {} = {:.3f} us simulated, {:.3f} s host\n", r.cycles, clock_text(hz),
                      static_cast<double>(r.cycles) / mhz, r.host_seconds);
 
     o += "\ncores\n";
@@ -386,6 +418,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const std::string sym = svc_.symbol_of(r.first);
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
                              r.in_use        ? "write into a buffer in use,"
+                             : r.double_free ? "invalid free,"
                              : r.stack_crossing ? "DMA write across a stack's bound,"
                              : r.stack       ? "stack overflow,"
                              : r.sa          ? "read before the SA job ended"

@@ -72,6 +72,7 @@ private:
         bool stack;                               // a stack-guard finding, not a read
         bool in_use;                              // a write into a buffer in use, not a read
         bool stack_crossing;                      // a DMA destination across a stack's bound
+        bool double_free;                         // a heap block freed twice
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;

@@ -302,14 +302,17 @@ void soc::load(const elf_image& image) {
                                c.site.file.empty() ? "" : fmt::format(" ({}:{})", c.site.file, c.site.line));
         };
     };
-    services.heap_block = [this](std::uint64_t a, std::uint64_t n, int hart) {
+    const auto heap_event = [this](std::uint64_t a, std::uint64_t n, int hart, bool freed) {
         pending_heap_block b;
         if (!n || !capture_runtime_stack(hart, b.stack)) return;
         b.lo = static_cast<std::uint32_t>(a);
         b.hi = static_cast<std::uint32_t>(a + n);
+        b.freed = freed;
         pending_heap_blocks_.push_back(b);
         if (pending_heap_blocks_.size() >= max_pending_heap_blocks) add_pending_heap_blocks();
     };
+    services.heap_block = [heap_event](std::uint64_t a, std::uint64_t n, int hart) { heap_event(a, n, hart, false); };
+    services.heap_freed = [heap_event](std::uint64_t a, std::uint64_t n, int hart) { heap_event(a, n, hart, true); };
     context().services.symbolize = [this, &image](std::uint64_t a) {
         if (std::string h = heap_block_at(static_cast<std::uint32_t>(a)); !h.empty()) return h;
         std::string s = image.symbolize(static_cast<std::uint32_t>(a));
@@ -347,13 +350,23 @@ void soc::add_pending_heap_blocks() {
     for (const pending_heap_block& p : pending_heap_blocks_) {
         const call_site c = runtime_call_site(p.stack, *image_);
         if (!c.found) continue;
+        const std::string site =
+            c.site.file.empty() ? c.site.function : fmt::format("{}:{}", c.site.file, c.site.line);
+        if (p.freed) {
+            // The newest block that starts there (its length is the block's
+            // capacity, at least what was asked for).
+            for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b)
+                if (b->lo == p.lo) {
+                    b->freed_at = site;
+                    break;
+                }
+            continue;
+        }
         // A block reuses the memory of freed ones (the allocators do not say when they free).
         heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
                                           [&](const heap_block& b) { return b.lo < p.hi && p.lo < b.hi; }),
                            heap_blocks_.end());
-        heap_blocks_.push_back({p.lo, p.hi, c.api,
-                                c.site.file.empty() ? c.site.function
-                                                    : fmt::format("{}:{}", c.site.file, c.site.line)});
+        heap_blocks_.push_back({p.lo, p.hi, c.api, site, {}});
     }
     pending_heap_blocks_.clear();
 }
@@ -362,8 +375,9 @@ std::string soc::heap_block_at(std::uint32_t a) {
     add_pending_heap_blocks();
     for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b)
         if (a >= b->lo && a < b->hi)
-            return fmt::format("{} block{}, {} B, allocated at {}", b->allocator,
-                               a == b->lo ? std::string() : fmt::format("+0x{:x}", a - b->lo), b->hi - b->lo, b->site);
+            return fmt::format("{}{} block{}, {} B, allocated at {}{}", b->freed_at.empty() ? "" : "freed ",
+                               b->allocator, a == b->lo ? std::string() : fmt::format("+0x{:x}", a - b->lo),
+                               b->hi - b->lo, b->site, b->freed_at.empty() ? "" : ", freed at " + b->freed_at);
     return "";
 }
 
@@ -387,10 +401,13 @@ void soc::install_stack_guards(const elf_image& image) {
     if (svc.memcheck() != base::memcheck_mode::off)
         for (const auto& st : stacks_)
             cores_[st.hart]->set_stack_guard(static_cast<std::uint32_t>(l1_base), st.lo, st.hi);
-    svc.stack_crossed = [this](std::uint64_t lo, std::uint64_t hi, std::uint64_t& s_lo,
-                               std::uint64_t& s_hi) -> std::string {
+    // A bound that is also L1's end (the top hart's stack top) has no memory
+    // beyond it: running past it is the bus error the burst gets there, not a
+    // crossing into something else.
+    svc.stack_crossed = [this, l1_base, l1_end](std::uint64_t lo, std::uint64_t hi, std::uint64_t& s_lo,
+                                                std::uint64_t& s_hi) -> std::string {
         for (const auto& st : stacks_)
-            if (lo < st.hi && st.lo < hi && (lo < st.lo || hi > st.hi)) {
+            if (lo < st.hi && st.lo < hi && ((lo < st.lo && st.lo > l1_base) || (hi > st.hi && st.hi < l1_end))) {
                 s_lo = st.lo;
                 s_hi = st.hi;
                 return fmt::format("the stack of hart {}{} [0x{:08x}, 0x{:08x})", st.hart,
@@ -398,6 +415,17 @@ void soc::install_stack_guards(const elf_image& image) {
                                    st.hi);
             }
         return std::string();
+    };
+    svc.stack_overflowed_into = [this](int hart, std::uint64_t lo, std::uint64_t hi, std::uint64_t& sp,
+                                       std::uint64_t& s_lo, std::uint64_t& s_hi) {
+        for (const auto& st : stacks_) {
+            if (static_cast<int>(st.hart) != hart) continue;
+            sp = cores_[st.hart]->state().x[2];
+            s_lo = st.lo;
+            s_hi = st.hi;
+            return sp < st.lo && lo < st.lo && sp < hi;
+        }
+        return false;
     };
     svc.stack_overflow_note = [this](int hart) -> std::string {
         for (const auto& st : stacks_) {

@@ -145,6 +145,7 @@ private:
         std::uint32_t lo, hi;   // [lo, hi)
         std::string allocator;  // the runtime function the user called
         std::string site;       // "main (main.c:42)"
+        std::string freed_at;   // where npu_l1_free took it back, "" while live
     };
     std::vector<heap_block> heap_blocks_;
     // A hart's call stack at a call into the runtime, unwound with
@@ -172,6 +173,7 @@ private:
     struct pending_heap_block {
         std::uint32_t lo, hi;  // [lo, hi)
         runtime_stack stack;
+        bool freed = false;  // a free of the block at lo, not an allocation
     };
     static constexpr std::size_t max_pending_heap_blocks = 4096;
     std::vector<pending_heap_block> pending_heap_blocks_;

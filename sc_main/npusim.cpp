@@ -483,6 +483,19 @@ int run(int argc, char** argv) {
             npu::platform::run_result now;
             now.reason = "stopped in the debugger";
             now.cycles = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / top.cores().front()->clock_period());
+            // Stopped by a fault (a bus error, a memcheck finding, the exit):
+            // that is the run's status, and it ended at the fault's time; the
+            // harts ran ahead of SystemC time up to there (as finish_run).
+            const auto& svc = top.context().services;
+            if (svc.stop_requested()) {
+                now.code = svc.stop_code();
+                now.reason = svc.stop_reason() + " (stopped in the debugger)";
+                now.firmware_code = svc.firmware_code();
+                if (svc.stopped_while_running())
+                    now.cycles = std::max(now.cycles, static_cast<std::uint64_t>(
+                                                          svc.stop_time() / top.cores().front()->clock_period()));
+            }
+            for (const auto& c : top.cores()) now.cycles = std::max(now.cycles, c->state().cycle);
             return rep.summary(top, now);
         });
         gdb->add_monitor("map", "the memory map per initiator", [&] { return map->print(); });

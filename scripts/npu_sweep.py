@@ -406,6 +406,47 @@ def write_csv(path, rows):
             w.writerow({c: ("" if r.get(c) is None else r.get(c)) for c in cols})
 
 
+# A swept value as a number for a plot's axis: the config's units (sizes,
+# times, frequencies, plain counts and cycles, 0x hex); None if it is not one.
+_AXIS_UNITS = [
+    ("size", {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}),
+    ("time", {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}),
+    ("frequency", {"Hz": 1, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}),
+    ("cycles", {"cycles": 1, "cycle": 1}),
+]
+_AXIS_NUMBER = re.compile(r"^\s*(0[xX][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)\s*([A-Za-z]*)\s*$")
+
+
+def axis_number(text):
+    """(unit family, value) of one swept value, or None when it is not a number."""
+    m = _AXIS_NUMBER.match(str(text))
+    if not m:
+        return None
+    num, unit = m.group(1).replace("_", ""), m.group(2)
+    value = int(num, 16) if num[:2].lower() == "0x" else float(num)
+    for family, units in _AXIS_UNITS:
+        if unit in units:
+            # A bare number goes with whichever family the other values have.
+            return ("" if unit == "" else family), value * units[unit]
+    return None
+
+
+def plot_axis(values):
+    """The x axis of a plot against one key's values (as given): numbers sorted
+    on a proportional axis (log when they span more than 10x), each tick
+    labelled with the value as given; anything else in the given order, evenly
+    spaced. Returns (values in plot order, {value: x}, scale)."""
+    nums = [axis_number(v) for v in values]
+    families = {f for f, _ in filter(None, nums)} - {""}
+    if any(n is None for n in nums) or len(families) > 1 or len(values) < 2:
+        return list(values), {v: i for i, v in enumerate(values)}, "linear"
+    pos = {v: n[1] for v, n in zip(values, nums)}
+    order = sorted(values, key=lambda v: pos[v])
+    lo, hi = min(pos.values()), max(pos.values())
+    scale = "log" if lo > 0 and hi > 10 * lo else "linear"
+    return order, pos, scale
+
+
 def plot(out, keys, results):
     """cycles and energy against each swept key (one line per combination of
     the other keys), and MAC/cycle against arithmetic intensity per layer."""
@@ -413,6 +454,7 @@ def plot(out, keys, results):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         print("npu sweep: warning: python3-matplotlib is not installed: no plots "
               "(scripts/install-deps.sh installs it)", file=sys.stderr)
@@ -439,13 +481,16 @@ def plot(out, keys, results):
                 series.setdefault(label, {})[r["point"][key]] = y
             if not series:
                 continue
+            order, pos, scale = plot_axis(values)
             fig, ax = plt.subplots(figsize=(6, 4))
             for label, ys in series.items():
-                xs = [v for v in values if v in ys]
-                ax.plot([values.index(v) for v in xs], [ys[v] for v in xs], marker="o", label=label)
-            ax.set_xticks(range(len(values)))
-            ax.set_xticklabels(values)
-            ax.set_xlabel(key)
+                xs = [v for v in order if v in ys]
+                ax.plot([pos[v] for v in xs], [ys[v] for v in xs], marker="o", label=label)
+            ax.set_xscale(scale)
+            ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+            ax.set_xticks([pos[v] for v in order])
+            ax.set_xticklabels(order)
+            ax.set_xlabel(key + (" (log scale)" if scale == "log" else ""))
             ax.set_ylabel(ylabel)
             ax.grid(True, alpha=0.3)
             if len(series) > 1:

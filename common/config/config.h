@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -63,6 +65,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+class config;
+
 class schema {
 public:
     key_decl& add(key_decl d);
@@ -71,9 +75,18 @@ public:
     void exclude_from_fingerprint(const std::string& key);
     // Markdown reference of every key (docs/config.md is this text).
     std::string markdown() const;
+    // Checks between keys (a value valid alone, wrong with another key's),
+    // run by config::load after the file and the overrides: every entry
+    // point (npusim's run, --fingerprint, --dump-config and --print-map,
+    // npuc, ./npu sweep's up-front check) refuses such a config the same way.
+    void set_cross_check(std::function<void(const config&)> check) { cross_check_ = std::move(check); }
+    void cross_check(const config& c) const {
+        if (cross_check_) cross_check_(c);
+    }
 
 private:
     std::vector<key_decl> keys_;
+    std::function<void(const config&)> cross_check_;
     std::map<std::string, std::size_t> index_;
 };
 
@@ -87,6 +100,11 @@ std::uint64_t parse_time_ps(const std::string& text, const std::string& what);
 std::uint64_t parse_frequency_hz(const std::string& text, const std::string& what);
 bool parse_boolean(const std::string& text, const std::string& what);
 std::vector<std::string> parse_name_list(const std::string& text);
+
+// Of the keys that together cause an error, the one to name: the user's
+// latest word (command line over file over default), so a bad override is
+// blamed rather than the file value it collides with. Ties go to the first.
+std::string blame(const config& c, std::initializer_list<std::string> keys);
 
 // Pretty "128 KiB" style size for reports.
 std::string format_size(std::uint64_t bytes);

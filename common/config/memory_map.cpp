@@ -37,20 +37,6 @@ std::string address_info::describe() const {
     return "?";
 }
 
-// Of the keys that together cause an error, the one to name: the user's
-// latest word (command line over file over default), so a bad override is
-// blamed rather than the file value it collides with. Ties go to the first.
-static std::string blame(const config& c, std::initializer_list<std::string> keys) {
-    auto rank = [&](const std::string& k) {
-        const std::string& f = c.where(k).file;
-        return f == "<command line>" ? 2 : f == "<default>" ? 0 : 1;
-    };
-    std::string best = *keys.begin();
-    for (const auto& k : keys)
-        if (rank(k) > rank(best)) best = k;
-    return best;
-}
-
 // A dense memory is one host allocation (twice its size with memcheck's
 // shadow): beyond this, `sparse` storage is the way.
 static constexpr std::uint64_t max_dense_bytes = 256ull << 20;

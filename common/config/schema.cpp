@@ -281,7 +281,8 @@ schema make_platform_schema() {
     auto& dl1 = s.add(decl("dma.l1_width", value_kind::size, "8B",
                            "Bytes per cycle a DMA channel's L1 side moves (its port into the banked L1: "
                            "width / l1.bank_width banks per cycle). 8B: DORY's GAP9 cluster DMA, 8 B/cycle "
-                           "L2 <-> L1."));
+                           "L2 <-> L1. Must be a multiple of l1.bank_width (whole bank words per cycle) or a "
+                           "divisor of it (whole parts of one)."));
     dl1.nonzero = true;
     dl1.max = 4096;
     auto& dout = s.add(decl("dma.outstanding", value_kind::count, "4",
@@ -317,7 +318,9 @@ schema make_platform_schema() {
         .max = 100000;
     auto& sabw = s.add(decl("sa.l1_bandwidth", value_kind::size, "64B",
                             "Bytes per cycle the systolic array's L1 port moves (operands in, results out); "
-                            "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B."));
+                            "a weight tile takes max(compute, bytes / this) cycles. 64B = 16 banks x 4 B. A "
+                            "multiple or divisor of l1.bank_width; above l1.banks x l1.bank_width the port moves that much "
+                            "(one word per bank per cycle; a warning says so)."));
     sabw.nonzero = true;
     sabw.max = 4096;
     auto& sawb = s.add(decl("sa.weight_buffers", value_kind::count, "1",
@@ -495,8 +498,61 @@ schema make_platform_schema() {
 
 }  // namespace
 
+// Checks between keys that no model may find first: each was a model
+// constructor's, so --fingerprint, --dump-config, --print-map, npuc and
+// ./npu sweep's up-front check let such a config through and only a run
+// refused it. memory_map::build checks the map's own (regions, visibility,
+// alias).
+static void check_platform(const config& c) {
+    // The icache holds whole sets: icache.size / (ways x line) of them.
+    const std::uint64_t set = c.count("icache.ways") * c.size("icache.line_bytes");
+    if (set > c.size("icache.size"))
+        c.fail(blame(c, {"icache.size", "icache.ways", "icache.line_bytes"}),
+               "icache.size (" + format_size(c.size("icache.size")) +
+                   ") holds less than one set of icache.ways x icache.line_bytes (" +
+                   std::to_string(c.count("icache.ways")) + " x " + format_size(c.size("icache.line_bytes")) +
+                   " = " + format_size(set) + ")");
+    // The DMA's L1 side moves whole bank words, width / bank_width per cycle,
+    // or (narrower than a bank) whole parts of one: 5 B beats over 4 B banks
+    // straddle words and time the two directions differently.
+    const std::uint64_t dw = c.size("dma.l1_width"), bw = c.size("l1.bank_width");
+    if (dw % bw != 0 && bw % dw != 0)
+        c.fail(blame(c, {"dma.l1_width", "l1.bank_width"}),
+               "dma.l1_width (" + format_size(dw) + ") is neither a multiple nor a divisor of l1.bank_width (" +
+                   format_size(bw) + "): the DMA's L1 port must move whole bank words (or whole parts of one)");
+    // The SA's port books whole bank words per cycle (sa_port_booking) while
+    // its closed form divides bytes by the width: they agree on multiples.
+    const std::uint64_t sw = c.size("sa.l1_bandwidth");
+    if (sw % bw != 0 && bw % sw != 0)
+        c.fail(blame(c, {"sa.l1_bandwidth", "l1.bank_width"}),
+               "sa.l1_bandwidth (" + format_size(sw) + ") is neither a multiple nor a divisor of l1.bank_width (" +
+                   format_size(bw) + "): the array's L1 port must move whole bank words (or whole parts of one)");
+    // The RTL array (sa.model rtl or compare) is fixed at Verilation.
+    const std::string& model = c.choice("sa.model");
+    if (model != "tlm") {
+        if (c.count("sa.weight_buffers") != 1)
+            c.fail(blame(c, {"sa.weight_buffers", "sa.model"}),
+                   "sa.model=" + model + " needs sa.weight_buffers=1 (the RTL array has one weight register per PE; "
+                   "sa.weight_buffers=" + std::to_string(c.count("sa.weight_buffers")) +
+                   " is the TLM engine's only)");
+        if (c.cycles("sa.setup_latency") > 0xFFFF)
+            c.fail(blame(c, {"sa.setup_latency", "sa.model"}),
+                   "sa.model=" + model + ": sa.setup_latency " + std::to_string(c.cycles("sa.setup_latency")) +
+                       " is not below 65536 (the RTL array takes it in 16 bits)");
+    } else if (!c.text("sa.rtl_trace").empty()) {
+        // A waveform asked for with no RTL to trace would be silently missing.
+        c.fail(blame(c, {"sa.rtl_trace", "sa.model"}),
+               "--rtl-trace " + c.text("sa.rtl_trace") +
+                   ": only the RTL array has a waveform (use --sa.model=rtl or compare)");
+    }
+}
+
 const schema& platform_schema() {
-    static const schema s = make_platform_schema();
+    static const schema s = [] {
+        schema p = make_platform_schema();
+        p.set_cross_check(check_platform);
+        return p;
+    }();
     return s;
 }
 

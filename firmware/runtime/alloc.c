@@ -57,8 +57,14 @@ size_t npu_l1_free_bytes(void) {
     npu_spin_lock(&l1_lock);
     if (!l1_ready) l1_init();
     size_t largest = 0;
-    for (l1_block *b = first_block(); b < heap_end(); b = next_block(b))
-        if ((b->size & 1u) && (b->size & ~1u) - sizeof(l1_block) > largest) largest = (b->size & ~1u) - sizeof(l1_block);
+    for (l1_block *b = first_block(); b < heap_end(); b = next_block(b)) {
+        if (!(b->size & 1u)) continue;
+        /* Neighbouring free blocks merged first, as npu_l1_malloc merges
+         * them: frees only mark, so unmerged the figure was the largest
+         * fragment, not the largest block malloc can return. */
+        while (next_block(b) < heap_end() && (next_block(b)->size & 1u)) b->size += next_block(b)->size & ~1u;
+        if ((b->size & ~1u) - sizeof(l1_block) > largest) largest = (b->size & ~1u) - sizeof(l1_block);
+    }
     npu_spin_unlock(&l1_lock);
     return largest;
 }
@@ -94,7 +100,23 @@ void *npu_l1_malloc(size_t size) {
 void npu_l1_free(void *p) {
     if (!p) return;
     npu_spin_lock(&l1_lock);
-    ((l1_block *)p - 1)->size |= 1u;
+    l1_block *const target = (l1_block *)p - 1;
+    /* p must start a block that is allocated now: found by walking the
+     * headers, not trusted from the word before p, which after a double free
+     * may belong to a block that reused the memory (its data: setting bit 0
+     * there corrupted it). Anything else is reported at this call. */
+    l1_block *b = first_block();
+    if (!l1_ready) l1_init();
+    while (b < heap_end() && b < target && (b->size & ~1u)) b = next_block(b);
+    if (b != target || (b->size & 1u)) {
+        *npu_soc_reg(NPU_MEMCHECK_BAD_FREE) = (uint32_t)(uintptr_t)p;
+    } else {
+        b->size |= 1u;
+        /* Its payload is never-written again: a read through a stale
+         * pointer is a finding naming where it was allocated and freed. */
+        *npu_soc_reg(NPU_MEMCHECK_ADDR) = (uint32_t)(uintptr_t)p;
+        *npu_soc_reg(NPU_MEMCHECK_FREED) = (b->size & ~1u) - (uint32_t)sizeof(l1_block);
+    }
     npu_spin_unlock(&l1_lock);
 }
 

@@ -8,7 +8,11 @@
  * the firmware's exit(0), or made a self-check that compared nothing pass;
  * a burst over L2's end (DMA_PAST_L2_END); and a transfer that overruns
  * the largest L1 block into the controller's stack (DMA_INTO_STACK; in 4-byte
- * rows, none of which crosses the bound itself: DMA_INTO_STACK_2D). */
+ * rows, none of which crosses the bound itself: DMA_INTO_STACK_2D); a burst
+ * from worker 0's stack, at the top of L1, past L1's end (DMA_PAST_L1_END:
+ * a bus error there, not a stack crossing); a local buffer larger than the
+ * controller's stack filled by DMA only, in the live L1 block below the
+ * stack that sp dropped into (DMA_INTO_OVERFLOWED_STACK). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,7 +22,7 @@
 #include "npu_sa.h"
 
 #if defined(DMA_TO_EXIT) || defined(DMA_TO_CHECK) || defined(DMA_PAST_L2_END) || defined(DMA_INTO_STACK) || \
-    defined(DMA_INTO_STACK_2D)
+    defined(DMA_INTO_STACK_2D) || defined(DMA_PAST_L1_END) || defined(DMA_INTO_OVERFLOWED_STACK)
 #define STRAY_DMA 1
 #endif
 
@@ -47,6 +51,16 @@ static long sum(const int32_t *t, int n) {
 }
 #endif
 
+#if defined(DMA_INTO_OVERFLOWED_STACK)
+/* A 3000-byte local buffer on a 2 KiB stack, touched only by the DMA. */
+static int8_t staged_l2[1024] = {1, 2, 3};
+static void __attribute__((noinline)) stage_on_stack(void) {
+    int8_t buf[3000];
+    npu_dma_wait(npu_dma_copy_1d(buf, staged_l2, 512));
+    npu_dma_wait(npu_dma_copy_1d(staged_l2 + 512, buf, 512));
+}
+#endif
+
 int main(void) {
 #if defined(DMA_TO_EXIT)
     static uint32_t zero = 0;
@@ -58,6 +72,21 @@ int main(void) {
      * L2, its last 16 past it (the report says so). */
     static NPU_L1_BSS uint32_t dst[8];
     npu_dma_wait(npu_dma_copy_1d(dst, (const void *)(L2_BASE + L2_SIZE - 16), 32));
+    return 0;
+#elif defined(DMA_INTO_OVERFLOWED_STACK)
+    const uint32_t n = npu_l1_free_bytes();
+    int32_t *live = npu_l1_malloc(n); /* the L1 heap right below the stacks */
+    if (!live) return 3;
+    for (uint32_t i = 0; i < n / 4; ++i) live[i] = 0x11111111;
+    stage_on_stack();
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n / 4; ++i) bad += live[i] != 0x11111111;
+    printf("%lu words of the live block overwritten\n", (unsigned long)bad);
+    return bad != 0;
+#elif defined(DMA_PAST_L1_END)
+    static uint32_t src[64];
+    for (int i = 0; i < 64; ++i) src[i] = i;
+    npu_dma_wait(npu_dma_copy_1d((void *)(L1_BASE + L1_SIZE - 100), src, sizeof src));
     return 0;
 #elif defined(DMA_INTO_STACK)
     /* One tile too many into the largest L1 block: the stacks lie right

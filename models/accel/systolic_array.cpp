@@ -36,7 +36,17 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     geo_.rows = cfg.count("sa.rows");
     geo_.cols = cfg.count("sa.cols");
     geo_.setup_cycles = cfg.cycles("sa.setup_latency");
-    geo_.port_bandwidth = cfg.size("sa.l1_bandwidth");
+    // The port moves at most one word per L1 bank per cycle: a wider
+    // sa.l1_bandwidth than l1.banks x l1.bank_width (a sweep over small bank
+    // counts keeps the 64 B default) would stream more bytes per cycle than
+    // the whole L1 serves, and the job's own conflicts are not modelled.
+    const std::uint64_t l1_port = cfg.count("l1.banks") * cfg.size("l1.bank_width");
+    geo_.port_bandwidth = std::min<std::uint64_t>(cfg.size("sa.l1_bandwidth"), l1_port);
+    if (geo_.port_bandwidth < cfg.size("sa.l1_bandwidth"))
+        NPU_LOG(log(), warn,
+                "sa.l1_bandwidth ({} B) exceeds what the L1's banks serve per cycle (l1.banks x l1.bank_width = {} x "
+                "{} B): the array's port moves {} B per cycle",
+                cfg.size("sa.l1_bandwidth"), cfg.count("l1.banks"), cfg.size("l1.bank_width"), geo_.port_bandwidth);
     geo_.weight_buffers = cfg.count("sa.weight_buffers");
     // The port shares the L1's banks with the cores and the DMA (the memory
     // sets the calendar up; a second init is a no-op).
@@ -54,7 +64,16 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     for (const auto& [off, nm_] : job_regs)
         add_register(off, nm_, read_write, 0, nullptr, [this, o = off](std::uint32_t v) { job_regs_[o / 4] = v; });
     add_register(NPU_SA_START, "START", write_only, 0, nullptr, [this](std::uint32_t v) { start(v); });
-    add_register(NPU_SA_STATUS, "STATUS", read_only, 0, [this] { return status_at(access_time()); });
+    add_register(NPU_SA_STATUS, "STATUS", read_only, 0, [this] {
+        // A reader that sees the job ended (STATUS answers at its local
+        // time, which a decoupled core has ahead of SystemC's) may read C
+        // next: the results count as landed for memcheck from now, as after
+        // WAIT, instead of when SystemC time reaches the job's end (a core
+        // polling npu_sa_busy() then read C "before the job ended").
+        const sc_core::sc_time at = access_time();
+        if (started_ && at >= job_end_) release_results();
+        return status_at(at);
+    });
     add_register(NPU_SA_WAIT, "WAIT", read_only, 0, [this] {
         // Blocks the reader until the job has ended: first up to its own
         // local time (delay = 0), then on the end event, so a core sleeps
@@ -74,6 +93,11 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     add_register(NPU_SA_ERR_INFO, "ERR_INFO", read_only, 0, [this] { return err_info_; });
     add_register(NPU_SA_CYCLES, "CYCLES", read_only, 0, [this] { return static_cast<std::uint32_t>(job_cycles_); });
     add_register(NPU_SA_ROWS, "ROWS", read_only, static_cast<std::uint32_t>(geo_.rows));
+    // For the debugger (reads without side effects, at SystemC time).
+    set_peek(NPU_SA_STATUS, [this] { return status_at(base::sim_time()); });
+    set_peek(NPU_SA_ERR_ADDR, [this] { return err_addr_; });
+    set_peek(NPU_SA_ERR_INFO, [this] { return err_info_; });
+    set_peek(NPU_SA_CYCLES, [this] { return static_cast<std::uint32_t>(job_cycles_); });
     add_register(NPU_SA_COLS, "COLS", read_only, static_cast<std::uint32_t>(geo_.cols));
 
     add_stat("jobs", jobs_, "jobs", "matmul jobs started");

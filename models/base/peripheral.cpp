@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace npu::base {
 
@@ -26,6 +27,12 @@ void peripheral::add_register(std::uint32_t offset, std::string name, access rig
         if (by_word_.size() <= word) by_word_.resize(word + 1, 0);
         by_word_[word] = static_cast<std::uint16_t>(regs_.size());
     }
+}
+
+void peripheral::set_peek(std::uint32_t offset, read_fn peek) {
+    reg* r = find(offset);
+    if (!r) throw std::logic_error(std::string(name()) + ": no register at offset " + std::to_string(offset));
+    r->peek = std::move(peek);
 }
 
 void peripheral::set_register(std::uint32_t offset, std::uint32_t value) {
@@ -160,7 +167,11 @@ unsigned peripheral::transport_dbg(tlm::tlm_generic_payload& t) {
     if (t.is_write() || t.get_command() != tlm::TLM_READ_COMMAND || t.get_data_length() != 4) return 0;
     reg* r = find(static_cast<std::uint32_t>(t.get_address()));
     if (!r) return 0;
-    std::memcpy(t.get_data_ptr(), &r->value, 4);
+    // Outside any access: a peek's access_time() is SystemC time.
+    access_ctx* const serving = std::exchange(ctx_, &idle_ctx_);
+    const std::uint32_t v = r->peek ? r->peek() : r->value;
+    ctx_ = serving;
+    std::memcpy(t.get_data_ptr(), &v, 4);
     return 4;
 }
 

@@ -46,6 +46,13 @@ public:
     // read-only"), or "" otherwise. `by_core`: the access was a core's.
     std::string access_problem(std::uint64_t offset, bool write, bool by_core = true) const;
 
+    // What a debug read (the debugger, through the debug transport) of the
+    // register at `offset` shows: `peek`'s value, computed without side
+    // effects at SystemC time, for a register whose read computes its value
+    // (a status, a counter); without one, the stored value (0 for most of
+    // them: the debugger showed a busy DMA's STATUS as 0).
+    void set_peek(std::uint32_t offset, read_fn peek);
+
     // Sets a register's stored value without side effects (reset values
     // known only after elaboration, e.g. a boot address from the ELF).
     void set_register(std::uint32_t offset, std::uint32_t value);
@@ -95,6 +102,7 @@ private:
         read_fn on_read;
         write_fn on_write;
         bool cores_only = false;
+        read_fn peek;  // set_peek
     };
     void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& t);

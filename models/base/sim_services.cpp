@@ -57,10 +57,14 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         const char* what =
-            m.in_use           ? "memcheck: write into a buffer in use at "
+            m.double_free      ? "memcheck: invalid free (freed already, or not allocated) of "
+            : m.in_use         ? "memcheck: write into a buffer in use at "
             : m.stack_crossing ? "memcheck: DMA destination crosses a stack's bound at "
-            : m.stack_overflow ? (m.is_write ? "memcheck: stack overflow: store below the stack limit at "
-                                           : "memcheck: stack overflow: load below the stack limit at ")
+            : m.stack_overflow ? (m.who && m.who->hart < 0
+                                      ? (m.is_write ? "memcheck: stack overflow: DMA destination below the stack limit at "
+                                                    : "memcheck: stack overflow: DMA source below the stack limit at ")
+                                  : m.is_write ? "memcheck: stack overflow: store below the stack limit at "
+                                               : "memcheck: stack overflow: load below the stack limit at ")
             : m.in_flight && describe_in_flight && describe_in_flight(m.address).rfind("systolic array", 0) == 0
                 ? "memcheck: read of a systolic-array result before the job ended at "
             : m.in_flight   ? "memcheck: read of a DMA destination before the transfer wrote it at "

@@ -89,6 +89,10 @@ struct memcheck_info {
     // across a hart stack's bound (from a buffer outside it into the
     // stack, or out of it): `context` says which stack and where.
     bool stack_crossing = false;
+    // Not a read either: the firmware freed a pointer that starts no
+    // allocated heap block (npu_l1_free twice, or of a pointer npu_l1_malloc
+    // did not return): `address` is the pointer.
+    bool double_free = false;
     std::string context;
 };
 
@@ -292,6 +296,13 @@ public:
     // the limit of its stack [lo, hi)", for a bus error it caused (a local
     // array larger than the stack takes sp out of L1 altogether); "" if not.
     std::function<std::string(int hart)> stack_overflow_note;
+    // Hart `hart`'s sp is below its stack's limit and [lo, hi) overlaps the
+    // overflowed part [sp, limit): its sp and its stack's bounds are set
+    // (a DMA transfer it pushes into or out of a local array that did not
+    // fit its stack, written where only the DMA touches it).
+    std::function<bool(int hart, std::uint64_t lo, std::uint64_t hi, std::uint64_t& sp, std::uint64_t& stack_lo,
+                       std::uint64_t& stack_hi)>
+        stack_overflowed_into;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
@@ -328,6 +339,9 @@ public:
     // running on `hart` (the memcheck hint registers): reports then name
     // addresses in it by allocator and allocation site.
     std::function<void(std::uint64_t addr, std::uint64_t len, int hart)> heap_block;
+    // ... and has just taken [addr, addr + len) back from code on `hart`
+    // (npu_l1_free): reports then say where it was freed.
+    std::function<void(std::uint64_t addr, std::uint64_t len, int hart)> heap_freed;
     // The buffers in use at `at`: every in-flight DMA transfer and the
     // running SA job (the platform gathers them).
     std::function<std::vector<buffer_use>(const sc_core::sc_time& at)> buffers_in_use;

@@ -140,13 +140,16 @@ event_unit::event_unit(sc_core::sc_module_name nm, const cfg::config& cfg)
     });
     add_register(NPU_EU_DISPATCH_DONE, "dispatch_done", write_only, 0, nullptr, [this](std::uint32_t) { done(); });
     add_register(NPU_EU_DISPATCH_JOIN, "dispatch_join", read_only, 0, [this]() { return join(); });
-    add_register(NPU_EU_DISPATCH_BUSY, "dispatch_busy", read_only, 0, [this]() -> std::uint32_t {
-        if (hart() < 0) return 0;
+    const auto busy_mask = [this]() -> std::uint32_t {
         std::uint32_t m = 0;
         for (unsigned w = 0; w < harts_; ++w)
             if (harts_state_[w].has_job || !harts_state_[w].queue.empty()) m |= 1u << w;
         return m;
-    });
+    };
+    add_register(NPU_EU_DISPATCH_BUSY, "dispatch_busy", read_only, 0,
+                 [this, busy_mask]() -> std::uint32_t { return hart() < 0 ? 0 : busy_mask(); });
+    // The debugger (no hart of its own) sees the cluster's dispatch state.
+    set_peek(NPU_EU_DISPATCH_BUSY, busy_mask);
 
     add_stat("events_raised", events_raised_, "events", "event lines raised (per hart reached)");
     add_stat("forks", forks_, "forks", "DISPATCH_FORK writes");

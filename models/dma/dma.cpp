@@ -245,6 +245,10 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
         [this](std::uint32_t v) { error_mask_ &= ~v; });
     add_register(NPU_DMA_ERROR_ADDR, "error_addr", read_only, 0, [this] { return error_addr_; });
     add_register(NPU_DMA_ERROR_INFO, "error_info", read_only, 0, [this] { return error_info_; });
+    // For the debugger (reads without side effects).
+    set_peek(NPU_DMA_STATUS, [this] { return busy_mask_; });
+    set_peek(NPU_DMA_ERROR_ADDR, [this] { return error_addr_; });
+    set_peek(NPU_DMA_ERROR_INFO, [this] { return error_info_; });
     add_register(NPU_DMA_CHANNELS, "channels", read_only, n);
 
     add_stat("transfers", transfers_, "transfers", "transfers pushed and accepted");
@@ -502,6 +506,47 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
     svc.memcheck_finding(m);
 }
 
+void dma::check_stack_overflow(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                               const base::call_chain& chain) {
+    auto& svc = services();
+    if (svc.memcheck() == base::memcheck_mode::off || !svc.stack_overflowed_into || !by || by->hart < 0 ||
+        d.len == 0 || d.count_2d == 0 || d.count_3d == 0 || svc.stop_requested())
+        return;
+    // The pusher's registers are current: it is inside the push's access.
+    for (const bool dst_side : {true, false}) {
+        const std::uint64_t base = dst_side ? d.dst : d.src;
+        const std::uint64_t s2 = dst_side ? d.dst_stride_2d : d.src_stride_2d;
+        const std::uint64_t s3 = dst_side ? d.dst_stride_3d : d.src_stride_3d;
+        std::uint64_t sp = 0, s_lo = 0, s_hi = 0;
+        // The rows' extent first; then the first row in [sp, limit).
+        if (!svc.stack_overflowed_into(by->hart, base, rows_end(base, s2, s3, d), sp, s_lo, s_hi)) continue;
+        const std::uint64_t rows = std::uint64_t{d.count_3d} * d.count_2d;
+        for (std::uint64_t i = 0; i < rows; ++i) {
+            const std::uint64_t a = base + (i / d.count_2d) * s3 + (i % d.count_2d) * s2;
+            if (!(a < s_lo && sp < a + d.len)) continue;
+            base::memcheck_info m;
+            m.stack_overflow = true;
+            m.is_write = dst_side;
+            m.who = &engine_id_;
+            m.pc = pc;
+            m.has_pc = true;
+            m.access = a;
+            m.address = std::max(a, sp);
+            m.size = m.unwritten = d.len;
+            m.sp = sp;
+            m.stack_lo = s_lo;
+            m.stack_hi = s_hi;
+            const std::string caller = svc.caller_of(chain);
+            m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}; its {} row {} of "
+                                    "plane {} lies below the pusher's stack limit, in what its stack overflowed into\n",
+                                    d.dims, describe(d), pusher_text(by), caller.empty() ? "" : " (" + caller + ")",
+                                    dst_side ? "dst" : "src", i % d.count_2d, i / d.count_2d);
+            svc.memcheck_finding(m);
+            return;
+        }
+    }
+}
+
 std::string dma::pusher_text(const base::initiator_id* by) {
     if (!by) return "unknown initiator";
     return by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name;
@@ -601,6 +646,7 @@ std::uint32_t dma::push(unsigned dims) {
     }
     check_buffers_in_use(d, by, pc, chain);
     check_stack_crossing(d, by, pc, chain);
+    check_stack_overflow(d, by, pc, chain);
     const sc_time offset = access_time() - base::sim_time();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();

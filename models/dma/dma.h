@@ -84,6 +84,10 @@ private:
     // Memcheck: the transfer about to be pushed writes a row that runs
     // across a hart stack's bound (an overrun of the buffer it fills, into
     // a live stack): a finding at the push, naming the row and the stack.
+    // A source or destination row in the part of the pusher's stack that
+    // overflowed (its sp below the stack's limit): a finding at the push.
+    void check_stack_overflow(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                              const base::call_chain& chain);
     void check_stack_crossing(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
                               const base::call_chain& chain);
     // The call stack of the hart in the current register access (a push).

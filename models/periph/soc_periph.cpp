@@ -54,6 +54,28 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
         if (const base::initiator_id* who = current_initiator(); who && services().heap_block)
             services().heap_block(memcheck_addr_, n, who->hart);
     });
+    add_register(NPU_MEMCHECK_FREED, "memcheck_freed", write_only, 0, nullptr, [this](std::uint32_t n) {
+        if (services().mark_unwritten) services().mark_unwritten(memcheck_addr_, n);
+        if (const base::initiator_id* who = current_initiator(); who && services().heap_freed)
+            services().heap_freed(memcheck_addr_, n, who->hart);
+    });
+    add_register(NPU_MEMCHECK_BAD_FREE, "memcheck_bad_free", write_only, 0, nullptr, [this](std::uint32_t p) {
+        base::memcheck_info m;
+        m.double_free = true;
+        m.who = current_initiator();
+        m.pc = current_pc();
+        m.has_pc = m.who && m.who->hart >= 0;
+        m.address = m.access = p;
+        m.size = 4;
+        // The pc is the runtime's: name the program's call of npu_l1_free.
+        if (m.has_pc && services().capture_call_chain) {
+            base::call_chain chain;
+            services().capture_call_chain(m.who->hart, chain);
+            if (const std::string c = services().caller_of(chain); !c.empty())
+                m.context = fmt::format("  caller    : {}\n", c);
+        }
+        services().memcheck_finding(m);
+    });
     add_register(NPU_MEMCHECK_STARTUP_ZEROED, "memcheck_startup_zeroed", write_only, 0, nullptr, [this](std::uint32_t) {
         if (services().startup_zeroed) services().startup_zeroed();
     });
@@ -84,6 +106,7 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     for (const std::uint32_t r :
          {NPU_SIMCTL_EXIT, NPU_SIMCTL_TRAP_CAUSE, NPU_SIMCTL_TRAP_EPC, NPU_SIMCTL_TRAP_TVAL, NPU_SIMCTL_TRAP_HART,
           NPU_TRACE_BEGIN, NPU_TRACE_END, NPU_MEMCHECK_ADDR, NPU_MEMCHECK_UNWRITTEN, NPU_MEMCHECK_STARTUP_ZEROED,
+          NPU_MEMCHECK_FREED, NPU_MEMCHECK_BAD_FREE,
           NPU_CHECK_EXPECTED, NPU_CHECK_BEGIN, NPU_CHECK_COMPARED, NPU_CHECK_ERRORS, NPU_CHECK_END})
         cores_only(r);
     add_register(NPU_PERF_CYCLES_LO, "perf_cycles_lo", read_only, 0, [this]() {
@@ -92,6 +115,9 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
         return static_cast<std::uint32_t>(c);
     });
     add_register(NPU_PERF_CYCLES_HI, "perf_cycles_hi", read_only, 0, [this]() { return cycles_hi_latch_; });
+    // The debugger reads the counter without latching.
+    set_peek(NPU_PERF_CYCLES_LO, [this] { return static_cast<std::uint32_t>(now_cycles()); });
+    set_peek(NPU_PERF_CYCLES_HI, [this] { return static_cast<std::uint32_t>(now_cycles() >> 32); });
     add_stat("uart_bytes", uart_bytes_, "B", "bytes the firmware wrote to the UART");
 }
 

@@ -36,6 +36,13 @@
 #define NPU_MEMCHECK_ADDR           0x400u           /* W: first byte of the range */
 #define NPU_MEMCHECK_UNWRITTEN      0x404u      /* W: length; marks [ADDR, ADDR + length) never-written */
 #define NPU_MEMCHECK_STARTUP_ZEROED 0x408u /* W: any value */
+/* npu_l1_free writes the freed block's address to ADDR, then its length to
+ * FREED: the block is never-written again (a read of it is a finding naming
+ * where it was allocated and freed); a pointer that starts no allocated
+ * block (freed already, or never returned by npu_l1_malloc) is written to
+ * BAD_FREE instead: a memcheck finding at that call. */
+#define NPU_MEMCHECK_FREED    0x420u /* W: length; [ADDR, ADDR + length) freed */
+#define NPU_MEMCHECK_BAD_FREE 0x424u /* W: the pointer of an invalid free */
 
 /* Self-checks (npu_check_begin/compare/end in npu.h): a firmware test
  * harness declares each comparison it makes so npusim counts it; a declared
@@ -47,6 +54,6 @@
 #define NPU_CHECK_ERRORS   0x418u            /* W: adds mismatches found to the open check */
 #define NPU_CHECK_END      0x41Cu               /* W: any value; closes it */
 
-#define NPU_SOC_PERIPH_SPAN 0x420u   /* registers end here; the rest of the window is an address error */
+#define NPU_SOC_PERIPH_SPAN 0x428u   /* registers end here; the rest of the window is an address error */
 
 #endif

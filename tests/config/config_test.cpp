@@ -328,3 +328,99 @@ TEST(ConfigLimits, FileMustBeRegularAndSmall) {
         EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
     }
 }
+
+// --- the architect's review (cross-key checks at load, units, syntax) --------
+
+// Cross-key checks run in config::load, so every entry point that loads a
+// config (--fingerprint, --dump-config, --print-map, npuc, ./npu sweep's
+// up-front check) refuses what a run refuses, in the usual format.
+TEST(CrossKey, IcacheSizeHoldsOneSetAtLoad) {
+    try {
+        config::load("", {"icache.size=8B"});
+        ADD_FAILURE() << "icache.size=8B accepted";
+    } catch (const config_error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "<command line>: icache.size: icache.size (8 B) holds less than one set of icache.ways x "
+                  "icache.line_bytes (4 x 16 B = 64 B)");
+    }
+    // Blamed on the key set last: here the ways.
+    expect_error("[icache]\nsize = 64B\n", {"icache.ways=8"}, {"<command line>: icache.ways:", "less than one set"});
+    EXPECT_NO_THROW(config::load("", {"icache.size=64B"}));  // exactly one set
+}
+
+TEST(CrossKey, DmaL1WidthIsWholeBankWords) {
+    expect_error("", {"dma.l1_width=5B"}, {"<command line>: dma.l1_width:", "dma.l1_width (5 B)", "l1.bank_width (4 B)"});
+    expect_error("[l1]\nbank_width = 8B\n", {"dma.l1_width=12B"}, {"dma.l1_width", "l1.bank_width (8 B)"});
+    expect_error("[dma]\nl1_width = 6B\n", {"l1.bank_width=4B"}, {"<command line>: l1.bank_width:", "dma.l1_width (6 B)"});
+    for (const char* ok : {"dma.l1_width=4B", "dma.l1_width=12B", "dma.l1_width=64B"})
+        EXPECT_NO_THROW(config::load("", {ok})) << ok;
+    // Narrower than a bank: whole parts of its word (64 B banks, 8 B DMA).
+    EXPECT_NO_THROW(config::load("", {"l1.bank_width=64B", "dma.l1_width=8B"}));
+    expect_error("", {"l1.bank_width=64B", "dma.l1_width=24B"}, {"dma.l1_width", "l1.bank_width (64 B)"});
+}
+
+TEST(CrossKey, SaL1BandwidthIsWholeBankWords) {
+    expect_error("", {"sa.l1_bandwidth=6B"}, {"<command line>: sa.l1_bandwidth:", "sa.l1_bandwidth (6 B)", "l1.bank_width (4 B)"});
+    for (const char* ok : {"sa.l1_bandwidth=4B", "sa.l1_bandwidth=32B", "sa.l1_bandwidth=128B"})
+        EXPECT_NO_THROW(config::load("", {ok})) << ok;
+    EXPECT_NO_THROW(config::load("", {"l1.bank_width=64B", "sa.l1_bandwidth=32B"}));  // half a bank word per cycle
+}
+
+TEST(CrossKey, RtlArrayKeysAtLoad) {
+    expect_error("", {"sa.model=rtl", "sa.weight_buffers=2"}, {"sa.weight_buffers", "sa.model=rtl needs sa.weight_buffers=1"});
+    expect_error("", {"sa.model=compare", "sa.setup_latency=70000"}, {"sa.setup_latency", "not below 65536"});
+    expect_error("", {"sa.rtl_trace=/tmp/x.fst"}, {"sa.rtl_trace", "only the RTL array has a waveform"});
+}
+
+TEST(Units, KbMbGbAreAmbiguous) {
+    for (const char* v : {"1000KB", "1MB", "2GB"}) {
+        try {
+            parse_size(v, "<command line>: l2.size");
+            ADD_FAILURE() << v << " accepted";
+        } catch (const config_error& e) {
+            const std::string m = e.what();
+            EXPECT_NE(m.find("<command line>: l2.size: bad size unit"), std::string::npos) << m;
+            EXPECT_NE(m.find("ambiguous"), std::string::npos) << m;
+            EXPECT_NE(m.find("KiB, MiB or GiB"), std::string::npos) << m;
+        }
+    }
+    expect_error("[l2]\nsize = 1000KB\n", {}, {":2: l2.size", "ambiguous"});
+    EXPECT_EQ(parse_size("1000KiB", "k"), 1000u * 1024);
+}
+
+TEST(Units, NegativeValuesSaySo) {
+    for (const char* o : {"l1.size=-1", "l1.latency=-1", "energy.l1_read_byte=-5", "soc.cluster_clock=-1MHz",
+                          "soc.quantum=-1us", "l1.base=-0x10"})
+        expect_error("", {o}, {"<command line>", "is negative (negative values are not allowed)"});
+}
+
+TEST(ConfigFile, InlineSemicolonCommentsAreComments) {
+    const std::string path = write_temp("[l1]\nsize = 64KiB ; comment\nlatency = 2 # comment\n[l2] ; the L2\nlatency = 7;x\n");
+    const config c = config::load(path, {});
+    EXPECT_EQ(c.size("l1.size"), 64u * 1024);
+    EXPECT_EQ(c.cycles("l1.latency"), 2u);
+    EXPECT_EQ(c.cycles("l2.latency"), 7u);
+    expect_error("[l1]\nsize = 64 parsecs ; comment\n", {}, {":2: l1.size", "bad size unit 'parsecs'"});
+}
+
+TEST(ConfigFile, SectionNamesAreTrimmedAndErrorsKeepTheLine) {
+    const config c = config::load(write_temp("[ l1 ]\n  size = 64KiB\n"), {});
+    EXPECT_EQ(c.size("l1.size"), 64u * 1024);
+    EXPECT_EQ(c.where("l1.size").line, 2);
+    expect_error("[ l1 ]\n  sise = 64KiB\n", {}, {":2: unknown key 'l1.sise'"});
+    expect_error("[ ]\nsize = 1\n", {}, {":1", "empty section header"});
+}
+
+TEST(ConfigFile, LeadingByteOrderMarkIsSkipped) {
+    const config c = config::load(write_temp("\xEF\xBB\xBF[l1]\nsize = 64KiB\n"), {});
+    EXPECT_EQ(c.size("l1.size"), 64u * 1024);
+    // Only at the start of the file: elsewhere it is text.
+    expect_error("[l1]\n\xEF\xBB\xBFsize = 64KiB\n", {}, {":2", "unknown key"});
+}
+
+TEST(ConfigFile, AddressesNeedTheHexPrefix) {
+    expect_error("[l1]\nbase = 10000000\n", {}, {":2: l1.base", "'10000000' is not a hex address", "0x prefix"});
+    expect_error("", {"alias.base=0"}, {"<command line>: alias.base", "0x prefix"});
+    EXPECT_EQ(config::load("", {"l1.base=0X10000000"}).address("l1.base"), 0x10000000u);
+    EXPECT_EQ(config::load("", {"alias.base=0x0"}).address("alias.base"), 0u);
+}

@@ -65,6 +65,8 @@ continue
 info threads
 info registers a0
 x/4dw &gdb_data
+x/1xw 0x10200008
+x/1xw 0x1a100200
 p $mhartid
 p/x $pc
 stepi
@@ -74,6 +76,7 @@ continue
 delete
 continue
 bt
+monitor report
 """
     with tempfile.NamedTemporaryFile("w", suffix=".gdb") as cmds:
         cmds.write(script)
@@ -95,12 +98,18 @@ bt
         (r"Thread 1 \(hart 0, worker 0, parked\)", "a parked worker is listed"),
         (r"a0 +0x3\s+3", "a0 holds the argument 3"),
         (r"<gdb_data>:\s+1\s+2\s+3\s+4", "memory reads the initial data"),
+        # Registers whose read computes the value (they read 0 before).
+        (r"0x10200008:\s+0x00000108\b", "the cluster's AWAKE register shows harts 3 and 8 awake"),
+        (r"0x1a100200:\s+0x0*[1-9a-f][0-9a-f]*\b", "the cycle counter reads non-zero"),
         (r"\$1 = 3\b", "mhartid (a CSR) reads 3"),
         (r"Old value = 3\s+New value = 9", "the write watchpoint stops after the store"),
         (r"Thread 9 received signal SIGSEGV", "the bus error stops the controller in the debugger"),
         (rf"store_tile \(base=0x0, value=3\) at \S*gdb_target\.c:{fault_line}", "the stop is on the faulting line"),
         (r"initiator : soc\.cc \(hart 8, cluster controller\)", "gdb shows the bus-error report"),
         (r"#1 .* main \(\) at \S*gdb_target\.c:\d+", "the backtrace reaches main"),
+        # At the fault the report so far says so (it said "success").
+        (r"status +: bus error \(exit code 3\) — bus error: store at 0x[0-9a-f]+ by soc\.cc \(stopped in the debugger\)",
+         "monitor report gives the fault's status"),
     ]
     for pattern, what in checks:
         if not re.search(pattern, log):

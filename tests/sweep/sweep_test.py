@@ -5,7 +5,7 @@ npusim of a build, and of a real Slurm (scripts/slurm-local.sh).
     sweep_test.py CASE --build BUILD --work DIR
 
 CASE: local | timing | resume | slurm | manifest-timing | fix-tiles | energy | bad-input | bad-points |
-bad-args.
+bad-args | plot-axis.
 Every case checks the numbers it gets (verified points, compared elements,
 compile counts), never only an exit code.
 """
@@ -267,6 +267,13 @@ def case_bad_input(build, work):
         r = sweep(build, args, expect=2)
         if needle not in r.stderr:
             fail(f"npu sweep {' '.join(args)}: message does not name '{needle}': {r.stderr}")
+    # Values valid alone, wrong with another key's: refused up front too
+    # (they ran, and icache.size=8B ended in exit 6), naming the point.
+    for values, needles in [("icache.size=8B,4KiB", ["point icache.size=8B", "<command line>: icache.size:",
+                                                     "less than one set"]),
+                            ("dma.l1_width=8B,5B", ["point dma.l1_width=5B", "<command line>: dma.l1_width:",
+                                                    "l1.bank_width (4 B)"])]:
+        refused(build, [MLP, "--set", values, "-o", out + "5", "--jobs", "1"], needles, out=out + "5")
     print("sweep bad input: ok")
 
 
@@ -391,6 +398,61 @@ def case_bad_args(build, work):
     print("sweep bad args: ok")
 
 
+def case_plot_axis(build, work):
+    """The plots' x axis: numeric values sorted on a proportional axis (log
+    when they span more than 10x), labelled as given; other values in the
+    given order. Drawn from made-up results (no npuc or npusim needed)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import npu_sweep
+    cases = [
+        (["20", "3", "100", "6"], ["3", "6", "20", "100"], [3, 6, 20, 100], "log"),
+        (["6", "20", "12"], ["6", "12", "20"], [6, 12, 20], "linear"),
+        (["128KiB", "32KiB", "1MiB"], ["32KiB", "128KiB", "1MiB"], [32768, 131072, 1048576], "log"),
+        (["1GHz", "370MHz"], ["370MHz", "1GHz"], [370e6, 1e9], "linear"),
+        (["10us", "1us", "100ns"], ["100ns", "1us", "10us"], [1e5, 1e6, 1e7], "log"),
+        (["tlm", "rtl"], ["tlm", "rtl"], [0, 1], "linear"),
+        (["sparse", "dense", "auto"], ["sparse", "dense", "auto"], [0, 1, 2], "linear"),
+    ]
+    for values, order, xs, scale in cases:
+        got_order, pos, got_scale = npu_sweep.plot_axis(values)
+        if got_order != order or [pos[v] for v in got_order] != xs or got_scale != scale:
+            fail(f"plot_axis({values}) = {got_order}, {[pos[v] for v in got_order]}, {got_scale}; "
+                 f"expected {order}, {xs}, {scale}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.figure
+    except ImportError:
+        print("SKIP: python3-matplotlib is not installed")
+        sys.exit(77)
+    # The drawn lines: what each saved figure holds.
+    drawn = {}
+    save = matplotlib.figure.Figure.savefig
+
+    def record(fig, path, *a, **kw):
+        ax = fig.axes[0]
+        drawn[os.path.basename(path)] = ([list(l.get_xdata()) for l in ax.lines], ax.get_xscale(),
+                                         [t.get_text() for t in ax.get_xticklabels()])
+        return save(fig, path, *a, **kw)
+
+    matplotlib.figure.Figure.savefig = record
+    out = os.path.join(work, "plots")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    results = [{"point": {"l2.latency": v}, "stats": {"cycles": 1000 + int(v)}} for v in ["20", "3", "100", "6"]]
+    npu_sweep.plot(out, ["l2.latency"], results)
+    lines, scale, labels = drawn.get("cycles_vs_l2_latency.png", (None, None, None))
+    if lines != [[3, 6, 20, 100]] or scale != "log" or labels != ["3", "6", "20", "100"]:
+        fail(f"cycles_vs_l2_latency.png: lines at x {lines}, {scale} axis, ticks {labels}; "
+             "expected [[3, 6, 20, 100]], log, ['3', '6', '20', '100']")
+    results = [{"point": {"sa.model": v}, "stats": {"cycles": 1000 + i}} for i, v in enumerate(["tlm", "rtl"])]
+    npu_sweep.plot(out, ["sa.model"], results)
+    lines, scale, labels = drawn.get("cycles_vs_sa_model.png", (None, None, None))
+    if lines != [[0, 1]] or scale != "linear" or labels != ["tlm", "rtl"]:
+        fail(f"cycles_vs_sa_model.png: lines at x {lines}, {scale} axis, ticks {labels}")
+    print("sweep plot axis: ok")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("case")
@@ -400,7 +462,7 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     cases = {"local": case_local, "timing": case_timing, "resume": case_resume, "slurm": case_slurm,
              "manifest-timing": case_manifest_timing, "fix-tiles": case_fix_tiles, "energy": case_energy, "bad-input": case_bad_input,
-             "bad-points": case_bad_points, "bad-args": case_bad_args}
+             "bad-points": case_bad_points, "bad-args": case_bad_args, "plot-axis": case_plot_axis}
     if a.case not in cases:
         fail(f"unknown case {a.case}")
     cases[a.case](os.path.abspath(a.build), os.path.abspath(a.work))
