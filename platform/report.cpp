@@ -95,6 +95,13 @@ std::string report::self_check_failure(const soc& s) {
                            "npu_check_end, or before npu_check_begin): a comparison no check counts",
                            periph.stray_compared(), periph.stray_compared() == 1 ? "" : "s", periph.stray_errors(),
                            periph.stray_errors() == 1 ? "" : "s");
+    if (!periph.nested_begin().empty())
+        return fmt::format("self-check {}: one check is open at a time (npu_check_end the first)",
+                           periph.nested_begin());
+    if (periph.stray_ends())
+        return fmt::format("self-check: npu_check_end called {} time{} with no check open: a harness that lost "
+                           "track of its checks",
+                           periph.stray_ends(), periph.stray_ends() == 1 ? "" : "s");
     for (const auto& c : periph.self_checks()) {
         if (c.compared == 0)
             return fmt::format(
@@ -104,6 +111,11 @@ std::string report::self_check_failure(const soc& s) {
         if (c.compared < c.expected)
             return fmt::format("self-check '{}' compared only {} of the {} elements it declared", c.name, c.compared,
                                c.expected);
+        // More than declared: the declaration or the comparison loop is wrong
+        // (a loop over the wrong bound, elements counted twice).
+        if (c.compared > c.expected)
+            return fmt::format("self-check '{}' compared {} elements, more than the {} it declared", c.name,
+                               c.compared, c.expected);
         if (!c.ended) return fmt::format("self-check '{}' never ended (npu_check_end)", c.name);
         // Called for a run that exits 0 only: the harness counted mismatches
         // and still reported success (its verdict ignores its own count).

@@ -2,10 +2,29 @@
  * recorded 4 errors, so npusim fails the run (exit 8) instead of reporting
  * success (tests/firmware, fw.selfcheck_errors_exit0). ERRORS_AFTER_END:
  * errors reported after npu_check_end fail it too
- * (fw.selfcheck_errors_outside). */
+ * (fw.selfcheck_errors_outside). COMPARED_TOO_MANY, END_WITHOUT_BEGIN and
+ * NESTED_BEGIN: a harness that lost track of its checks fails it too. */
 #include "npu.h"
 
 int main(void) {
+#if defined(COMPARED_TOO_MANY)
+    npu_check_begin("logits", 4);
+    npu_check_compare(8, 0);
+    npu_check_end();
+    return 0;
+#elif defined(END_WITHOUT_BEGIN)
+    npu_check_begin("logits", 4);
+    npu_check_compare(4, 0);
+    npu_check_end();
+    npu_check_end();
+    return 0;
+#elif defined(NESTED_BEGIN)
+    npu_check_begin("logits", 4);
+    npu_check_begin("probs", 4);
+    npu_check_compare(4, 0);
+    npu_check_end();
+    return 0;
+#endif
 #ifdef ERRORS_AFTER_END
     /* Mismatches reported after the check was closed: no check counts them. */
     npu_check_begin("logits", 16);

@@ -82,7 +82,12 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
     add_register(NPU_CHECK_EXPECTED, "check_expected", write_only, 0, nullptr,
                  [this](std::uint32_t n) { check_expected_ = n; });
     add_register(NPU_CHECK_BEGIN, "check_begin", write_only, 0, nullptr, [this](std::uint32_t a) {
-        checks_.push_back({read_string ? read_string(a) : fmt::format("0x{:08x}", a), check_expected_});
+        std::string name = read_string ? read_string(a) : fmt::format("0x{:08x}", a);
+        // One check is open at a time: a second begin is a harness that
+        // lost track (the first's comparisons would count for the second).
+        if (check_open_ && nested_begin_.empty())
+            nested_begin_ = fmt::format("'{}' began while '{}' was open", name, checks_.back().name);
+        checks_.push_back({std::move(name), check_expected_});
         check_open_ = true;
     });
     add_register(NPU_CHECK_COMPARED, "check_compared", write_only, 0, nullptr, [this](std::uint32_t n) {
@@ -98,7 +103,10 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
             stray_errors_ += n;
     });
     add_register(NPU_CHECK_END, "check_end", write_only, 0, nullptr, [this](std::uint32_t) {
-        if (check_open_) checks_.back().ended = true;
+        if (check_open_)
+            checks_.back().ended = true;
+        else
+            ++stray_ends_;
         check_open_ = false;
     });
     // The simulation controls take a core's stores only (UART output may

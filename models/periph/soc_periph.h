@@ -69,6 +69,10 @@ public:
     // npu_check_end, before npu_check_begin): a harness bug.
     std::uint64_t stray_compared() const { return stray_compared_; }
     std::uint64_t stray_errors() const { return stray_errors_; }
+    // npu_check_end calls with no check open; the first npu_check_begin
+    // while one was open ("'b' began while 'a' was open"), or "".
+    std::uint64_t stray_ends() const { return stray_ends_; }
+    const std::string& nested_begin() const { return nested_begin_; }
 
     // Everything the firmware printed (also written to stdout as it comes).
     const std::string& uart_output() const { return uart_log_; }
@@ -109,7 +113,8 @@ private:
     std::uint32_t cycles_hi_latch_ = 0;
     std::uint32_t memcheck_addr_ = 0;
     std::vector<self_check> checks_;
-    std::uint64_t stray_compared_ = 0, stray_errors_ = 0;
+    std::uint64_t stray_compared_ = 0, stray_errors_ = 0, stray_ends_ = 0;
+    std::string nested_begin_;
     std::uint32_t check_expected_ = 0;
     bool check_open_ = false;
     std::uint64_t uart_bytes_ = 0;
