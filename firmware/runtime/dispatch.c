@@ -31,8 +31,12 @@ void npu_cluster_fork_mask(uint32_t team_mask, npu_job_fn fn, void *arg) {
 }
 
 void npu_cluster_fork(unsigned nb_workers, npu_job_fn fn, void *arg) {
+    /* More workers than the cluster has are not clamped: a job that splits
+     * its work n ways would leave the missing workers' share undone. The
+     * event unit refuses the team (a bus error at the fork naming the harts
+     * that are not workers). */
     uint32_t team = all_workers();
-    if (nb_workers && nb_workers < npu_nb_workers()) team = (1u << nb_workers) - 1u;
+    if (nb_workers) team = nb_workers >= 32 ? 0xFFFFFFFFu : (1u << nb_workers) - 1u;
     npu_cluster_fork_mask(team, fn, arg);
 }
 

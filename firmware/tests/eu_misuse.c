@@ -4,7 +4,9 @@
  *    a bus error naming the PC in npu_barrier's caller.
  *  EU_WAIT_FOREVER: the controller waits for a software event nobody
  *    raises: every hart sleeps, so the run ends as a deadlock whose report
- *    shows the controller asleep in the event unit. */
+ *    shows the controller asleep in the event unit.
+ *  EU_FORK_TOO_MANY: a fork onto more workers than the cluster has (9 of 8):
+ *    refused at the fork (it was clamped to all workers, silently). */
 #include <stdio.h>
 
 #include "npu.h"
@@ -12,12 +14,16 @@
 static void nothing(void *arg) { (void)arg; }
 
 __attribute__((noinline)) static void controller_joins_the_barrier(void) { npu_barrier(); }
+__attribute__((noinline)) static void fork_nine(void) { npu_cluster_run(9, nothing, 0); }
 
 int main(void) {
     npu_cluster_run(0, nothing, 0); /* barrier 0's team = every worker */
 #if defined(EU_CC_BARRIER)
     puts("controller enters the workers' barrier");
     controller_joins_the_barrier();
+#elif defined(EU_FORK_TOO_MANY)
+    puts("controller forks 9 workers");
+    fork_nine();
 #elif defined(EU_WAIT_FOREVER)
     puts("controller waits for software event 3");
     npu_evt_wait(1u << (NPU_EVT_SW0 + 3));
