@@ -149,7 +149,8 @@ void print_fault_context(npu::platform::soc& top, exit_code code, int fault_hart
 int run(int argc, char** argv) {
     std::string config_file, elf_path, stats_file, stats_csv_file, log_level = "warn", on_bus_error, memcheck, manifest_file, rtl_trace;
     std::string memcheck_limit_text = "20";
-    unsigned gdb_port = 0;
+    // Text, not unsigned: Boost reads "-5" into an unsigned as 4294967291.
+    std::string gdb_port_text;
     std::string trace_file, vcd_file, itrace_file, itrace_harts, itrace_from;
     std::string max_cycles;
     po::options_description opts("npusim options");
@@ -183,7 +184,7 @@ int run(int argc, char** argv) {
         "itrace-harts", po::value(&itrace_harts), "--itrace only these harts, e.g. 8,0-3 (default: all)")(
         "itrace-from", po::value(&itrace_from),
         "--itrace from this cycle, or from the first time a traced hart reaches this symbol")(
-        "gdb", po::value(&gdb_port)->implicit_value(1234),
+        "gdb", po::value(&gdb_port_text)->implicit_value("1234"),
         "--gdb[=PORT]: wait for gdb-multiarch on 127.0.0.1:PORT (default 1234; 0: a free port, printed) and run "
         "under its control (docs/debugging.md)")(
         "quiet,q", "no end-of-run summary on stderr (errors are still reported)")(
@@ -475,7 +476,11 @@ int run(int argc, char** argv) {
     }
     std::optional<npu::platform::gdb_stub> gdb;
     if (vm.count("gdb")) {
-        if (gdb_port > 65535) return bad_input(fmt::format("--gdb: port {} is not a TCP port (0-65535)", gdb_port));
+        const bool digits = !gdb_port_text.empty() && gdb_port_text.size() <= 5 &&
+                            gdb_port_text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoul(gdb_port_text) > 65535)
+            return bad_input(fmt::format("--gdb: '{}' is not a TCP port (0-65535)", gdb_port_text));
+        const auto gdb_port = static_cast<unsigned>(std::stoul(gdb_port_text));
         try {
             gdb.emplace(top, gdb_port);
         } catch (const std::runtime_error& e) { return bad_input(e.what()); }

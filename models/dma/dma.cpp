@@ -336,10 +336,14 @@ std::string dma::in_flight_transfer_at(std::uint64_t addr) const {
             for (std::uint64_t r = 0; r < d.count_2d; ++r) {
                 const std::uint64_t a = std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d;
                 if (addr >= a && addr < a + d.len) {
+                    // The runtime call it came through, or (a push inlined
+                    // into the program: npu_dma_copy_*) the pc's own symbol.
                     const std::string caller = services().caller_of(ch.chain);
-                    return fmt::format("transfer id {} ({}-D) {}, pushed by {}{}{}", ch.index, d.dims, describe(d),
+                    std::string sym;
+                    if (caller.empty() && ch.has_pc && services().symbolize) sym = services().symbolize(ch.pc);
+                    return fmt::format("transfer id {} ({}-D) {}, pushed by {}{}{}{}", ch.index, d.dims, describe(d),
                                        programmer_text(ch), ch.has_pc ? fmt::format(" at pc 0x{:08x}", ch.pc) : "",
-                                       caller.empty() ? "" : " (" + caller + ")");
+                                       sym.empty() ? "" : " <" + sym + ">", caller.empty() ? "" : " (" + caller + ")");
                 }
             }
     }

@@ -179,9 +179,11 @@ def ctrl_c_and_kill(args):
 
 
 def bad_port(args):
-    p = subprocess.run([args.npusim, "--gdb=70000", args.elf], capture_output=True, text=True, timeout=TIMEOUT)
-    if p.returncode != 2 or "--gdb: port 70000" not in p.stderr:
-        fail(f"--gdb=70000 should be bad input (2), got {p.returncode}", ("stderr", p.stderr))
+    # "-5" was read as port 4294967291.
+    for port in ("70000", "-5", "12ab"):
+        p = subprocess.run([args.npusim, f"--gdb={port}", args.elf], capture_output=True, text=True, timeout=TIMEOUT)
+        if p.returncode != 2 or f"--gdb: '{port}' is not a TCP port (0-65535)" not in p.stderr:
+            fail(f"--gdb={port} should be bad input (2) naming it, got {p.returncode}", ("stderr", p.stderr))
 
 
 def main():
