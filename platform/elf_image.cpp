@@ -256,6 +256,25 @@ std::string elf_image::symbolize(std::uint32_t addr) const {
         if (!best) best = &*i;
     }
     if (!best) return "";
+    // Past an object's end the nearest symbol is often a linker marker of
+    // no size (__l1_bss_end, __bss_end): the object the access ran off is
+    // what the reader wants, said as such.
+    if (!best->size && best->name.rfind("__", 0) == 0)
+        for (auto i = it; i != symbols_.begin();) {
+            --i;
+            if (addr - i->address > 0x10000) break;
+            if (!i->size || i->function) continue;
+            if (i->address + i->size <= addr) {
+                char b[96];
+                const std::uint32_t over = addr - (i->address + i->size);
+                if (over == 0)
+                    std::snprintf(b, sizeof b, "+0x%x, just past its %u B", addr - i->address, i->size);
+                else
+                    std::snprintf(b, sizeof b, "+0x%x, %u B past its %u B", addr - i->address, over, i->size);
+                return i->name + b;
+            }
+            break;
+        }
     if (addr == best->address) return best->name;
     char b[32];
     std::snprintf(b, sizeof b, "+0x%x", addr - best->address);
