@@ -416,27 +416,29 @@ void soc::install_stack_guards(const elf_image& image) {
             }
         return std::string();
     };
-    svc.stack_overflowed_into = [this](int hart, std::uint64_t lo, std::uint64_t hi, std::uint64_t& sp,
-                                       std::uint64_t& s_lo, std::uint64_t& s_hi) {
-        for (const auto& st : stacks_) {
-            if (static_cast<int>(st.hart) != hart) continue;
-            sp = cores_[st.hart]->state().x[2];
-            s_lo = st.lo;
-            s_hi = st.hi;
-            return sp < st.lo && lo < st.lo && sp < hi;
-        }
-        return false;
+    // Hart `hart`'s stack, or null (no core, or more harts than stacks).
+    const auto stack_of = [this](int hart) -> const hart_stack* {
+        for (const auto& st : stacks_)
+            if (static_cast<int>(st.hart) == hart) return &st;
+        return nullptr;
     };
-    svc.stack_overflow_note = [this](int hart) -> std::string {
-        for (const auto& st : stacks_) {
-            if (static_cast<int>(st.hart) != hart) continue;
-            const std::uint32_t sp = cores_[st.hart]->state().x[2];
-            if (sp >= st.lo) return std::string();
-            return fmt::format("sp 0x{:08x} is {} bytes below the limit of its stack [0x{:08x}, 0x{:08x}): the "
-                               "stack overflowed (a large local array, deep calls; firmware.stack_size)",
-                               sp, st.lo - sp, st.lo, st.hi);
-        }
-        return std::string();
+    svc.stack_overflowed_into = [this, stack_of](int hart, std::uint64_t lo, std::uint64_t hi, std::uint64_t& sp,
+                                                 std::uint64_t& s_lo, std::uint64_t& s_hi) {
+        const hart_stack* st = stack_of(hart);
+        if (!st) return false;
+        sp = cores_[st->hart]->state().x[2];
+        s_lo = st->lo;
+        s_hi = st->hi;
+        return sp < st->lo && lo < st->lo && sp < hi;
+    };
+    svc.stack_overflow_note = [this, stack_of](int hart) -> std::string {
+        const hart_stack* st = stack_of(hart);
+        if (!st) return std::string();
+        const std::uint32_t sp = cores_[st->hart]->state().x[2];
+        if (sp >= st->lo) return std::string();
+        return fmt::format("sp 0x{:08x} is {} bytes below the limit of its stack [0x{:08x}, 0x{:08x}): the "
+                           "stack overflowed (a large local array, deep calls; firmware.stack_size)",
+                           sp, st->lo - sp, st->lo, st->hi);
     };
     // Below the stacks: npu_l1_malloc's heap (alloc.c), up to __stacks_bottom.
     const auto l1_heap = sym("__l1_noinit_end");

@@ -95,9 +95,7 @@ systolic_array::systolic_array(sc_core::sc_module_name nm, const cfg::config& cf
     add_register(NPU_SA_ROWS, "ROWS", read_only, static_cast<std::uint32_t>(geo_.rows));
     // For the debugger (reads without side effects, at SystemC time).
     set_peek(NPU_SA_STATUS, [this] { return status_at(base::sim_time()); });
-    set_peek(NPU_SA_ERR_ADDR, [this] { return err_addr_; });
-    set_peek(NPU_SA_ERR_INFO, [this] { return err_info_; });
-    set_peek(NPU_SA_CYCLES, [this] { return static_cast<std::uint32_t>(job_cycles_); });
+    for (const std::uint32_t r : {NPU_SA_ERR_ADDR, NPU_SA_ERR_INFO, NPU_SA_CYCLES}) set_peek(r);
     add_register(NPU_SA_COLS, "COLS", read_only, static_cast<std::uint32_t>(geo_.cols));
 
     add_stat("jobs", jobs_, "jobs", "matmul jobs started");

@@ -32,7 +32,7 @@ void peripheral::add_register(std::uint32_t offset, std::string name, access rig
 void peripheral::set_peek(std::uint32_t offset, read_fn peek) {
     reg* r = find(offset);
     if (!r) throw std::logic_error(std::string(name()) + ": no register at offset " + std::to_string(offset));
-    r->peek = std::move(peek);
+    r->peek = peek ? std::move(peek) : r->on_read;
 }
 
 void peripheral::set_register(std::uint32_t offset, std::uint32_t value) {

@@ -50,8 +50,10 @@ public:
     // register at `offset` shows: `peek`'s value, computed without side
     // effects at SystemC time, for a register whose read computes its value
     // (a status, a counter); without one, the stored value (0 for most of
-    // them: the debugger showed a busy DMA's STATUS as 0).
-    void set_peek(std::uint32_t offset, read_fn peek);
+    // them: the debugger showed a busy DMA's STATUS as 0). Without `peek`,
+    // the register's read callback, which the caller vouches has no side
+    // effects.
+    void set_peek(std::uint32_t offset, read_fn peek = nullptr);
 
     // Sets a register's stored value without side effects (reset values
     // known only after elaboration, e.g. a boot address from the ELF).

@@ -246,9 +246,7 @@ dma::dma(sc_core::sc_module_name nm, const cfg::config& cfg)
     add_register(NPU_DMA_ERROR_ADDR, "error_addr", read_only, 0, [this] { return error_addr_; });
     add_register(NPU_DMA_ERROR_INFO, "error_info", read_only, 0, [this] { return error_info_; });
     // For the debugger (reads without side effects).
-    set_peek(NPU_DMA_STATUS, [this] { return busy_mask_; });
-    set_peek(NPU_DMA_ERROR_ADDR, [this] { return error_addr_; });
-    set_peek(NPU_DMA_ERROR_INFO, [this] { return error_info_; });
+    for (const std::uint32_t r : {NPU_DMA_STATUS, NPU_DMA_ERROR_ADDR, NPU_DMA_ERROR_INFO}) set_peek(r);
     add_register(NPU_DMA_CHANNELS, "channels", read_only, n);
 
     add_stat("transfers", transfers_, "transfers", "transfers pushed and accepted");
@@ -313,14 +311,13 @@ void dma::mark_destination(channel& ch, bool in_flight) {
     // call. The router clips a call at its window's end: rows past it are
     // then marked one by one, as they always were.
     const std::uint64_t rows = std::uint64_t{d.count_2d} * d.count_3d;
-    const auto row_address = [&d](std::uint64_t i) {
-        const std::uint64_t p = i / d.count_2d, r = i % d.count_2d;
-        return (std::uint64_t{d.dst} + p * d.dst_stride_3d + r * d.dst_stride_2d) & 0xFFFFFFFFu;
+    const auto dst_row = [&d](std::uint64_t i) {
+        return row_address(d.dst, d.dst_stride_2d, d.dst_stride_3d, d, i) & 0xFFFFFFFFu;
     };
     for (std::uint64_t i = 0; i < rows;) {
-        const std::uint64_t a = row_address(i);
+        const std::uint64_t a = dst_row(i);
         std::uint64_t n = 1;
-        while (i + n < rows && (n + 1) * d.len <= UINT32_MAX && row_address(i + n) == a + n * d.len) ++n;
+        while (i + n < rows && (n + 1) * d.len <= UINT32_MAX && dst_row(i + n) == a + n * d.len) ++n;
         const unsigned marked = ch.bus->memcheck_in_flight(a, static_cast<unsigned>(n * d.len), in_flight);
         // Rows wholly or partly marked are done.
         i += n == 1 ? 1 : std::max<std::uint64_t>(1, (std::uint64_t{marked} + d.len - 1) / d.len);
@@ -460,9 +457,7 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
     // (a 2-D destination whose rows end at the bound and go on inside the
     // stack: one buffer cannot lie partly in a stack), the first row inside.
     const std::uint64_t h_lo = s_lo, h_hi = s_hi, rows = std::uint64_t{d.count_3d} * d.count_2d;
-    const auto row_at = [&d](std::uint64_t i) {
-        return std::uint64_t{d.dst} + (i / d.count_2d) * d.dst_stride_3d + (i % d.count_2d) * d.dst_stride_2d;
-    };
+    const auto row_at = [&d](std::uint64_t i) { return row_address(d.dst, d.dst_stride_2d, d.dst_stride_3d, d, i); };
     std::uint64_t found = rows, first_inside = rows;
     bool outside = false;
     for (std::uint64_t i = 0; i < rows; ++i) {
@@ -526,7 +521,7 @@ void dma::check_stack_overflow(const descriptor& d, const base::initiator_id* by
         if (!svc.stack_overflowed_into(by->hart, base, rows_end(base, s2, s3, d), sp, s_lo, s_hi)) continue;
         const std::uint64_t rows = std::uint64_t{d.count_3d} * d.count_2d;
         for (std::uint64_t i = 0; i < rows; ++i) {
-            const std::uint64_t a = base + (i / d.count_2d) * s3 + (i % d.count_2d) * s2;
+            const std::uint64_t a = row_address(base, s2, s3, d, i);
             if (!(a < s_lo && sp < a + d.len)) continue;
             base::memcheck_info m;
             m.stack_overflow = true;

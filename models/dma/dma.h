@@ -100,6 +100,12 @@ private:
     // strides s2 and s3; d's counts and len not 0), in 64 bits: the strides
     // are unsigned, so the last row of the last plane ends highest (and the
     // first row of the first plane starts lowest, at base).
+    // The address of row i (plane i / count_2d, row i % count_2d) of one
+    // side of `d` (from `base`, strides s2 and s3), in 64 bits.
+    static std::uint64_t row_address(std::uint64_t base, std::uint64_t s2, std::uint64_t s3, const descriptor& d,
+                                     std::uint64_t i) {
+        return base + (i / d.count_2d) * s3 + (i % d.count_2d) * s2;
+    }
     static std::uint64_t rows_end(std::uint64_t base, std::uint32_t s2, std::uint32_t s3, const descriptor& d) {
         return base + std::uint64_t{d.count_3d - 1} * s3 + std::uint64_t{d.count_2d - 1} * s2 + d.len;
     }

@@ -22,14 +22,13 @@ cluster_ctrl::cluster_ctrl(sc_core::sc_module_name nm, const cfg::config& cfg)
     add_register(NPU_CLUSTER_BOOT_ADDR, "boot_addr", read_write, 0, nullptr, [this](std::uint32_t a) {
         for (int i = 0; i < boot_address.size(); ++i) boot_address[i]->write(a);
     });
-    const auto awake_mask = [this]() {
+    add_register(NPU_CLUSTER_AWAKE, "awake", read_only, 0, [this]() {
         std::uint32_t m = 0;
         for (unsigned h = 0; h < harts_; ++h)
             if (awake[h]->read()) m |= 1u << h;
         return m;
-    };
-    add_register(NPU_CLUSTER_AWAKE, "awake", read_only, 0, awake_mask);
-    set_peek(NPU_CLUSTER_AWAKE, awake_mask);
+    });
+    set_peek(NPU_CLUSTER_AWAKE);
     add_register(NPU_CLUSTER_NB_HARTS, "nb_harts", read_only, harts_);
     add_stat("wakes", wakes_, "wakes", "harts woken through the WAKE register");
 }
