@@ -134,6 +134,7 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
         if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
             r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
             r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || r->double_free != m.double_free ||
+            r->freed_store != m.freed_store ||
             first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
@@ -145,7 +146,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
     ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use,
-                       m.stack_crossing, m.double_free, first, end, bytes, 1});
+                       m.stack_crossing, m.double_free, m.freed_store, first, end, bytes, 1,
+                       svc_.symbol_of(first)});
     return false;
 }
 
@@ -251,6 +253,24 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         out += m.context;
         out += "  hint      : npu_l1_free takes a pointer npu_l1_malloc returned, once: a block freed twice "
                "(its memory may be another block's by now) or a pointer into a block\n";
+        return out;
+    }
+    if (m.freed_store) {
+        const std::string sym = svc_.symbol_of(m.address);
+        const bool engine = m.who && m.who->hart < 0;  // a DMA transfer's destination, at its push
+        std::string out = engine ? "*** memcheck: destination in a freed heap block ***\n"
+                                 : "*** memcheck: store into a freed heap block ***\n";
+        out += fmt::format("  initiator : {}\n", who_text(m.who));
+        if (engine)
+            out += fmt::format("  row       : {} at 0x{:08x}, first freed byte 0x{:08x}{}\n", bytes_text(m.size),
+                               m.access, m.address, sym.empty() ? "" : " <" + sym + ">");
+        else
+            out += fmt::format("  access    : store of {} at 0x{:08x}{}\n", bytes_text(m.size), m.access,
+                               sym.empty() ? "" : " <" + sym + ">");
+        if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+        out += m.context;
+        out += "  hint      : a pointer into a block npu_l1_free freed: the block's memory goes to the next "
+               "npu_l1_malloc, whose data this write would overwrite; free the block after its last use\n";
         return out;
     }
     if (m.stack_crossing) return format_stack_crossing(m);
@@ -427,10 +447,12 @@ std::string report::summary(const soc& s, const run_result& r) const {
         o += "\nmemcheck findings (one per initiator, PC and contiguous range)\n";
         for (std::size_t i = 0; i < ranges_.size() && i < memcheck_limit_; ++i) {
             const auto& r = ranges_[i];
-            const std::string sym = svc_.symbol_of(r.first);
+            const std::string& sym = r.symbol;
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
                              r.in_use        ? "write into a buffer in use,"
                              : r.double_free ? "invalid free,"
+                             : r.freed_store ? (r.who && r.who->hart < 0 ? "write into a freed heap block,"
+                                                                         : "store into a freed heap block,")
                              : r.stack_crossing ? "DMA write across a stack's bound,"
                              : r.stack       ? "stack overflow,"
                              : r.sa          ? "read before the SA job ended"

@@ -73,9 +73,13 @@ private:
         bool in_use;                              // a write into a buffer in use, not a read
         bool stack_crossing;                      // a DMA destination across a stack's bound
         bool double_free;                         // a heap block freed twice
+        bool freed_store;                         // a store into a freed heap block
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;
+        // What `first` was when the range opened: a heap block's name then
+        // (allocated and freed where), not what reused its memory by the end.
+        std::string symbol;
     };
     std::vector<memcheck_range> ranges_;
     // Adds `m` to its range (true) or opens a new one (false).

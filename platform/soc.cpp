@@ -124,6 +124,36 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     };
     svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
         if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
+        // An allocation: what it covers is no longer freed.
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> kept;
+        for (const auto& r : freed_ranges_) {
+            if (r.second <= a || a + n <= r.first) {
+                kept.push_back(r);
+                continue;
+            }
+            if (r.first < a) kept.emplace_back(r.first, a);
+            if (a + n < r.second) kept.emplace_back(a + n, r.second);
+        }
+        freed_ranges_.swap(kept);
+    };
+    svc.mark_freed = [this](std::uint64_t a, std::uint64_t n) {
+        if (memory::memory* m = memory_at(a, n)) m->mark_freed(map_.lookup(initiator_class::loader, a).offset, n);
+        if (n) freed_ranges_.emplace_back(a, a + n);
+    };
+    // The shadow is scanned only where a freed range meets [lo, hi): a DMA
+    // push asks for each destination row, and most programs free nothing.
+    svc.first_freed = [this](std::uint64_t lo, std::uint64_t hi) -> std::optional<std::uint64_t> {
+        std::optional<std::uint64_t> first;
+        for (const auto& r : freed_ranges_) {
+            const std::uint64_t a = std::max(lo, r.first), b = std::min(hi, r.second);
+            if (a >= b || (first && *first <= a)) continue;
+            memory::memory* m = memory_at(a, b - a);
+            if (!m) continue;
+            const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
+            const std::uint64_t f = m->first_freed(off, b - a);
+            if (f != UINT64_MAX) first = a + (f - off);
+        }
+        return first;
     };
     svc.startup_zeroed = [this]() {
         if (!image_ || context().services.memcheck() != base::memcheck_mode::strict) return;
@@ -252,9 +282,16 @@ void soc::load(const elf_image& image) {
     if (auto tohost = image.symbol_address("tohost"))
         for (auto& c : cores_) c->set_tohost(*tohost);
     heap_blocks_.clear();
+    freed_ranges_.clear();
     pending_heap_blocks_.clear();
     call_sites_.clear();
     auto& services = context().services;
+    // The L1 allocator's functions: their stores into freed memory are its own.
+    services.heap_code.clear();
+    for (const auto& sym : image.symbols())
+        if (sym.function && sym.size &&
+            (sym.name == "npu_l1_malloc" || sym.name == "npu_l1_free" || sym.name == "npu_l1_free_bytes"))
+            services.heap_code.emplace_back(sym.address, sym.address + sym.size);
     chain_capture_ = std::make_unique<call_chain_capture>(image);
     services.capture_call_chain = [this](int hart, base::call_chain& out) {
         if (hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return;
@@ -536,6 +573,9 @@ std::vector<run_result> soc::run_together(const std::vector<soc*>& socs) {
     else
         sc_core::sc_start();
     const auto t1 = std::chrono::steady_clock::now();
+    // A hart left blocked in a register access still stamps log lines with
+    // its access's offset: the run is over, and its stack with it.
+    base::set_log_time_offset(nullptr);
 
     std::vector<run_result> results;
     for (soc* s : socs) results.push_back(s->finish_run(std::chrono::duration<double>(t1 - t0).count()));

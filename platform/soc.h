@@ -148,6 +148,9 @@ private:
         std::string freed_at;   // where npu_l1_free took it back, "" while live
     };
     std::vector<heap_block> heap_blocks_;
+    // Heap ranges freed and not allocated again, [lo, hi) (memcheck's
+    // mark_freed and mark_unwritten keep it; sim_services::first_freed).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> freed_ranges_;
     // A hart's call stack at a call into the runtime, unwound with
     // chain_capture_ while it is live and symbolised only when a report
     // needs it: symbolising a new call chain reads the ELF's DWARF, and

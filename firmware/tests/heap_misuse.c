@@ -1,6 +1,10 @@
 /* npu_l1_free misuse: a read through a pointer to a freed block
  * (USE_AFTER_FREE) is a memcheck finding naming the block, where it was
- * allocated and where it was freed; a block freed twice (DOUBLE_FREE) is a
+ * allocated and where it was freed, and so is a store through one
+ * (STORE_AFTER_FREE: it would overwrite the data of whatever reuses the
+ * block, here `big`, had it come later), and a DMA transfer into one
+ * (DMA_AFTER_FREE, a finding at its push) or an SA job's C in one (SA_AFTER_FREE,
+ * at its start); a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
  * frees and reuse run clean. */
@@ -8,8 +12,12 @@
 #include <stdio.h>
 
 #include "npu.h"
+#include "npu_sa.h"
 
 static int32_t __attribute__((noinline)) read_word(const volatile int32_t *p) { return *p; }
+#ifdef STORE_AFTER_FREE
+static void __attribute__((noinline)) write_word(volatile int32_t *p, int32_t v) { *p = v; }
+#endif
 
 int main(void) {
     int32_t *p = npu_l1_malloc(64), *q = npu_l1_malloc(64);
@@ -18,6 +26,18 @@ int main(void) {
     npu_l1_free(p);
 #ifdef USE_AFTER_FREE
     printf("stale read %ld\n", (long)read_word(&p[3]));
+#endif
+#ifdef STORE_AFTER_FREE
+    write_word(&p[5], -1);
+#endif
+#ifdef DMA_AFTER_FREE
+    static int32_t fill[4] = {1, 2, 3, 4};
+    if (npu_dma_wait(npu_dma_copy_1d(&p[2], fill, sizeof fill))) return 4;
+#endif
+#ifdef SA_AFTER_FREE
+    /* A and B from q's block (L1, written); C: 2x2 int32 into p's, freed. */
+    npu_sa_matmul_i8((const int8_t *)q, (const int8_t *)q, &p[4], 2, 2, 4, 0);
+    if (npu_sa_wait()) return 4;
 #endif
     npu_l1_free(q);
     /* p's and q's blocks merged and handed out again. */

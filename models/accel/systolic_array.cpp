@@ -197,6 +197,33 @@ void systolic_array::start(std::uint32_t) {
                 services().memcheck_finding(*m);
             }
         }
+        // C in a heap block the program freed: the job would write through a stale pointer.
+        const std::uint64_t row = std::uint64_t{j.n} * sa_job::out_bytes;
+        const std::uint64_t c_end = std::uint64_t{j.c} + std::uint64_t{j.m - 1} * j.ldc + row;
+        if (services().first_freed && !services().stop_requested() && j.m && services().first_freed(j.c, c_end))
+            for (std::uint32_t i = 0; i < j.m; ++i) {
+                const std::uint64_t a = std::uint64_t{j.c} + std::uint64_t{i} * j.ldc;
+                const auto f = services().first_freed(a, a + row);
+                if (!f) continue;
+                base::memcheck_info m;
+                m.freed_store = true;
+                m.is_write = true;
+                m.who = &bus.who();
+                m.pc = pc;
+                m.has_pc = has_pc;
+                m.access = a;
+                m.address = *f;
+                m.size = m.unwritten = static_cast<unsigned>(row);
+                m.context = fmt::format("  job       : new systolic array job {}x{}x{} {} (C 0x{:08x}, rows {} B "
+                                        "apart), started by {}; its C row {}\n",
+                                        j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, j.ldc, by(), i);
+                // The pc is the runtime's: name the program's call too.
+                if (has_pc && services().runtime_caller)
+                    if (const base::deferred_text site = services().runtime_caller(who->hart))
+                        if (const std::string c = site(); !c.empty()) m.context += fmt::format("  caller    : {}\n", c);
+                services().memcheck_finding(m);
+                break;
+            }
     }
     starter_who_ = who;
     starter_pc_ = current_pc();

@@ -5,6 +5,8 @@
 namespace npu::base {
 
 namespace {
+const sc_core::sc_time* log_time_offset = nullptr;
+
 const char* level_tag(log_level l) {
     switch (l) {
     case log_level::error: return "error";
@@ -16,6 +18,8 @@ const char* level_tag(log_level l) {
     return "?";
 }
 }  // namespace
+
+void set_log_time_offset(const sc_core::sc_time* offset) { log_time_offset = offset; }
 
 bool parse_log_level(const std::string& s, log_level& out) {
     static const std::pair<const char*, log_level> names[] = {{"error", log_level::error},
@@ -33,7 +37,9 @@ bool parse_log_level(const std::string& s, log_level& out) {
 
 void logger::emit(log_level l, const std::string& msg) const {
     // Logs go to stderr: stdout belongs to the firmware's UART.
-    const double us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+    sc_core::sc_time t = sc_core::sc_time_stamp();
+    if (log_time_offset) t += *log_time_offset;
+    const double us = t.to_seconds() * 1e6;
     fmt::print(stderr, "[{:>12.3f} us] {:<5} {}: {}\n", us, level_tag(l), name_, msg);
 }
 

@@ -10,11 +10,22 @@
 #include <cstdio>
 #include <string>
 
+namespace sc_core {
+class sc_time;
+}
+
 namespace npu::base {
 
 enum class log_level { error = 0, warn = 1, info = 2, debug = 3, trace = 4 };
 
 bool parse_log_level(const std::string& s, log_level& out);
+
+// Lines are stamped with SystemC time plus this offset (null: none). A
+// peripheral serving a register access points it at the access's offset
+// (its initiator's local time runs ahead of SystemC time under temporal
+// decoupling): a warning the access causes is stamped when the firmware made
+// it, not up to a quantum earlier (peripheral::serve).
+void set_log_time_offset(const sc_core::sc_time* offset);
 
 class logger {
 public:

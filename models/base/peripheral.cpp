@@ -21,7 +21,8 @@ void peripheral::add_register(std::uint32_t offset, std::string name, access rig
                               read_fn on_read, write_fn on_write) {
     if (find(offset))
         throw std::logic_error(std::string(this->name()) + ": two registers at offset " + std::to_string(offset));
-    regs_.push_back(reg{offset, std::move(name), rights, reset, std::move(on_read), std::move(on_write)});
+    regs_.push_back(
+        reg{offset, std::move(name), rights, reset, std::move(on_read), std::move(on_write), false, nullptr});
     const std::size_t word = offset / 4;
     if ((offset & 3) == 0 && word < (std::size_t{1} << 14) && regs_.size() < 0xFFFF) {
         if (by_word_.size() <= word) by_word_.resize(word + 1, 0);
@@ -92,6 +93,7 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
     ctx.pc = ext ? ext->pc : 0;
     ctx.offset = delay;
     ctx_ = &ctx;
+    set_log_time_offset(&ctx.offset);
     std::uint32_t v = 0;
     if (write) {
         std::memcpy(&v, data, 4);
@@ -112,6 +114,7 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
     // A callback that blocked re-installed its own context when it resumed;
     // between accesses nothing may point into this stack frame.
     ctx_ = &idle_ctx_;
+    set_log_time_offset(nullptr);
     if (ctx.rejected) return tlm::TLM_COMMAND_ERROR_RESPONSE;
     delay = ctx.offset + latency_ + ctx.extra;
     return tlm::TLM_OK_RESPONSE;
@@ -130,6 +133,7 @@ void peripheral::synchronise_access() {
     mine->offset = sc_core::SC_ZERO_TIME;
     sc_core::wait(d);
     ctx_ = mine;
+    set_log_time_offset(&mine->offset);
 }
 
 void peripheral::wait_in_access(const sc_core::sc_event& e) {
@@ -153,6 +157,7 @@ void peripheral::wait_in_access(const sc_core::sc_event& e) {
     sc_core::wait(e);
     awake += hart;
     ctx_ = mine;
+    set_log_time_offset(&mine->offset);
 }
 
 unsigned peripheral::transport_dbg(tlm::tlm_generic_payload& t) {

@@ -93,6 +93,10 @@ struct memcheck_info {
     // allocated heap block (npu_l1_free twice, or of a pointer npu_l1_malloc
     // did not return): `address` is the pointer.
     bool double_free = false;
+    // Not a read either: a core's store into a heap block freed and not
+    // allocated again (a stale pointer's write): `address` is its first
+    // freed byte, `access`/`size` the store.
+    bool freed_store = false;
     std::string context;
 };
 
@@ -162,8 +166,10 @@ struct buffer_use {
 enum class memcheck_mode { off, warn, error, strict };
 
 // Memcheck shadow byte values: bit 0 written, bit 1 a DMA in flight will
-// write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded.
-constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4;
+// write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded;
+// `shadow_freed`: in a heap block the program freed (npu_l1_free), not
+// allocated again: a read is a never-written read, a core's store a finding.
+constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4, shadow_freed = 8;
 
 // Index of the first of the n shadow bytes that is not exactly
 // `shadow_written` (never written, zeroed only, or in flight), n if none.
@@ -303,6 +309,9 @@ public:
     std::function<bool(int hart, std::uint64_t lo, std::uint64_t hi, std::uint64_t& sp, std::uint64_t& stack_lo,
                        std::uint64_t& stack_hi)>
         stack_overflowed_into;
+    // The first byte of [lo, hi) in a freed heap block (shadow_freed), if any
+    // (a DMA destination in memory the program freed).
+    std::function<std::optional<std::uint64_t>(std::uint64_t lo, std::uint64_t hi)> first_freed;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;
@@ -315,7 +324,20 @@ public:
     // never-written (a fresh heap block), and, in strict mode, the .bss the
     // startup code has just zeroed becomes "zeroed, not loaded".
     std::function<void(std::uint64_t addr, std::uint64_t len)> mark_unwritten;
+    // [addr, addr + len) is a freed heap block's payload (npu_l1_free):
+    // never-written, and a store into it is a finding (shadow_freed).
+    std::function<void(std::uint64_t addr, std::uint64_t len)> mark_freed;
     std::function<void()> startup_zeroed;
+    // The allocator's own code ([lo, hi) pcs of npu_l1_malloc, npu_l1_free,
+    // npu_l1_free_bytes; the platform fills it at load): its stores into
+    // freed memory (a split block's new header) are the allocator's, not a
+    // stale pointer's.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> heap_code;
+    bool in_heap_code(std::uint32_t pc) const {
+        for (const auto& r : heap_code)
+            if (pc >= r.first && pc < r.second) return true;
+        return false;
+    }
     // Where hart `hart`, inside a bus access now, called into the runtime.
     // The platform unwinds the hart's stack now (with the ELF's call-frame
     // information) and returns a function that symbolises it only when a

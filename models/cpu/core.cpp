@@ -76,6 +76,16 @@ inline bool any_unwritten(const unsigned char* s) {
     return v != static_cast<word>(0x01010101u);
 }
 
+// Bytes of an n-byte shadow run in a freed heap block (base::shadow_freed)?
+// One test of the run as a word, as any_unwritten.
+template <unsigned N>
+inline bool any_freed(const unsigned char* s) {
+    using word = std::conditional_t<N == 4, std::uint32_t, std::conditional_t<N == 2, std::uint16_t, std::uint8_t>>;
+    word v;
+    std::memcpy(&v, s, N);
+    return (v & static_cast<word>(0x08080808u)) != 0;
+}
+
 // The isa_ext bits of core.isa_extensions (the schema checked the names;
 // `none`, the empty list, matches none of them).
 std::uint32_t isa_extensions(const cfg::config& c) {
@@ -294,7 +304,11 @@ struct core::bus_memory {
                     stack_check(a, sizeof(T), pc, true, cyc);
                 if (__builtin_expect(svc.watch_count != 0, 0) && svc.watched(a, sizeof(T)))
                     store_in_watch(a, sizeof(T), pc, cyc);
-                if (w.shadow) std::memset(w.shadow + off, 1, sizeof(T));
+                if (w.shadow) {
+                    if (__builtin_expect(any_freed<sizeof(T)>(w.shadow + off), 0))
+                        freed_store(a, sizeof(T), pc, cyc, w.shadow + off);
+                    std::memset(w.shadow + off, 1, sizeof(T));
+                }
                 std::memcpy(w.host + off, &v, sizeof(T));
                 cyc += w.latency;
                 stall_memory += w.latency;
@@ -396,6 +410,37 @@ struct core::bus_memory {
             c.memcheck_fault_ = true;
             c.record_fault(pc);
             if (c.debug_) c.debug_fault_ = fmt::format("{} (the access at pc {:#010x})", svc.stop_reason(), pc);
+        }
+    }
+
+    // A store into a heap block the program freed (base::shadow_freed): a
+    // stale pointer's write, which silently corrupts whatever reuses the
+    // block. The allocator's own stores there (a split block's header) are
+    // not one.
+    __attribute__((noinline)) void freed_store(std::uint32_t a, unsigned size, std::uint32_t pc, std::uint64_t cyc,
+                                               const unsigned char* shadow) {
+        if (svc.in_heap_code(pc)) return;
+        unsigned first = 0, freed = 0;
+        while (first < size && !(shadow[first] & base::shadow_freed)) ++first;
+        for (unsigned i = first; i < size; ++i) freed += (shadow[i] & base::shadow_freed) != 0;
+        base::memcheck_info m;
+        m.who = &bus.who();
+        m.pc = pc;
+        m.has_pc = true;
+        m.address = a + first;
+        m.access = a;
+        m.size = size;
+        m.unwritten = freed;
+        m.is_write = true;
+        m.freed_store = true;
+        const bool was_stopped = svc.stop_requested();
+        svc.memcheck_finding(m);
+        if (!was_stopped) stopped_at(cyc);
+        if (svc.stop_requested() && !c.memcheck_fault_) {
+            h.cycle_limit = 0;
+            c.memcheck_fault_ = true;
+            c.record_fault(pc);
+            if (c.debug_) c.debug_fault_ = fmt::format("{} (the store at pc {:#010x})", svc.stop_reason(), pc);
         }
     }
 

@@ -546,6 +546,38 @@ void dma::check_stack_overflow(const descriptor& d, const base::initiator_id* by
     }
 }
 
+void dma::check_freed_destination(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                                  const base::call_chain& chain) {
+    auto& svc = services();
+    if (svc.memcheck() == base::memcheck_mode::off || !svc.first_freed || d.len == 0 || d.count_2d == 0 ||
+        d.count_3d == 0 || svc.stop_requested())
+        return;
+    // The rows' extent first: most pushes are nowhere near a freed block.
+    if (!svc.first_freed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d))) return;
+    const std::uint64_t rows = std::uint64_t{d.count_3d} * d.count_2d;
+    for (std::uint64_t i = 0; i < rows; ++i) {
+        const std::uint64_t a = row_address(d.dst, d.dst_stride_2d, d.dst_stride_3d, d, i) & 0xFFFFFFFFu;
+        const auto f = svc.first_freed(a, a + d.len);
+        if (!f) continue;
+        base::memcheck_info m;
+        m.freed_store = true;
+        m.is_write = true;
+        m.who = &engine_id_;
+        m.pc = pc;
+        m.has_pc = by && by->hart >= 0;
+        m.access = a;
+        m.address = *f;
+        m.size = m.unwritten = d.len;
+        const std::string caller = svc.caller_of(chain);
+        m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}; its dst row {} of "
+                                "plane {}\n",
+                                d.dims, describe(d), pusher_text(by), caller.empty() ? "" : " (" + caller + ")",
+                                i % d.count_2d, i / d.count_2d);
+        svc.memcheck_finding(m);
+        return;
+    }
+}
+
 std::string dma::pusher_text(const base::initiator_id* by) {
     if (!by) return "unknown initiator";
     return by->hart >= 0 ? fmt::format("hart {} ({}, {})", by->hart, by->role, by->name) : by->name;
@@ -646,6 +678,7 @@ std::uint32_t dma::push(unsigned dims) {
     check_buffers_in_use(d, by, pc, chain);
     check_stack_crossing(d, by, pc, chain);
     check_stack_overflow(d, by, pc, chain);
+    check_freed_destination(d, by, pc, chain);
     const sc_time offset = access_time() - base::sim_time();
     ch->desc = d;
     ch->by_name = by ? by->name : std::string();

@@ -88,6 +88,10 @@ private:
     // overflowed (its sp below the stack's limit): a finding at the push.
     void check_stack_overflow(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
                               const base::call_chain& chain);
+    // A destination row in a heap block the program freed (npu_l1_free): a
+    // finding at the push (the transfer would write through a stale pointer).
+    void check_freed_destination(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
+                                 const base::call_chain& chain);
     void check_stack_crossing(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
                               const base::call_chain& chain);
     // The call stack of the hart in the current register access (a push).

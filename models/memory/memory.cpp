@@ -249,6 +249,22 @@ void memory::mark_unwritten(std::uint64_t offset, std::uint64_t len) {
                 [](unsigned char* s, std::uint64_t n) { mask_bytes(s, n, base::shadow_in_flight, 0); });
 }
 
+void memory::mark_freed(std::uint64_t offset, std::uint64_t len) {
+    dirty_blocks(offset, len);
+    edit_shadow(offset, len, [](unsigned char* s, std::uint64_t n) {
+        mask_bytes(s, n, base::shadow_in_flight, base::shadow_freed);
+    });
+}
+
+std::uint64_t memory::first_freed(std::uint64_t offset, std::uint64_t len) const {
+    if (!shadowed_ || offset >= size_) return UINT64_MAX;
+    len = std::min(len, size_ - offset);
+    // Once per DMA push and row: a byte at a time is enough.
+    for (std::uint64_t i = 0; i < len; ++i)
+        if (shadow_at(offset + i) & base::shadow_freed) return offset + i;
+    return UINT64_MAX;
+}
+
 void memory::mark_zeroed(std::uint64_t offset, std::uint64_t len) {
     dirty_blocks(offset, len);
     edit_shadow(offset, len, [](unsigned char* s, std::uint64_t n) {

@@ -53,6 +53,11 @@ public:
     // its written bytes become "zeroed at startup, not loaded" (strict).
     void mark_unwritten(std::uint64_t offset, std::uint64_t len);
     void mark_zeroed(std::uint64_t offset, std::uint64_t len);
+    // [offset, offset+len) becomes a freed heap block's (base::shadow_freed;
+    // an in-flight mark stays): never-written, and a core's store a finding.
+    void mark_freed(std::uint64_t offset, std::uint64_t len);
+    // Offset of the first byte of [offset, offset+len) marked freed, UINT64_MAX if none.
+    std::uint64_t first_freed(std::uint64_t offset, std::uint64_t len) const;
 
     // base::burst_target: b_transport's access without the payload.
     tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,

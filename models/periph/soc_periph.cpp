@@ -55,7 +55,7 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
             services().heap_block(memcheck_addr_, n, who->hart);
     });
     add_register(NPU_MEMCHECK_FREED, "memcheck_freed", write_only, 0, nullptr, [this](std::uint32_t n) {
-        if (services().mark_unwritten) services().mark_unwritten(memcheck_addr_, n);
+        if (services().mark_freed) services().mark_freed(memcheck_addr_, n);
         if (const base::initiator_id* who = current_initiator(); who && services().heap_freed)
             services().heap_freed(memcheck_addr_, n, who->hart);
     });
