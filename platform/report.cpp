@@ -169,9 +169,13 @@ std::string report::format_bus_error(const base::bus_error_info& e) const {
                                   last - out + 1, last == out ? "" : "s", out);
         }
     }
-    std::string out = "*** bus error ***\n";
+    std::string out = e.refused ? "*** bus error: DMA push refused ***\n" : "*** bus error ***\n";
     out += fmt::format("  initiator : {}\n", who_text(e.who));
-    out += fmt::format("  access    : {} of {} at 0x{:08x}\n", kind, bytes_text(e.size), e.address);
+    if (e.refused)
+        out += fmt::format("  access    : none, refused at the push (its source: 0x{:08x}, rows of {})\n", e.address,
+                           bytes_text(e.size));
+    else
+        out += fmt::format("  access    : {} of {} at 0x{:08x}\n", kind, bytes_text(e.size), e.address);
     if (e.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, e.pc));
     out += fmt::format("  address   : {}\n", decode);
     if (!sym.empty()) out += fmt::format("  symbol    : {}\n", sym);

@@ -95,22 +95,23 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
     ctx_ = &ctx;
     set_log_time_offset(&ctx.offset);
     std::uint32_t v = 0;
+    const bool was_stopped = services().stop_requested();
     if (write) {
         std::memcpy(&v, data, 4);
         // Stored before the callback, as documented; a rejected write is undone.
         const std::uint32_t old = r->value;
         r->value = v;
-        const bool was_stopped = services().stop_requested();
         if (r->on_write) r->on_write(v);
-        // A write that ends the run (the firmware's exit) ends it at the
-        // access's time, the writer's local time, not at SystemC time: the
-        // initiator's cycles since its last synchronisation count.
-        if (!was_stopped && services().stop_requested()) services().stop_time_at_least(access_time());
         if (ctx.rejected) r->value = old;
     } else {
         v = r->on_read ? r->on_read() : r->value;
         std::memcpy(data, &v, 4);
     }
+    // An access that ends the run (a write of the firmware's exit, a read
+    // of PUSH_* that a refused DMA push turns into a bus error) ends it at
+    // the access's time, the initiator's local time, not at SystemC time:
+    // the initiator's cycles since its last synchronisation count.
+    if (!was_stopped && services().stop_requested()) services().stop_time_at_least(access_time());
     // A callback that blocked re-installed its own context when it resumed;
     // between accesses nothing may point into this stack frame.
     ctx_ = &idle_ctx_;

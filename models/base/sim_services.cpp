@@ -43,7 +43,8 @@ void sim_services::bus_error(const bus_error_info& e) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(e.address));
     request_stop(exit_code::bus_error, std::string("bus error: ") +
-                                           (e.is_fetch   ? "fetch"
+                                           (e.refused    ? "DMA push refused, source"
+                                            : e.is_fetch ? "fetch"
                                             : e.is_write ? "store"
                                                          : "load") +
                                            " at " + buf + " by " + (e.who ? e.who->name : std::string("?")));

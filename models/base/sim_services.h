@@ -58,6 +58,10 @@ struct bus_error_info {
     unsigned size = 0;
     bool is_write = false;
     bool is_fetch = false;
+    // A DMA push refused before any access (a route not allowed, a zero
+    // count): nothing was read or written; `address`/`size` are the source
+    // and row length it would have started with.
+    bool refused = false;
     std::string context;           // extra lines, e.g. a DMA descriptor
 };
 

@@ -601,6 +601,7 @@ void dma::refuse(const descriptor& d, unsigned cause, const std::string& why) {
     e.address = d.src;
     e.size = d.len;
     e.is_write = false;
+    e.refused = true;
     const auto* by = current_initiator();
     e.context =
         fmt::format("  dma       : {} transfer refused at push: {}\n", dims_name(d.dims), why) +
