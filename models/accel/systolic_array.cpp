@@ -450,8 +450,11 @@ void systolic_array::fault(const sa_job& j, const sa_failed_access& f) {
     info.who = &bus.who();
     info.pc = starter_pc_;
     info.has_pc = starter_has_pc_;
-    info.address = bad;
-    info.size = e;
+    // The access is the row the array streams: its start and length (the
+    // report then says where in it the memory ends, if it does); ERR_ADDR
+    // keeps the first faulting element.
+    info.address = addr & 0xFFFFFFFFull;
+    info.size = len;
     info.is_write = write;
     info.context =
         fmt::format("  operand   : {} ({} of row {}: {} bytes at 0x{:08x} = {} + {} * {})\n", operand_name(operand),

@@ -739,6 +739,8 @@ TEST(SaErrors, NullCIsABusErrorOnTheWriteOfC) {
     });
 }
 
+// The bus error is the row's access (its start and length: the report says
+// where in it L1 ends); ERR_ADDR names the first byte outside.
 TEST(SaErrors, BStraddlingTheEndOfL1NamesTheFirstByteOutside) {
     E->h.run_job([] {
         job j = make(2, 16, 3, false);
@@ -749,7 +751,8 @@ TEST(SaErrors, BStraddlingTheEndOfL1NamesTheFirstByteOutside) {
         put(j.a, a.data(), a.size());
         ASSERT_EQ(program(j), tlm::TLM_OK_RESPONSE);
         ASSERT_EQ(E->bus_errors.size(), 1u);
-        EXPECT_EQ(E->bus_errors[0].address, l1_base() + 0x20000);
+        EXPECT_EQ(E->bus_errors[0].address, l1_base() + 0x20000 - 8);
+        EXPECT_EQ(E->bus_errors[0].size, 16u);
         EXPECT_NE(E->bus_errors[0].context.find("operand   : B (read of row 2"), std::string::npos)
             << E->bus_errors[0].context;
         EXPECT_EQ(reg_read(NPU_SA_ERR_ADDR), l1_base() + 0x20000);
