@@ -123,8 +123,18 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         return uses;
     };
     svc.mark_unwritten = [this](std::uint64_t a, std::uint64_t n) {
-        if (memory::memory* m = memory_at(a, n)) m->mark_unwritten(map_.lookup(initiator_class::loader, a).offset, n);
-        // An allocation: what it covers is no longer freed.
+        // An allocation: its bytes never-written, and not freed up to the
+        // allocators' 8-byte alignment (docs/firmware.md): a store into the
+        // padding after the requested size is no "store into a freed heap
+        // block" because the memory was freed before (it is not one in a
+        // block whose memory never was).
+        const std::uint64_t padded = ((a + n + 7) & ~std::uint64_t{7}) - a;
+        if (memory::memory* m = memory_at(a, n)) {
+            const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
+            m->mark_unwritten(off, n);
+            if (padded > n && memory_at(a, padded) == m) m->clear_freed(off + n, padded - n);
+        }
+        n = padded;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> kept;
         for (const auto& r : freed_ranges_) {
             if (r.second <= a || a + n <= r.first) {

@@ -4,7 +4,8 @@
  * (STORE_AFTER_FREE: it would overwrite the data of whatever reuses the
  * block, here `big`, had it come later), and a DMA transfer into one
  * (DMA_AFTER_FREE, a finding at its push) or an SA job's C in one (SA_AFTER_FREE,
- * at its start); a block freed twice (DOUBLE_FREE) is a
+ * at its start); the padding of a block allocated in freed memory is not
+ * freed memory (PADDING_AFTER_REUSE); a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
  * frees and reuse run clean. */
@@ -29,6 +30,17 @@ int main(void) {
 #endif
 #ifdef STORE_AFTER_FREE
     write_word(&p[5], -1);
+#endif
+#ifdef PADDING_AFTER_REUSE
+    /* p's memory allocated again for 61 bytes: the block's 3 bytes of
+     * padding after them are the new block's, not freed memory (an overflow
+     * into them is not this check's to report). */
+    {
+        uint8_t *r = npu_l1_malloc(61);
+        if ((void *)r != (void *)p) return 5;
+        r[62] = 9;
+        npu_l1_free(r);
+    }
 #endif
 #ifdef DMA_AFTER_FREE
     static int32_t fill[4] = {1, 2, 3, 4};

@@ -116,9 +116,13 @@ tlm::tlm_response_status peripheral::serve(bool write, std::uint64_t offset, uns
     // between accesses nothing may point into this stack frame.
     ctx_ = &idle_ctx_;
     set_log_time_offset(nullptr);
-    if (ctx.rejected) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    // What is left of the initiator's offset (none once a callback
+    // synchronised), whether or not the access was refused: a refused one
+    // returned the offset it came with, so an initiator that had caught up
+    // inside the callback counted its time twice (a refused event-unit store
+    // at 11 us ended the run at 22 us with a 100 us quantum).
     delay = ctx.offset + latency_ + ctx.extra;
-    return tlm::TLM_OK_RESPONSE;
+    return ctx.rejected ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE;
 }
 
 namespace {

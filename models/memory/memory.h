@@ -56,6 +56,8 @@ public:
     // [offset, offset+len) becomes a freed heap block's (base::shadow_freed;
     // an in-flight mark stays): never-written, and a core's store a finding.
     void mark_freed(std::uint64_t offset, std::uint64_t len);
+    // [offset, offset+len) is no longer a freed block's (the rest of its mark stays).
+    void clear_freed(std::uint64_t offset, std::uint64_t len);
     // Offset of the first byte of [offset, offset+len) marked freed, UINT64_MAX if none.
     std::uint64_t first_freed(std::uint64_t offset, std::uint64_t len) const;
 

@@ -66,7 +66,7 @@ soc_periph::soc_periph(sc_core::sc_module_name nm, const cfg::config& cfg) : bas
         m.pc = current_pc();
         m.has_pc = m.who && m.who->hart >= 0;
         m.address = m.access = p;
-        m.size = 4;
+        m.size = m.unwritten = 4;  // the pointer's word: "invalid free, 4 B in [p, p + 4)"
         // The pc is the runtime's: name the program's call of npu_l1_free.
         if (m.has_pc && services().capture_call_chain) {
             base::call_chain chain;

@@ -7,7 +7,8 @@ Runs the ELF with --itrace and the given arguments; the report's `pc :` line
 names the faulting instruction, its `cycles :` line the run's length C. The
 instruction's last start cycle S in the trace (the hart that faulted ran it
 last) must come before C: the stop happens at the access, so the run is at
-least as long as the time up to it. (The run used to end at the faulting
+least as long as the time up to it. With --max-after N, C must also be at
+most S + N: the run ends at the access, not later. (The run used to end at the faulting
 hart's last synchronisation with SystemC time: a stack overflow in a worker
 reported 27,664 cycles for a store at 27,722.)
 Prints "stop cycle: ..." and exits 0, or 1 with what differs.
@@ -25,6 +26,8 @@ def main():
     ap.add_argument("--npusim", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--expect-exit", type=int, required=True)
+    ap.add_argument("--max-after", type=int, default=None,
+                    help="the run must also end within this many cycles after the instruction's start")
     ap.add_argument("--args", nargs=argparse.REMAINDER, default=[])
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
@@ -52,6 +55,10 @@ def main():
     if cycles <= start:
         print(f"stop cycle: the run reports {cycles} cycles, but the faulting instruction at {fault_pc} "
               f"starts at {start}")
+        return 1
+    if a.max_after is not None and cycles > start + a.max_after:
+        print(f"stop cycle: the run reports {cycles} cycles, more than {a.max_after} after the faulting instruction "
+              f"at {fault_pc} (it starts at {start})")
         return 1
     print(f"stop cycle: the faulting instruction at {fault_pc} starts at {start}, the run ends at {cycles}")
     return 0
