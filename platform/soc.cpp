@@ -409,11 +409,28 @@ void soc::add_pending_heap_blocks() {
                 }
             continue;
         }
-        // A block reuses the memory of freed ones (the allocators do not say when they free).
-        heap_blocks_.erase(std::remove_if(heap_blocks_.begin(), heap_blocks_.end(),
-                                          [&](const heap_block& b) { return b.lo < p.hi && p.lo < b.hi; }),
-                           heap_blocks_.end());
-        heap_blocks_.push_back({p.lo, p.hi, c.api, site, {}});
+        // A block reuses the memory of freed ones (npu_l2_free does not say
+        // when it frees): what it covers of them is its own now. A freed
+        // block it covers in part still names the rest (a store into the
+        // freed tail of a partly reused block names that block).
+        std::vector<heap_block> kept;
+        for (heap_block& b : heap_blocks_) {
+            if (!(b.named_lo < p.hi && p.lo < b.named_hi)) {
+                kept.push_back(std::move(b));
+                continue;
+            }
+            if (b.freed_at.empty()) continue;
+            if (b.named_lo < p.lo) {
+                kept.push_back(b);
+                kept.back().named_hi = p.lo;
+            }
+            if (p.hi < b.named_hi) {
+                kept.push_back(b);
+                kept.back().named_lo = p.hi;
+            }
+        }
+        heap_blocks_.swap(kept);
+        heap_blocks_.push_back({p.lo, p.hi, c.api, site, {}, p.lo, p.hi});
     }
     pending_heap_blocks_.clear();
 }
@@ -421,7 +438,7 @@ void soc::add_pending_heap_blocks() {
 std::string soc::heap_block_at(std::uint32_t a) {
     add_pending_heap_blocks();
     for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b)
-        if (a >= b->lo && a < b->hi)
+        if (a >= b->named_lo && a < b->named_hi)
             return fmt::format("{}{} block{}, {} B, allocated at {}{}", b->freed_at.empty() ? "" : "freed ",
                                b->allocator, a == b->lo ? std::string() : fmt::format("+0x{:x}", a - b->lo),
                                b->hi - b->lo, b->site, b->freed_at.empty() ? "" : ", freed at " + b->freed_at);

@@ -146,6 +146,10 @@ private:
         std::string allocator;  // the runtime function the user called
         std::string site;       // "main (main.c:42)"
         std::string freed_at;   // where npu_l1_free took it back, "" while live
+        // The part of [lo, hi) it still names: a freed block whose memory a
+        // later allocation took in part keeps naming the rest (as itself,
+        // block+offset of its whole extent).
+        std::uint32_t named_lo, named_hi;
     };
     std::vector<heap_block> heap_blocks_;
     // Heap ranges freed and not allocated again, [lo, hi) (memcheck's

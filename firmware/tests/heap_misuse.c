@@ -4,7 +4,8 @@
  * (STORE_AFTER_FREE: it would overwrite the data of whatever reuses the
  * block, here `big`, had it come later), and a DMA transfer into one
  * (DMA_AFTER_FREE, a finding at its push) or an SA job's C in one (SA_AFTER_FREE,
- * at its start); the padding of a block allocated in freed memory is not
+ * at its start), also in the part of a freed block a smaller allocation left
+ * (TAIL_AFTER_PARTIAL_REUSE); the padding of a block allocated in freed memory is not
  * freed memory (PADDING_AFTER_REUSE); a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
@@ -16,7 +17,7 @@
 #include "npu_sa.h"
 
 static int32_t __attribute__((noinline)) read_word(const volatile int32_t *p) { return *p; }
-#ifdef STORE_AFTER_FREE
+#if defined(STORE_AFTER_FREE) || defined(TAIL_AFTER_PARTIAL_REUSE)
 static void __attribute__((noinline)) write_word(volatile int32_t *p, int32_t v) { *p = v; }
 #endif
 
@@ -30,6 +31,12 @@ int main(void) {
 #endif
 #ifdef STORE_AFTER_FREE
     write_word(&p[5], -1);
+#endif
+#ifdef TAIL_AFTER_PARTIAL_REUSE
+    /* A 16-byte block takes the start of p's memory: the rest is still p's
+     * freed block, and a store there is named as such. */
+    if (!npu_l1_malloc(16)) return 3;
+    write_word(&p[10], -1);
 #endif
 #ifdef PADDING_AFTER_REUSE
     /* p's memory allocated again for 61 bytes: the block's 3 bytes of
