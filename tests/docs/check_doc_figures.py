@@ -13,7 +13,8 @@ documented commands of the docs' most-quoted figures and compares:
   examples          the tiled_matmul.elf block, line by line
   fidelity          docs/memory-map.md's fidelity table, row by row
   npurt-conv        the per-layer table of fwtest_npurt_conv_cycles
-  npuc-mlp          docs/compiler.md's mlp cycles table (whole-run cycles)
+  npuc-mlp          docs/compiler.md's mlp cycles table (whole-run and per-layer
+                    cycles) and the unfused and all-in-L3 runs under it
   sa-buffers        docs/sa.md's sa.weight_buffers=1|2 table (SA busy, run cycles)
   configurations    docs/compiler.md's verified-configurations table (every
                     network x placement x L1 size cell, by ./npu run)
@@ -229,18 +230,63 @@ def check_npurt_conv(ctx):
             ctx.differ(doc, i + 1, "cycles, MAC/cycle", " / ".join(says), f"{cycles} / {mpc}", "fwtest_npurt_conv_cycles")
 
 
+def layer_cycles(stats, k):
+    """Layer k's cycles as bench/npuc_mlp's per-layer rows: its regions (matmul + stage + generic)."""
+    return sum(r["cycles"] for r in stats.get("regions", []) if r["name"].startswith(f"layer{k}."))
+
+
+def sentence(lines, doc, pattern):
+    """The first match of `pattern` in the doc's text (lines joined by spaces) and its line number."""
+    text, starts = "", []
+    for line in lines:
+        starts.append(len(text))
+        text += line.rstrip("\n") + " "
+    m = re.search(pattern, text)
+    if not m:
+        raise Failure(f"{doc}: no text matching {pattern!r}")
+    return m, max(i for i, st in enumerate(starts) if st <= m.start()) + 1
+
+
 def check_npuc_mlp(ctx):
     doc = "docs/compiler.md"
     lines = read_doc(ctx, doc)
     anchor = find_line(lines, doc, r"^\| network \| weights \| npuc \| npusim wall \| cycles \| layer1 / layer2 / layer3 \|$")
+    rows = []
     for i in range(anchor + 2, anchor + 6):
-        m = re.match(r"^\| (mlp_\w+) \| (L[23]) \| [^|]+\| [^|]+\| ([0-9,]+) \|", lines[i])
+        m = re.match(r"^\| (mlp_\w+) \| (L[23]) \| [^|]+\| [^|]+\| ([0-9,]+) \| ([0-9, /]+) \|", lines[i])
         if not m:
             raise Failure(f"{doc}:{i + 1}: not a row of the mlp table")
         net, level, says = m.group(1), m.group(2), m.group(3).replace(",", "")
+        rows.append((net, level))
         stats = ctx.simulate(ctx.compile(f"compiler/networks/{net}.mlir", [f"--default-mem-level={level}"]))
         if str(stats["cycles"]) != says:
             ctx.differ(doc, i + 1, f"{net} {level} cycles", says, str(stats["cycles"]), f"npuc {net} + npusim")
+        layers_says = [x.strip().replace(",", "") for x in m.group(4).split("/")]
+        layers = [str(layer_cycles(stats, k)) for k in (1, 2, 3)]
+        if layers_says != layers:
+            ctx.differ(doc, i + 1, f"{net} {level} layer1 / layer2 / layer3", " / ".join(layers_says),
+                       " / ".join(layers), f"npuc {net} + npusim (regions layerN.*)")
+    # The same runs unfused, and everything in L3 (the prose under the table).
+    m, line = sentence(lines, doc, r"the same runs take ([0-9,]+), ([0-9,]+), ([0-9,]+) and ([0-9,]+) cycles")
+    for (net, level), says in zip(rows, m.groups()):
+        stats = ctx.simulate(ctx.compile(f"compiler/networks/{net}.mlir",
+                                         [f"--default-mem-level={level}", "--fuse-matmul=false"]))
+        if str(stats["cycles"]) != says.replace(",", ""):
+            ctx.differ(doc, line, f"{net} {level} unfused cycles", says.replace(",", ""), str(stats["cycles"]),
+                       f"npuc {net} --fuse-matmul=false + npusim")
+    m, line = sentence(lines, doc, r"the whole run takes ([0-9,]+) cycles for `mlp_int8` and ([0-9,]+) for `mlp_f32`")
+    m2, line2 = sentence(lines, doc, r"e\.g\. ([0-9,]+) cycles for layer 1 of `mlp_int8`")
+    for net, says in zip(("mlp_int8", "mlp_f32"), m.groups()):
+        stats = ctx.simulate(ctx.compile(f"compiler/networks/{net}.mlir",
+                                         ["--default-mem-level=L3", "--activation-mem-level=L3"]))
+        if str(stats["cycles"]) != says.replace(",", ""):
+            ctx.differ(doc, line, f"{net} all-in-L3 cycles", says.replace(",", ""), str(stats["cycles"]),
+                       f"npuc {net} --default-mem-level=L3 --activation-mem-level=L3 + npusim")
+        if net == "mlp_int8":
+            stage = str(sum(r["cycles"] for r in stats.get("regions", []) if r["name"] == "layer1.stage"))
+            if stage != m2.group(1).replace(",", ""):
+                ctx.differ(doc, line2, "mlp_int8 all-in-L3 layer1.stage cycles", m2.group(1).replace(",", ""),
+                           stage, "npuc mlp_int8 (all in L3) + npusim")
 
 
 def check_sa_buffers(ctx):
