@@ -222,6 +222,14 @@ def cases(work):
          r"graph input 'x' has a dynamic dimension 0 \('batch'\); npuc needs static shapes: give it with "
          r"--input-shape=x="),
         ("--input-shape of no input", ok, ["--input-shape=z=1x4"], 1, r"--input-shape names 'z', which is not a graph input"),
+        # A misspelt name for a dynamic input: the name is the problem (the
+        # dynamic input's own message came first).
+        ("--input-shape misspelt for a dynamic input", mlp(x_dims=("batch", 4)), ["--input-shape=z=1x4"], 1,
+         r"--input-shape names 'z', which is not a graph input"),
+        ("--input-shape twice, two shapes", mlp(x_dims=("batch", 4)), ["--input-shape=x=1x4", "--input-shape=x=2x4"],
+         1, r"--input-shape gives 'x' two shapes \(2x4 and an earlier one\)"),
+        ("control: --input-shape twice, one shape", mlp(x_dims=("batch", 4)),
+         ["--input-shape=x=1x4", "--input-shape=x=1x4"], 0, r"tensor<1x4xf32>"),
         ("--input-shape not fitting", ok, ["--input-shape=x=1x5"], 1,
          r"--input-shape for 'x' does not fit its shape in the model: dimension 1 is 4 in the model, 5 given"),
         ("--input-shape of another rank", ok, ["--input-shape=x=1x4x1"], 1,

@@ -699,7 +699,26 @@ LogicalResult Importer::readInputs(SmallVectorImpl<Type> &argTypes) {
                          << ": expected name=1x3x32x32";
       return failure();
     }
+    // Two different shapes for one input: which one was meant is not ours
+    // to guess (the last one won, silently).
+    if (auto it = given.find(name); it != given.end() && it->second != shape) {
+      emitError(fileLoc) << "--input-shape gives '" << name
+                         << "' two shapes (" << dims << " and an earlier one)";
+      return failure();
+    }
     given[name] = shape;
+  }
+  // A name that is no graph input, before any input's own problem (a
+  // dynamic input the misspelt name was meant for was reported instead).
+  {
+    llvm::StringSet<> inputs;
+    for (const onnx::ValueInfoProto &in : graph().input())
+      if (!consts.count(in.name()))
+        inputs.insert(in.name());
+    for (const auto &g : given)
+      if (!inputs.count(g.getKey()))
+        return fileError() << "--input-shape names '" << g.getKey()
+                           << "', which is not a graph input";
   }
   llvm::StringSet<> used;
   auto func = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
