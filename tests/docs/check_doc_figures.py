@@ -18,6 +18,11 @@ documented commands of the docs' most-quoted figures and compares:
   sa-buffers        docs/sa.md's sa.weight_buffers=1|2 table (SA busy, run cycles)
   configurations    docs/compiler.md's verified-configurations table (every
                     network x placement x L1 size cell, by ./npu run)
+  conv-placements   docs/compiler.md's two matrices of the eight networks x
+                    config x weights level x L1 size (activations in L2, then
+                    in L3 too), every cell by ./npu run
+  mlperf-tiny       the MLPerf Tiny tables of docs/architects.md and
+                    docs/npurt-conv.md against bench/mlperf_tiny
   frontend          docs/frontend.md's cycles of the PyTorch models, exported
                     to ONNX, and of the hand-written networks (./npu run)
   training          docs/training.md's bench/training table (all but the wall
@@ -345,6 +350,87 @@ def check_configurations(ctx):
         raise Failure(f"{doc}: no rows under line {anchor + 1}")
 
 
+def check_conv_placements(ctx):
+    """docs/compiler.md's two matrices of the eight networks (gap9 and
+    siracusa, weights in L2 and L3, L1 at 32/64/128 KiB): activations in
+    L2, then in L3 too (--activation-mem-level=L3). Every cell by ./npu run."""
+    doc = "docs/compiler.md"
+    lines = read_doc(ctx, doc)
+    columns = [("L2", "32"), ("L2", "64"), ("L2", "128"), ("L3", "32"), ("L3", "64"), ("L3", "128")]
+    tables = [(r"^\| network \| config \| L2, 32 KiB \| L2, 64 KiB \| L2, 128 KiB \| L3, 32 KiB \| L3, 64 KiB \| L3, 128 KiB \|$", []),
+              (r"^\| network \| config \| weights L2, 32 KiB \| L2, 64 KiB \| L2, 128 KiB \| weights L3, 32 KiB \| L3, 64 KiB \| L3, 128 KiB \|$",
+               ["--activation-mem-level=L3"])]
+    for header, extra in tables:
+        anchor = find_line(lines, doc, header)
+        i, rows = anchor + 2, 0
+        while i < len(lines) and lines[i].startswith("| "):
+            cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+            net, config = cells[0], cells[1]
+            if len(cells) != 2 + len(columns):
+                raise Failure(f"{doc}:{i + 1}: {len(cells) - 2} cycle figures in the row, the check knows {len(columns)}")
+            for want, (level, l1) in zip(cells[2:], columns):
+                args = ["--config", f"configs/{config}.cfg", f"--default-mem-level={level}", f"--l1.size={l1}KiB"] + extra
+                out = os.path.join(ctx.tmp, "place_" + re.sub(r"[^A-Za-z0-9]+", "_", net + "_" + "_".join(args)))
+                text = ctx.run([ctx.path("npu"), "run", f"compiler/networks/{net}.mlir", "-o", out] + args,
+                               env={"NPU_BUILD_DIR": ctx.build})
+                m = re.search(r"^cycles\s+: (\d+) @", text, re.M)
+                if not m or "golden comparison: PASS" not in text:
+                    raise Failure(f"./npu run {net} {' '.join(args)}: no cycles line or no 'golden comparison: PASS'")
+                if m.group(1) != want.replace(",", ""):
+                    ctx.differ(doc, i + 1, f"{net} {' '.join(args)}", want.replace(",", ""), m.group(1),
+                               f"./npu run {net}")
+            rows += 1
+            i += 1
+        if rows == 0:
+            raise Failure(f"{doc}: no rows under line {anchor + 1}")
+
+
+# bench/mlperf_tiny's network names in the docs' MLPerf Tiny tables.
+MLPERF_ROWS = {"DS-CNN": "dscnn", "ResNet-8": "resnet8", "MobileNetV1": "mobilenet", "FC autoencoder": "autoencoder",
+               "Autoencoder": "autoencoder"}
+
+
+def check_mlperf_tiny(ctx):
+    """The MLPerf Tiny tables of docs/architects.md (cycles, uJ, uJ ratio) and
+    docs/npurt-conv.md (cycles, MAC/cycle, cycle ratio, uJ, uJ ratio) against
+    bench/mlperf_tiny's table (the wall-second columns are not figures)."""
+    text = ctx.run([ctx.path("bench/mlperf_tiny"), "--npuc", ctx.npuc, "--npusim", ctx.npusim,
+                    "--out", os.path.join(ctx.tmp, "mlperf")])
+    bench = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 12 and f[0] in MLPERF_ROWS.values():
+            bench[f[0]] = {"cycles": f[4].replace(",", ""), "mac_per_cycle": f[6], "ratio": f[8], "uj": f[9],
+                           "uj_ratio": f[11]}
+    if len(bench) != 4:
+        raise Failure(f"bench/mlperf_tiny: {len(bench)} network rows, 4 expected\n{text[-1500:]}")
+
+    def rows(doc, header):
+        lines = read_doc(ctx, doc)
+        i = find_line(lines, doc, header) + 2
+        while i < len(lines) and lines[i].startswith("| "):
+            cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+            name = next((v for k, v in MLPERF_ROWS.items() if cells[0].startswith(k)), None)
+            if name is None:
+                raise Failure(f"{doc}:{i + 1}: no bench network for {cells[0]!r}")
+            yield i + 1, bench[name], cells
+            i += 1
+
+    doc = "docs/architects.md"
+    for line, b, cells in rows(doc, r"^\| network \| cycles \| µJ \(npusim\) \| µJ \(GAP9\) \| ratio \|$"):
+        says, printed = (cells[1].replace(",", ""), cells[2], cells[4]), (b["cycles"], b["uj"], b["uj_ratio"])
+        if says != printed:
+            ctx.differ(doc, line, f"{cells[0]} cycles / uJ / ratio", " / ".join(says), " / ".join(printed),
+                       "bench/mlperf_tiny")
+    doc = "docs/npurt-conv.md"
+    for line, b, cells in rows(doc, r"^\| network \| npuc s \| sim s \| cycles \| MAC/cycle \| GAP9 \| ratio \| uJ \|"):
+        says = (cells[3].replace(",", ""), cells[4], cells[6], cells[7], cells[9])
+        printed = (b["cycles"], b["mac_per_cycle"], b["ratio"], b["uj"], b["uj_ratio"])
+        if says != printed:
+            ctx.differ(doc, line, f"{cells[0]} cycles / MAC/cycle / ratio / uJ / uJ ratio", " / ".join(says),
+                       " / ".join(printed), "bench/mlperf_tiny")
+
+
 # docs/frontend.md's table: its models and the hand-written networks they
 # match (the doc names the file where the names differ).
 FRONTEND_MODELS = {"SimpleMLP": "simple_mlp", "FC autoencoder": "autoencoder", "DS-CNN": "dscnn",
@@ -534,6 +620,8 @@ CHECKS = {
     "npuc-mlp": check_npuc_mlp,
     "sa-buffers": check_sa_buffers,
     "configurations": check_configurations,
+    "conv-placements": check_conv_placements,
+    "mlperf-tiny": check_mlperf_tiny,
     "frontend": check_frontend,
     "training": check_training,
     "output-blocks": check_output_blocks,
