@@ -402,6 +402,13 @@ struct core::bus_memory {
         m.sp = sp;
         m.stack_lo = guard_lo;
         m.stack_hi = guard_hi;
+        finding_at(m, pc, cyc, "access");
+    }
+
+    // Reports a finding at a core's own access: one that stops the run
+    // ends the batch there, at the access's time, with the fault's state
+    // (`what` names the access in a debugger's stop reason).
+    void finding_at(const base::memcheck_info& m, std::uint32_t pc, std::uint64_t cyc, const char* what) {
         const bool was_stopped = svc.stop_requested();
         svc.memcheck_finding(m);
         if (!was_stopped) stopped_at(cyc);
@@ -409,7 +416,7 @@ struct core::bus_memory {
             h.cycle_limit = 0;
             c.memcheck_fault_ = true;
             c.record_fault(pc);
-            if (c.debug_) c.debug_fault_ = fmt::format("{} (the access at pc {:#010x})", svc.stop_reason(), pc);
+            if (c.debug_) c.debug_fault_ = fmt::format("{} (the {} at pc {:#010x})", svc.stop_reason(), what, pc);
         }
     }
 
@@ -433,15 +440,7 @@ struct core::bus_memory {
         m.unwritten = freed;
         m.is_write = true;
         m.freed_store = true;
-        const bool was_stopped = svc.stop_requested();
-        svc.memcheck_finding(m);
-        if (!was_stopped) stopped_at(cyc);
-        if (svc.stop_requested() && !c.memcheck_fault_) {
-            h.cycle_limit = 0;
-            c.memcheck_fault_ = true;
-            c.record_fault(pc);
-            if (c.debug_) c.debug_fault_ = fmt::format("{} (the store at pc {:#010x})", svc.stop_reason(), pc);
-        }
+        finding_at(m, pc, cyc, "store");
     }
 
     static bool partly_written(const unsigned char* s, unsigned n) {
