@@ -490,9 +490,7 @@ void dma::check_stack_crossing(const descriptor& d, const base::initiator_id* by
     m.size = d.len;
     m.unwritten = d.len;
     m.address = bound;
-    const std::string caller = svc.caller_of(chain);
-    m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}\n", d.dims, describe(d),
-                            pusher_text(by), caller.empty() ? "" : " (" + caller + ")");
+    m.context = fmt::format("  transfer  : {}\n", pushed_transfer_text(d, by, chain));
     if (a >= s_lo && a + d.len <= s_hi)
         m.context += fmt::format("  crosses   : its row {} of plane {}, [0x{:08x}, 0x{:08x}), lies in {}, and other "
                                  "rows outside it: the destination runs across its bound\n",
@@ -535,11 +533,10 @@ void dma::check_stack_overflow(const descriptor& d, const base::initiator_id* by
             m.sp = sp;
             m.stack_lo = s_lo;
             m.stack_hi = s_hi;
-            const std::string caller = svc.caller_of(chain);
-            m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}; its {} row {} of "
-                                    "plane {} lies below the pusher's stack limit, in what its stack overflowed into\n",
-                                    d.dims, describe(d), pusher_text(by), caller.empty() ? "" : " (" + caller + ")",
-                                    dst_side ? "dst" : "src", i % d.count_2d, i / d.count_2d);
+            m.context = fmt::format("  transfer  : {}; its {} row {} of plane {} lies below the pusher's stack "
+                                    "limit, in what its stack overflowed into\n",
+                                    pushed_transfer_text(d, by, chain), dst_side ? "dst" : "src", i % d.count_2d,
+                                    i / d.count_2d);
             svc.memcheck_finding(m);
             return;
         }
@@ -568,14 +565,18 @@ void dma::check_freed_destination(const descriptor& d, const base::initiator_id*
         m.access = a;
         m.address = *f;
         m.size = m.unwritten = d.len;
-        const std::string caller = svc.caller_of(chain);
-        m.context = fmt::format("  transfer  : new DMA transfer ({}-D) {}, pushed by {}{}; its dst row {} of "
-                                "plane {}\n",
-                                d.dims, describe(d), pusher_text(by), caller.empty() ? "" : " (" + caller + ")",
+        m.context = fmt::format("  transfer  : {}; its dst row {} of plane {}\n", pushed_transfer_text(d, by, chain),
                                 i % d.count_2d, i / d.count_2d);
         svc.memcheck_finding(m);
         return;
     }
+}
+
+std::string dma::pushed_transfer_text(const descriptor& d, const base::initiator_id* by,
+                                      const base::call_chain& chain) const {
+    const std::string caller = services().caller_of(chain);
+    return fmt::format("new DMA transfer ({}-D) {}, pushed by {}{}", d.dims, describe(d), pusher_text(by),
+                       caller.empty() ? "" : " (" + caller + ")");
 }
 
 std::string dma::pusher_text(const base::initiator_id* by) {

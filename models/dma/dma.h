@@ -69,6 +69,10 @@ private:
     std::string programmer_text(const channel& ch) const;
     // "hart 8 (cluster controller, soc.cc)": who pushes a new transfer.
     static std::string pusher_text(const base::initiator_id* by);
+    // "new DMA transfer (2-D) <descriptor>, pushed by hart 8 (...) (<caller>)":
+    // the transfer line of a finding made at its push.
+    std::string pushed_transfer_text(const descriptor& d, const base::initiator_id* by,
+                                     const base::call_chain& chain) const;
     // A transfer's buffer use (memcheck): its source and destination rows'
     // extents, and its spans made on demand.
     static void add_extents(base::buffer_use& u, const descriptor& d);
