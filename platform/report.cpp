@@ -134,7 +134,7 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
         if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
             r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
             r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || r->double_free != m.double_free ||
-            r->freed_store != m.freed_store ||
+            r->freed_store != m.freed_store || r->heap_overflow != m.heap_overflow ||
             first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
@@ -146,8 +146,8 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
     ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use,
-                       m.stack_crossing, m.double_free, m.freed_store, first, end, bytes, 1,
-                       svc_.symbol_of(first)});
+                       m.stack_crossing, m.double_free, m.freed_store, m.heap_overflow, first, end, bytes, 1,
+                       m.heap_overflow && svc_.heap_redzone ? svc_.heap_redzone(m.address) : svc_.symbol_of(first)});
     return false;
 }
 
@@ -257,6 +257,21 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         out += m.context;
         out += "  hint      : npu_l1_free takes a pointer npu_l1_malloc returned, once: a block freed twice "
                "(its memory may be another block's by now) or a pointer into a block\n";
+        return out;
+    }
+    if (m.heap_overflow) {
+        // No symbol on the access: the bytes are no block's (a freed block's
+        // name may still cover them); the block line says whose they guard.
+        std::string out = "*** memcheck: heap overflow: store into a heap block's header or padding ***\n";
+        out += fmt::format("  initiator : {}\n", who_text(m.who));
+        out += fmt::format("  access    : store of {} at 0x{:08x}{}\n", bytes_text(m.size), m.access,
+                           m.address == m.access ? std::string()
+                                                 : fmt::format(", header or padding from 0x{:08x}", m.address));
+        if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
+        out += m.context;
+        out += "  hint      : npu_l1_malloc's blocks sit next to each other, each after a 4-byte header: a store "
+               "past a block's requested size (a count or an index one too large, an allocation too small) "
+               "overwrites the next header, and the allocator's list with it\n";
         return out;
     }
     if (m.freed_store) {
@@ -455,6 +470,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
                              r.in_use        ? "write into a buffer in use,"
                              : r.double_free ? "invalid free,"
+                             : r.heap_overflow ? "heap overflow (a block's header or padding),"
                              : r.freed_store ? (r.who && r.who->hart < 0 ? "write into a freed heap block,"
                                                                          : "store into a freed heap block,")
                              : r.stack_crossing ? "DMA write across a stack's bound,"

@@ -74,6 +74,7 @@ private:
         bool stack_crossing;                      // a DMA destination across a stack's bound
         bool double_free;                         // a heap block freed twice
         bool freed_store;                         // a store into a freed heap block
+        bool heap_overflow;                       // a store into a heap block's header or padding
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;

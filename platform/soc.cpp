@@ -134,6 +134,19 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
             m->mark_unwritten(off, n);
             if (padded > n && memory_at(a, padded) == m) m->clear_freed(off + n, padded - n);
         }
+        // An L1 heap block (alloc.c: payloads 4 bytes past an 8-byte
+        // aligned header, blocks a multiple of 8): its header and the bytes
+        // after the requested size up to and including the next block's
+        // header are the allocator's, not the program's (a store there is a
+        // heap overflow). The allocator's own stores there keep the mark.
+        if (a >= l1_heap_lo_ + 4 && a + n <= l1_heap_hi_) {
+            const std::uint64_t lo = a - 4, hi = std::min(a + padded + 4, l1_heap_hi_);
+            if (memory::memory* m = memory_at(lo, hi - lo)) {
+                const std::uint64_t off = map_.lookup(initiator_class::loader, lo).offset;
+                m->mark_redzone(off, 4);
+                m->mark_redzone(off + 4 + n, hi - a - n);
+            }
+        }
         n = padded;
         std::vector<std::pair<std::uint64_t, std::uint64_t>> kept;
         for (const auto& r : freed_ranges_) {
@@ -296,12 +309,28 @@ void soc::load(const elf_image& image) {
     pending_heap_blocks_.clear();
     call_sites_.clear();
     auto& services = context().services;
-    // The L1 allocator's functions: their stores into freed memory are its own.
+    // The L1 allocator's functions (and its helpers, where the compiler
+    // kept them out of line): their stores into freed memory and headers
+    // are its own.
     services.heap_code.clear();
     for (const auto& sym : image.symbols())
         if (sym.function && sym.size &&
-            (sym.name == "npu_l1_malloc" || sym.name == "npu_l1_free" || sym.name == "npu_l1_free_bytes"))
+            (sym.name == "npu_l1_malloc" || sym.name == "npu_l1_free" || sym.name == "npu_l1_free_bytes" ||
+             sym.name == "l1_init" || sym.name == "next_block"))
             services.heap_code.emplace_back(sym.address, sym.address + sym.size);
+    {
+        const auto sym = [&image](const char* name) {
+            auto v = image.absolute_symbol(name);
+            return v ? v : image.symbol_address(name);
+        };
+        const auto lo = sym("__l1_noinit_end"), hi = sym("__stacks_bottom");
+        l1_heap_lo_ = l1_heap_hi_ = 0;
+        if (lo && hi && (*lo + 7) / 8 * 8 < (*hi & ~std::uint64_t{7})) {
+            l1_heap_lo_ = (*lo + 7) / 8 * 8;
+            l1_heap_hi_ = *hi & ~std::uint64_t{7};
+        }
+    }
+    services.heap_redzone = [this](std::uint64_t a) { return heap_redzone_text(static_cast<std::uint32_t>(a)); };
     chain_capture_ = std::make_unique<call_chain_capture>(image);
     services.capture_call_chain = [this](int hart, base::call_chain& out) {
         if (hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return;
@@ -442,6 +471,31 @@ std::string soc::heap_block_at(std::uint32_t a) {
             return fmt::format("{}{} block{}, {} B, allocated at {}{}", b->freed_at.empty() ? "" : "freed ",
                                b->allocator, a == b->lo ? std::string() : fmt::format("+0x{:x}", a - b->lo),
                                b->hi - b->lo, b->site, b->freed_at.empty() ? "" : ", freed at " + b->freed_at);
+    return "";
+}
+
+std::string soc::heap_redzone_text(std::uint32_t a) {
+    add_pending_heap_blocks();
+    // The live block it follows (a store past its end: the usual overflow,
+    // by a count or an index one too large) within its padding and the next
+    // header, else the block whose header it is (a store before its start).
+    const heap_block *before = nullptr, *after = nullptr;
+    for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b) {
+        if (!b->freed_at.empty()) continue;
+        if (b->hi <= a && a < ((b->hi + 7u) & ~7u) + 4u && (!before || b->hi > before->hi)) before = &*b;
+        if (a < b->lo && b->lo - a <= 4 && (!after || b->lo < after->lo)) after = &*b;
+    }
+    const auto name = [](const heap_block& b) {
+        return fmt::format("the {} B {} block at 0x{:08x}, allocated at {}", b.hi - b.lo, b.allocator, b.lo, b.site);
+    };
+    if (before) {
+        const std::uint32_t d = a - before->hi;
+        return fmt::format("{} byte{} past the end of {}", d, d == 1 ? "" : "s", name(*before));
+    }
+    if (after) {
+        const std::uint32_t d = after->lo - a;
+        return fmt::format("{} byte{} before the start of {} (its header)", d, d == 1 ? "" : "s", name(*after));
+    }
     return "";
 }
 

@@ -155,6 +155,13 @@ private:
     // Heap ranges freed and not allocated again, [lo, hi) (memcheck's
     // mark_freed and mark_unwritten keep it; sim_services::first_freed).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> freed_ranges_;
+    // npu_l1_malloc's heap as its allocator walks it (alloc.c: first_block()
+    // to heap_end()), [lo, hi); empty when the ELF does not say. Its blocks'
+    // headers and padding are memcheck redzones (base::shadow_redzone).
+    std::uint64_t l1_heap_lo_ = 0, l1_heap_hi_ = 0;
+    // The heap block a redzone byte at `a` guards, as a report line's text
+    // ("4 bytes past the end of the npu_l1_malloc block ..."), "" if none.
+    std::string heap_redzone_text(std::uint32_t a);
     // A hart's call stack at a call into the runtime, unwound with
     // chain_capture_ while it is live and symbolised only when a report
     // needs it: symbolising a new call chain reads the ELF's DWARF, and

@@ -5,8 +5,10 @@
  * block, here `big`, had it come later), and a DMA transfer into one
  * (DMA_AFTER_FREE, a finding at its push) or an SA job's C in one (SA_AFTER_FREE,
  * at its start), also in the part of a freed block a smaller allocation left
- * (TAIL_AFTER_PARTIAL_REUSE); the padding of a block allocated in freed memory is not
- * freed memory (PADDING_AFTER_REUSE); a block freed twice (DOUBLE_FREE) is a
+ * (TAIL_AFTER_PARTIAL_REUSE); a store past a block's requested size, into
+ * its padding or the next block's header, is a heap overflow finding at the
+ * store (HEAP_OVERFLOW), also in the padding of a block allocated in freed
+ * memory, which is no freed memory (PADDING_AFTER_REUSE); a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
  * frees and reuse run clean. */
@@ -17,7 +19,7 @@
 #include "npu_sa.h"
 
 static int32_t __attribute__((noinline)) read_word(const volatile int32_t *p) { return *p; }
-#if defined(STORE_AFTER_FREE) || defined(TAIL_AFTER_PARTIAL_REUSE)
+#if defined(STORE_AFTER_FREE) || defined(TAIL_AFTER_PARTIAL_REUSE) || defined(HEAP_OVERFLOW)
 static void __attribute__((noinline)) write_word(volatile int32_t *p, int32_t v) { *p = v; }
 #endif
 
@@ -38,10 +40,19 @@ int main(void) {
     if (!npu_l1_malloc(16)) return 3;
     write_word(&p[10], -1);
 #endif
+#ifdef HEAP_OVERFLOW
+    /* A 10-word block (in p's memory) and its 11th word: its padding, then
+     * the header of the free block after it. */
+    {
+        int32_t *r = npu_l1_malloc(40);
+        if (!r) return 3;
+        for (int i = 0; i <= 10; ++i) write_word(&r[i], i);
+    }
+#endif
 #ifdef PADDING_AFTER_REUSE
     /* p's memory allocated again for 61 bytes: the block's 3 bytes of
-     * padding after them are the new block's, not freed memory (an overflow
-     * into them is not this check's to report). */
+     * padding after them are the new block's, not freed memory: a store
+     * there is an overflow, not a store into a freed block. */
     {
         uint8_t *r = npu_l1_malloc(61);
         if ((void *)r != (void *)p) return 5;

@@ -101,6 +101,10 @@ struct memcheck_info {
     // allocated again (a stale pointer's write): `address` is its first
     // freed byte, `access`/`size` the store.
     bool freed_store = false;
+    // Not a read either: a core's store into an L1 heap block's header or
+    // past its requested size (shadow_redzone): `address` is the first such
+    // byte, `access`/`size` the store, `context` names the block.
+    bool heap_overflow = false;
     std::string context;
 };
 
@@ -173,7 +177,13 @@ enum class memcheck_mode { off, warn, error, strict };
 // write it; `shadow_zeroed` (memcheck=strict): zeroed at startup, not loaded;
 // `shadow_freed`: in a heap block the program freed (npu_l1_free), not
 // allocated again: a read is a never-written read, a core's store a finding.
-constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4, shadow_freed = 8;
+// `shadow_redzone`: an L1 heap block's header, or the bytes after a live
+// block's requested size up to and including the next block's header (the
+// allocator's metadata and padding, no program data): a core's store there,
+// not the allocator's own, is a heap overflow (or underflow) finding. Kept
+// alongside bit 0 (the allocator wrote the header): loads ignore it.
+constexpr unsigned char shadow_written = 1, shadow_in_flight = 2, shadow_zeroed = 4, shadow_freed = 8,
+                        shadow_redzone = 16;
 
 // Index of the first of the n shadow bytes that is not exactly
 // `shadow_written` (never written, zeroed only, or in flight), n if none.
@@ -331,6 +341,10 @@ public:
     // [addr, addr + len) is a freed heap block's payload (npu_l1_free):
     // never-written, and a store into it is a finding (shadow_freed).
     std::function<void(std::uint64_t addr, std::uint64_t len)> mark_freed;
+    // The heap block a redzone byte at `addr` (shadow_redzone) guards, as
+    // a report's text ("4 bytes past the end of the 40 B npu_l1_malloc
+    // block at 0x..., allocated at main (x.c:12)"); "" if none is known.
+    std::function<std::string(std::uint64_t addr)> heap_redzone;
     std::function<void()> startup_zeroed;
     // The allocator's own code ([lo, hi) pcs of npu_l1_malloc, npu_l1_free,
     // npu_l1_free_bytes; the platform fills it at load): its stores into

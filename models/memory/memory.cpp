@@ -263,6 +263,13 @@ void memory::clear_freed(std::uint64_t offset, std::uint64_t len) {
     });
 }
 
+void memory::mark_redzone(std::uint64_t offset, std::uint64_t len) {
+    dirty_blocks(offset, len);
+    edit_shadow(offset, len, [](unsigned char* s, std::uint64_t n) {
+        mask_bytes(s, n, static_cast<unsigned char>(~base::shadow_freed), base::shadow_redzone);
+    });
+}
+
 std::uint64_t memory::first_freed(std::uint64_t offset, std::uint64_t len) const {
     if (!shadowed_ || offset >= size_) return UINT64_MAX;
     len = std::min(len, size_ - offset);

@@ -58,6 +58,9 @@ public:
     void mark_freed(std::uint64_t offset, std::uint64_t len);
     // [offset, offset+len) is no longer a freed block's (the rest of its mark stays).
     void clear_freed(std::uint64_t offset, std::uint64_t len);
+    // Marks [offset, offset + len) as a heap block's metadata or padding
+    // (base::shadow_redzone), keeping what else the bytes' shadow says.
+    void mark_redzone(std::uint64_t offset, std::uint64_t len);
     // Offset of the first byte of [offset, offset+len) marked freed, UINT64_MAX if none.
     std::uint64_t first_freed(std::uint64_t offset, std::uint64_t len) const;
 
