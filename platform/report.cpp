@@ -127,7 +127,9 @@ std::string report::self_check_failure(const soc& s) {
 }
 
 bool report::merge_memcheck(const base::memcheck_info& m) {
-    const std::uint64_t first = m.size ? m.access : m.address, end = first + std::max(m.size, 1u);
+    // A heap overflow's range starts at its first byte past the block.
+    const std::uint64_t first = m.size && !m.heap_overflow ? m.access : m.address,
+                        end = (m.size ? m.access : m.address) + std::max(m.size, 1u);
     const std::uint64_t bytes = std::max(m.unwritten, 1u);
     // Newest first: a buffer is usually read in order.
     for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {

@@ -140,7 +140,17 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         // header are the allocator's, not the program's (a store there is a
         // heap overflow). The allocator's own stores there keep the mark.
         if (a >= l1_heap_lo_ + 4 && a + n <= l1_heap_hi_) {
-            const std::uint64_t lo = a - 4, hi = std::min(a + padded + 4, l1_heap_hi_);
+            // The block's end from the header the allocator just wrote: a
+            // block that took a free one whole (its remainder too small to
+            // split off) ends up to 8 bytes after the padding, and those
+            // bytes are not the program's either.
+            std::uint64_t end = a + padded;
+            std::uint32_t header = 0;
+            if (loader_->debug_read(a - 4, &header, 4) == 4) {
+                const std::uint64_t size = header & ~std::uint32_t{7};
+                if (a - 4 + size >= end && a - 4 + size <= l1_heap_hi_) end = a - 4 + size;
+            }
+            const std::uint64_t lo = a - 4, hi = std::min(end + 4, l1_heap_hi_);
             if (memory::memory* m = memory_at(lo, hi - lo)) {
                 const std::uint64_t off = map_.lookup(initiator_class::loader, lo).offset;
                 m->mark_redzone(off, 4);
@@ -482,15 +492,20 @@ std::string soc::heap_redzone_text(std::uint32_t a) {
     const heap_block *before = nullptr, *after = nullptr;
     for (auto b = heap_blocks_.rbegin(); b != heap_blocks_.rend(); ++b) {
         if (!b->freed_at.empty()) continue;
-        if (b->hi <= a && a < ((b->hi + 7u) & ~7u) + 4u && (!before || b->hi > before->hi)) before = &*b;
+        // (its padding, up to 8 bytes it took whole with the free block it
+        // came from, and the next header)
+        if (b->hi <= a && a < ((b->hi + 7u) & ~7u) + 12u && (!before || b->hi > before->hi)) before = &*b;
         if (a < b->lo && b->lo - a <= 4 && (!after || b->lo < after->lo)) after = &*b;
     }
     const auto name = [](const heap_block& b) {
         return fmt::format("the {} B {} block at 0x{:08x}, allocated at {}", b.hi - b.lo, b.allocator, b.lo, b.site);
     };
     if (before) {
+        // Both: the header between two live blocks, which an overflow of
+        // the first and an underflow of the second both reach.
         const std::uint32_t d = a - before->hi;
-        return fmt::format("{} byte{} past the end of {}", d, d == 1 ? "" : "s", name(*before));
+        return fmt::format("{} byte{} past the end of {}{}", d, d == 1 ? "" : "s", name(*before),
+                           after ? "; the header of " + name(*after) : std::string());
     }
     if (after) {
         const std::uint32_t d = after->lo - a;

@@ -8,7 +8,9 @@
  * (TAIL_AFTER_PARTIAL_REUSE); a store past a block's requested size, into
  * its padding or the next block's header, is a heap overflow finding at the
  * store (HEAP_OVERFLOW), also in the padding of a block allocated in freed
- * memory, which is no freed memory (PADDING_AFTER_REUSE); a block freed twice (DOUBLE_FREE) is a
+ * memory, which is no freed memory (PADDING_AFTER_REUSE), and in the bytes a
+ * block took whole with the free block it came from (HEAP_OVERFLOW_ABSORBED);
+ * a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
  * frees and reuse run clean. */
@@ -47,6 +49,16 @@ int main(void) {
         int32_t *r = npu_l1_malloc(40);
         if (!r) return 3;
         for (int i = 0; i <= 10; ++i) write_word(&r[i], i);
+    }
+#endif
+#ifdef HEAP_OVERFLOW_ABSORBED
+    /* p's 72-byte block taken whole by a 60-byte request (the 8 bytes left
+     * are too few to split off): 4 bytes past the requested end is in those
+     * 8 bytes, the new block's, not freed memory. */
+    {
+        uint8_t *r = npu_l1_malloc(60);
+        if ((void *)r != (void *)p) return 5;
+        r[64] = 9;
     }
 #endif
 #ifdef PADDING_AFTER_REUSE
