@@ -142,6 +142,15 @@ unsigned call_chain_capture::capture(const cpu::hart_state& h, const target_read
         // One frame up; stops where the call-frame information cannot say
         // where the caller is (the outermost frame, or no progress).
         std::uint32_t base = 0, sp = 0;
+        if (!r.ok && n == 1) {
+            // The innermost function has no call-frame information: an
+            // assembly leaf (the C library's memset, memcpy), which keeps
+            // its return address in ra and its caller's sp.
+            std::uint32_t ra = 0;
+            if (!value(1, ra) || ra == 0 || ra == pc) break;
+            pc = ra;
+            continue;
+        }
         if (!r.ok || !value(r.cfa_reg, base) || !value(2, sp)) break;
         const std::uint32_t cfa = base + static_cast<std::uint32_t>(r.cfa_offset);
         for (const auto& s : r.saved) {

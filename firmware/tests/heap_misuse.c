@@ -9,13 +9,16 @@
  * its padding or the next block's header, is a heap overflow finding at the
  * store (HEAP_OVERFLOW), also in the padding of a block allocated in freed
  * memory, which is no freed memory (PADDING_AFTER_REUSE), and in the bytes a
- * block took whole with the free block it came from (HEAP_OVERFLOW_ABSORBED);
+ * block took whole with the free block it came from (HEAP_OVERFLOW_ABSORBED),
+ * and by the C library's memset, named with the program's call
+ * (HEAP_OVERFLOW_MEMSET);
  * a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
  * frees and reuse run clean. */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "npu.h"
 #include "npu_sa.h"
@@ -59,6 +62,14 @@ int main(void) {
         uint8_t *r = npu_l1_malloc(60);
         if ((void *)r != (void *)p) return 5;
         r[64] = 9;
+    }
+#endif
+#ifdef HEAP_OVERFLOW_MEMSET
+    {
+        volatile size_t n = 40; /* not a constant: a call of memset, not inlined stores */
+        uint8_t *r = npu_l1_malloc(n);
+        if (!r) return 3;
+        memset(r, 0xff, n + 1);
     }
 #endif
 #ifdef PADDING_AFTER_REUSE

@@ -459,6 +459,14 @@ struct core::bus_memory {
         m.heap_overflow = bit == base::shadow_redzone;
         if (m.heap_overflow && svc.heap_redzone)
             if (const std::string b = svc.heap_redzone(a + first); !b.empty()) m.context = "  block     : " + b + "\n";
+        // A store in the runtime or the C library (memset, memcpy): the
+        // program's call of it.
+        if (svc.capture_call_chain) {
+            h.pc = pc;
+            base::call_chain chain;
+            svc.capture_call_chain(h.hart_id, chain);
+            if (const std::string cl = svc.caller_of(chain); !cl.empty()) m.context += "  caller    : " + cl + "\n";
+        }
         finding_at(m, pc, cyc, "store");
         return false;
     }
