@@ -264,9 +264,12 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
     if (m.heap_overflow) {
         // No symbol on the access: the bytes are no block's (a freed block's
         // name may still cover them); the block line says whose they guard.
-        std::string out = "*** memcheck: heap overflow: store into a heap block's header or padding ***\n";
+        const bool engine = m.who && m.who->hart < 0;  // a DMA transfer's destination row or an SA job's C row
+        std::string out = engine ? "*** memcheck: heap overflow: destination in a heap block's header or padding ***\n"
+                                 : "*** memcheck: heap overflow: store into a heap block's header or padding ***\n";
         out += fmt::format("  initiator : {}\n", who_text(m.who));
-        out += fmt::format("  access    : store of {} at 0x{:08x}{}\n", bytes_text(m.size), m.access,
+        out += fmt::format("  {}: {}{} at 0x{:08x}{}\n", engine ? "row       " : "access    ", engine ? "" : "store of ",
+                           bytes_text(m.size), m.access,
                            m.address == m.access ? std::string()
                                                  : fmt::format(", header or padding from 0x{:08x}", m.address));
         if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));

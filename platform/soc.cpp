@@ -155,6 +155,10 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
                 const std::uint64_t off = map_.lookup(initiator_class::loader, lo).offset;
                 m->mark_redzone(off, 4);
                 m->mark_redzone(off + 4 + n, hi - a - n);
+                for (auto r = redzone_ranges_.lower_bound(a); r != redzone_ranges_.end() && r->first < a + n;)
+                    r = r->second <= a + n ? redzone_ranges_.erase(r) : std::next(r);
+                redzone_ranges_[lo] = a;
+                if (a + n < hi) redzone_ranges_[a + n] = hi;
             }
         }
         n = padded;
@@ -173,6 +177,19 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
         if (memory::memory* m = memory_at(a, n)) m->mark_freed(map_.lookup(initiator_class::loader, a).offset, n);
         if (n) freed_ranges_.emplace_back(a, a + n);
     };
+    svc.first_redzone = [this](std::uint64_t lo, std::uint64_t hi) -> std::optional<std::uint64_t> {
+        // Ranges are a header and a block's padding: at most 20 bytes long.
+        for (auto r = redzone_ranges_.lower_bound(lo >= 32 ? lo - 32 : 0); r != redzone_ranges_.end() && r->first < hi;
+             ++r) {
+            const std::uint64_t a = std::max(lo, r->first), b = std::min(hi, r->second);
+            if (a >= b) continue;
+            memory::memory* m = memory_at(a, b - a);
+            if (!m) continue;
+            const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
+            if (const std::uint64_t f = m->first_marked(off, b - a, base::shadow_redzone); f != UINT64_MAX) return a + (f - off);
+        }
+        return std::nullopt;
+    };
     // The shadow is scanned only where a freed range meets [lo, hi): a DMA
     // push asks for each destination row, and most programs free nothing.
     svc.first_freed = [this](std::uint64_t lo, std::uint64_t hi) -> std::optional<std::uint64_t> {
@@ -183,7 +200,7 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
             memory::memory* m = memory_at(a, b - a);
             if (!m) continue;
             const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
-            const std::uint64_t f = m->first_freed(off, b - a);
+            const std::uint64_t f = m->first_marked(off, b - a, base::shadow_freed);
             if (f != UINT64_MAX) first = a + (f - off);
         }
         return first;
@@ -316,6 +333,7 @@ void soc::load(const elf_image& image) {
         for (auto& c : cores_) c->set_tohost(*tohost);
     heap_blocks_.clear();
     freed_ranges_.clear();
+    redzone_ranges_.clear();
     pending_heap_blocks_.clear();
     call_sites_.clear();
     auto& services = context().services;

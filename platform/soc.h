@@ -159,6 +159,11 @@ private:
     // to heap_end()), [lo, hi); empty when the ELF does not say. Its blocks'
     // headers and padding are memcheck redzones (base::shadow_redzone).
     std::uint64_t l1_heap_lo_ = 0, l1_heap_hi_ = 0;
+    // Where redzones were marked, [lo, hi) by lo: an index for DMA pushes
+    // and SA starts (sim_services::first_redzone), the shadow says what is
+    // marked now. Ranges a later block's payload covers are dropped; one
+    // per place, so bounded by the heap's size.
+    std::map<std::uint64_t, std::uint64_t> redzone_ranges_;
     // The heap block a redzone byte at `a` guards, as a report line's text
     // ("4 bytes past the end of the npu_l1_malloc block ..."), "" if none.
     std::string heap_redzone_text(std::uint32_t a);

@@ -11,7 +11,8 @@
  * memory, which is no freed memory (PADDING_AFTER_REUSE), and in the bytes a
  * block took whole with the free block it came from (HEAP_OVERFLOW_ABSORBED),
  * and by the C library's memset, named with the program's call
- * (HEAP_OVERFLOW_MEMSET);
+ * (HEAP_OVERFLOW_MEMSET); a DMA transfer or an SA job whose destination runs
+ * past a block is one at its push or start (HEAP_OVERFLOW_DMA, _SA);
  * a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
@@ -70,6 +71,24 @@ int main(void) {
         uint8_t *r = npu_l1_malloc(n);
         if (!r) return 3;
         memset(r, 0xff, n + 1);
+    }
+#endif
+#ifdef HEAP_OVERFLOW_DMA
+    {
+        static int32_t tile[12] = {1, 2, 3}; /* 48 bytes, one 8-byte row more than the block */
+        int32_t *dst = npu_l1_malloc(40);
+        if (!dst) return 3;
+        if (npu_dma_wait(npu_dma_copy_1d(dst, tile, sizeof tile))) return 4;
+    }
+#endif
+#ifdef HEAP_OVERFLOW_SA
+    {
+        /* C: 2x2 int32 (16 bytes) into a 12-byte block; A and B from q's. */
+        int32_t *c = npu_l1_malloc(12);
+        if (!c) return 3;
+        const int8_t *ab = (const int8_t *)q;
+        npu_sa_matmul_i8(ab, ab, c, 2, 2, 4, 0);
+        if (npu_sa_wait()) return 4;
     }
 #endif
 #ifdef PADDING_AFTER_REUSE

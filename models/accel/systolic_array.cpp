@@ -200,13 +200,18 @@ void systolic_array::start(std::uint32_t) {
         // C in a heap block the program freed: the job would write through a stale pointer.
         const std::uint64_t row = std::uint64_t{j.n} * sa_job::out_bytes;
         const std::uint64_t c_end = std::uint64_t{j.c} + std::uint64_t{j.m - 1} * j.ldc + row;
-        if (services().first_freed && !services().stop_requested() && j.m && services().first_freed(j.c, c_end))
+        // Else a row that runs into a heap block's header or padding.
+        auto& svc = services();
+        const bool freed = svc.first_freed && j.m && svc.first_freed(j.c, c_end);
+        const bool overflow = !freed && svc.first_redzone && j.m && svc.first_redzone(j.c, c_end);
+        if (!svc.stop_requested() && (freed || overflow))
             for (std::uint32_t i = 0; i < j.m; ++i) {
                 const std::uint64_t a = std::uint64_t{j.c} + std::uint64_t{i} * j.ldc;
-                const auto f = services().first_freed(a, a + row);
+                const auto f = freed ? svc.first_freed(a, a + row) : svc.first_redzone(a, a + row);
                 if (!f) continue;
                 base::memcheck_info m;
-                m.freed_store = true;
+                m.freed_store = freed;
+                m.heap_overflow = overflow;
                 m.is_write = true;
                 m.who = &bus.who();
                 m.pc = pc;
@@ -214,9 +219,12 @@ void systolic_array::start(std::uint32_t) {
                 m.access = a;
                 m.address = *f;
                 m.size = m.unwritten = static_cast<unsigned>(row);
+                if (overflow) m.unwritten = static_cast<unsigned>(a + row - *f);  // from the first byte past the block
                 m.context = fmt::format("  job       : new systolic array job {}x{}x{} {} (C 0x{:08x}, rows {} B "
                                         "apart), started by {}; its C row {}\n",
                                         j.m, j.n, j.k, j.fp32 ? "fp32" : "int8", j.c, j.ldc, by(), i);
+                if (overflow && svc.heap_redzone)
+                    if (const std::string b = svc.heap_redzone(*f); !b.empty()) m.context += "  block     : " + b + "\n";
                 // The pc is the runtime's: name the program's call too.
                 if (has_pc && services().runtime_caller)
                     if (const base::deferred_text site = services().runtime_caller(who->hart))

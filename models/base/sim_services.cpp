@@ -59,7 +59,9 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
         const char* what =
             m.double_free      ? "memcheck: invalid free (freed already, or not allocated) of "
-            : m.heap_overflow  ? "memcheck: heap overflow: store into a heap block's header or padding at "
+            : m.heap_overflow  ? (m.who && m.who->hart < 0
+                                      ? "memcheck: heap overflow: destination in a heap block's header or padding at "
+                                      : "memcheck: heap overflow: store into a heap block's header or padding at ")
             : m.freed_store    ? (m.who && m.who->hart < 0 ? "memcheck: destination in a freed heap block at "
                                                            : "memcheck: store into a freed heap block at ")
             : m.in_use         ? "memcheck: write into a buffer in use at "

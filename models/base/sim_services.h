@@ -326,6 +326,9 @@ public:
     // The first byte of [lo, hi) in a freed heap block (shadow_freed), if any
     // (a DMA destination in memory the program freed).
     std::function<std::optional<std::uint64_t>(std::uint64_t lo, std::uint64_t hi)> first_freed;
+    // The first byte of [lo, hi) in an L1 heap block's header or padding
+    // (shadow_redzone), if any (a DMA destination or SA C past a block).
+    std::function<std::optional<std::uint64_t>(std::uint64_t lo, std::uint64_t hi)> first_redzone;
     // Why a register refused an access (e.g. "register X (0x..) is
     // write-only: a load is refused"), or "": the register's own reason.
     std::function<std::string(int cls, std::uint64_t addr, bool write)> describe_register;

@@ -546,18 +546,25 @@ void dma::check_stack_overflow(const descriptor& d, const base::initiator_id* by
 void dma::check_freed_destination(const descriptor& d, const base::initiator_id* by, std::uint64_t pc,
                                   const base::call_chain& chain) {
     auto& svc = services();
-    if (svc.memcheck() == base::memcheck_mode::off || !svc.first_freed || d.len == 0 || d.count_2d == 0 ||
-        d.count_3d == 0 || svc.stop_requested())
+    if (svc.memcheck() == base::memcheck_mode::off || !svc.first_freed || !svc.first_redzone || d.len == 0 ||
+        d.count_2d == 0 || d.count_3d == 0 || svc.stop_requested())
         return;
-    // The rows' extent first: most pushes are nowhere near a freed block.
-    if (!svc.first_freed(d.dst, rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d))) return;
+    // The rows' extent first: most pushes are nowhere near a freed block or
+    // a heap block's header. A row in freed memory, else one that runs into
+    // a header or padding (past its block: an overflow).
+    const std::uint64_t extent = rows_end(d.dst, d.dst_stride_2d, d.dst_stride_3d, d);
+    const bool freed = svc.first_freed(d.dst, extent).has_value();
+    if (!freed && !svc.first_redzone(d.dst, extent)) return;
     const std::uint64_t rows = std::uint64_t{d.count_3d} * d.count_2d;
     for (std::uint64_t i = 0; i < rows; ++i) {
         const std::uint64_t a = row_address(d.dst, d.dst_stride_2d, d.dst_stride_3d, d, i) & 0xFFFFFFFFu;
-        const auto f = svc.first_freed(a, a + d.len);
+        auto f = freed ? svc.first_freed(a, a + d.len) : std::nullopt;
+        const bool overflow = !f;
+        if (!f) f = svc.first_redzone(a, a + d.len);
         if (!f) continue;
         base::memcheck_info m;
-        m.freed_store = true;
+        m.freed_store = !overflow;
+        m.heap_overflow = overflow;
         m.is_write = true;
         m.who = &engine_id_;
         m.pc = pc;
@@ -565,8 +572,11 @@ void dma::check_freed_destination(const descriptor& d, const base::initiator_id*
         m.access = a;
         m.address = *f;
         m.size = m.unwritten = d.len;
+        if (overflow) m.unwritten = static_cast<unsigned>(a + d.len - *f);  // the row's bytes from the first past the block
         m.context = fmt::format("  transfer  : {}; its dst row {} of plane {}\n", pushed_transfer_text(d, by, chain),
                                 i % d.count_2d, i / d.count_2d);
+        if (overflow && svc.heap_redzone)
+            if (const std::string b = svc.heap_redzone(*f); !b.empty()) m.context += "  block     : " + b + "\n";
         svc.memcheck_finding(m);
         return;
     }

@@ -270,12 +270,13 @@ void memory::mark_redzone(std::uint64_t offset, std::uint64_t len) {
     });
 }
 
-std::uint64_t memory::first_freed(std::uint64_t offset, std::uint64_t len) const {
+std::uint64_t memory::first_marked(std::uint64_t offset, std::uint64_t len, unsigned char bit) const {
     if (!shadowed_ || offset >= size_) return UINT64_MAX;
     len = std::min(len, size_ - offset);
-    // Once per DMA push and row: a byte at a time is enough.
+    // Once per DMA push or SA start and row, over the few ranges soc's
+    // indexes say may hold the mark: a byte at a time is enough.
     for (std::uint64_t i = 0; i < len; ++i)
-        if (shadow_at(offset + i) & base::shadow_freed) return offset + i;
+        if (shadow_at(offset + i) & bit) return offset + i;
     return UINT64_MAX;
 }
 

@@ -61,8 +61,9 @@ public:
     // Marks [offset, offset + len) as a heap block's metadata or padding
     // (base::shadow_redzone), keeping what else the bytes' shadow says.
     void mark_redzone(std::uint64_t offset, std::uint64_t len);
-    // Offset of the first byte of [offset, offset+len) marked freed, UINT64_MAX if none.
-    std::uint64_t first_freed(std::uint64_t offset, std::uint64_t len) const;
+    // Offset of the first byte of [offset, offset+len) whose shadow has
+    // `bit` (base::shadow_freed, shadow_redzone), UINT64_MAX if none.
+    std::uint64_t first_marked(std::uint64_t offset, std::uint64_t len, unsigned char bit) const;
 
     // base::burst_target: b_transport's access without the payload.
     tlm::tlm_response_status burst(tlm::tlm_command cmd, std::uint64_t offset, unsigned char* data, unsigned len,
