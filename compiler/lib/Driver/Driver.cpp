@@ -592,6 +592,22 @@ int mlir::npu::compileNetwork(const DriverOptions &options) {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  // A diagnostic at the module itself (the file's line 0: about a
+  // command-line option, --tile, --input) names the file alone: it read
+  // "net.mlir:0:0: error: --tile ...", a position that is none.
+  ScopedDiagnosticHandler optionDiagnostics(&context, [&](Diagnostic &diag) {
+    auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    if (!loc || loc.getLine() != 0)
+      return failure();
+    static const char *kinds[] = {"note", "warning", "error", "remark"};
+    llvm::errs() << loc.getFilename().getValue() << ": "
+                 << kinds[static_cast<int>(diag.getSeverity())] << ": "
+                 << diag.str() << "\n";
+    for (const Diagnostic &note : diag.getNotes())
+      llvm::errs() << loc.getFilename().getValue() << ": note: " << note.str()
+                   << "\n";
+    return success();
+  });
   std::string error;
   OwningOpRef<ModuleOp> module;
   // An imported model has no source text to quote: diagnostics name the

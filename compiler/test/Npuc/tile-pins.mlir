@@ -23,7 +23,7 @@
 // CHECK: npu.matmul_kernel
 // CHECK-SAME: npu.tiles = array<i64: 1, 10, 32>
 
-// NOLAYER: error: --tile layer99.conv2d=4x16: no conv or matmul layer 'layer99.conv2d' (the layers: layer1.conv2d layer2.conv2d {{.*}} layer10.avgpool2d layer11.matmul)
+// NOLAYER: resnet8_int8.mlir: error: --tile layer99.conv2d=4x16: no conv or matmul layer 'layer99.conv2d' (the layers: layer1.conv2d layer2.conv2d {{.*}} layer10.avgpool2d layer11.matmul)
 // ARITY: error: --tile layer2.conv2d=4: layer2.conv2d takes <output rows>x<output channels>
 // NUMBER: error: --tile layer2.conv2d=4xa: 'a' is not a number
 // RANGE: error: 'npu.conv_kernel' op --tile layer2.conv2d=40x16 [40, 16]: the layer has 32 output rows and 16 output channels
