@@ -19,6 +19,25 @@ namespace npu::platform {
 
 namespace {
 
+// A finding's kind as the findings summary names it; `engine`: found for a
+// DMA channel or the SA (no hart).
+const char* summary_name(base::memcheck_info::kind_t k, bool engine) {
+    using kind_t = base::memcheck_info::kind_t;
+    switch (k) {
+    case kind_t::invalid_free: return "invalid free,";
+    case kind_t::heap_overflow: return "heap overflow (a block's header or padding),";
+    case kind_t::freed_store: return engine ? "write into a freed heap block," : "store into a freed heap block,";
+    case kind_t::buffer_in_use: return "write into a buffer in use,";
+    case kind_t::stack_crossing: return "DMA write across a stack's bound,";
+    case kind_t::stack_overflow: return "stack overflow,";
+    case kind_t::sa_result_read: return "read before the SA job ended";
+    case kind_t::dma_destination_read: return "read before the DMA wrote";
+    case kind_t::zeroed_read: return "read never loaded";
+    case kind_t::unwritten_read: return "read unwritten";
+    }
+    return "";
+}
+
 std::string who_text(const base::initiator_id* w) {
     if (!w) return "unknown initiator";
     if (w->hart >= 0) return fmt::format("{} (hart {}, {})", w->name, w->hart, w->role);
@@ -131,12 +150,14 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     const std::uint64_t first = m.size && !m.heap_overflow ? m.access : m.address,
                         end = (m.size ? m.access : m.address) + std::max(m.size, 1u);
     const std::uint64_t bytes = std::max(m.unwritten, 1u);
-    // Newest first: a buffer is usually read in order.
+    // Newest first: a buffer is usually read in order. Whose result an
+    // in-flight read met (the SA's or a DMA transfer's) is asked once per
+    // range, not per access: the range's first access decided it.
+    using kind_t = base::memcheck_info::kind_t;
+    const auto unresolved = [](kind_t k) { return k == kind_t::sa_result_read ? kind_t::dma_destination_read : k; };
+    const kind_t kind = m.kind(false);
     for (auto r = ranges_.rbegin(); r != ranges_.rend(); ++r) {
-        if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || r->in_flight != m.in_flight ||
-            r->zeroed_only != m.zeroed_only || r->stack != m.stack_overflow ||
-            r->in_use != m.in_use || r->stack_crossing != m.stack_crossing || r->double_free != m.double_free ||
-            r->freed_store != m.freed_store || r->heap_overflow != m.heap_overflow ||
+        if (r->who != m.who || r->pc != m.pc || r->has_pc != m.has_pc || unresolved(r->kind) != kind ||
             first > r->end || end < r->first)
             continue;
         r->first = std::min(r->first, first);
@@ -147,8 +168,7 @@ bool report::merge_memcheck(const base::memcheck_info& m) {
     }
     const bool sa =
         m.in_flight && svc_.describe_in_flight && svc_.describe_in_flight(m.address).rfind("systolic array", 0) == 0;
-    ranges_.push_back({m.who, m.pc, m.has_pc, m.in_flight, m.zeroed_only, sa, m.stack_overflow, m.in_use,
-                       m.stack_crossing, m.double_free, m.freed_store, m.heap_overflow, first, end, bytes, 1,
+    ranges_.push_back({m.who, m.pc, m.has_pc, m.kind(sa), first, end, bytes, 1,
                        m.heap_overflow && svc_.heap_redzone ? svc_.heap_redzone(m.address) : svc_.symbol_of(first)});
     return false;
 }
@@ -473,17 +493,7 @@ std::string report::summary(const soc& s, const run_result& r) const {
             const auto& r = ranges_[i];
             const std::string& sym = r.symbol;
             o += fmt::format("  {}: {} {} B in [0x{:08x}, 0x{:08x}){} by {} access{}{}\n", who_text(r.who),
-                             r.in_use        ? "write into a buffer in use,"
-                             : r.double_free ? "invalid free,"
-                             : r.heap_overflow ? "heap overflow (a block's header or padding),"
-                             : r.freed_store ? (r.who && r.who->hart < 0 ? "write into a freed heap block,"
-                                                                         : "store into a freed heap block,")
-                             : r.stack_crossing ? "DMA write across a stack's bound,"
-                             : r.stack       ? "stack overflow,"
-                             : r.sa          ? "read before the SA job ended"
-                             : r.in_flight   ? "read before the DMA wrote"
-                             : r.zeroed_only ? "read never loaded"
-                                             : "read unwritten",
+                             summary_name(r.kind, r.who && r.who->hart < 0),
                              r.bytes, r.first, r.end, sym.empty() ? "" : " <" + sym + ">", r.accesses,
                              r.accesses == 1 ? "" : "es", r.has_pc ? ", pc " + pc_text(svc_, r.pc) : "");
         }

@@ -68,13 +68,8 @@ private:
     struct memcheck_range {
         const base::initiator_id* who;
         std::uint64_t pc;
-        bool has_pc, in_flight, zeroed_only, sa;  // sa: in flight = a running SA job's C
-        bool stack;                               // a stack-guard finding, not a read
-        bool in_use;                              // a write into a buffer in use, not a read
-        bool stack_crossing;                      // a DMA destination across a stack's bound
-        bool double_free;                         // a heap block freed twice
-        bool freed_store;                         // a store into a freed heap block
-        bool heap_overflow;                       // a store into a heap block's header or padding
+        bool has_pc;
+        base::memcheck_info::kind_t kind;
         std::uint64_t first, end;  // accessed bytes [first, end)
         std::uint64_t bytes;       // unwritten bytes read in it
         std::uint64_t accesses;

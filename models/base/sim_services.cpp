@@ -57,25 +57,45 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
     if (stop) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(m.address));
-        const char* what =
-            m.double_free      ? "memcheck: invalid free (freed already, or not allocated) of "
-            : m.heap_overflow  ? (m.who && m.who->hart < 0
-                                      ? "memcheck: heap overflow: destination in a heap block's header or padding at "
-                                      : "memcheck: heap overflow: store into a heap block's header or padding at ")
-            : m.freed_store    ? (m.who && m.who->hart < 0 ? "memcheck: destination in a freed heap block at "
-                                                           : "memcheck: store into a freed heap block at ")
-            : m.in_use         ? "memcheck: write into a buffer in use at "
-            : m.stack_crossing ? "memcheck: DMA destination crosses a stack's bound at "
-            : m.stack_overflow ? (m.who && m.who->hart < 0
-                                      ? (m.is_write ? "memcheck: stack overflow: DMA destination below the stack limit at "
-                                                    : "memcheck: stack overflow: DMA source below the stack limit at ")
-                                  : m.is_write ? "memcheck: stack overflow: store below the stack limit at "
-                                               : "memcheck: stack overflow: load below the stack limit at ")
-            : m.in_flight && describe_in_flight && describe_in_flight(m.address).rfind("systolic array", 0) == 0
-                ? "memcheck: read of a systolic-array result before the job ended at "
-            : m.in_flight   ? "memcheck: read of a DMA destination before the transfer wrote it at "
-            : m.zeroed_only ? "memcheck: read of data never loaded (only zeroed at startup) at "
-                            : "memcheck: read of never-written memory at ";
+        // The finding's name, by kind; an engine's (a DMA channel's, the
+        // SA's: no hart) where it differs, then a hart's load or store.
+        const bool engine = m.who && m.who->hart < 0;
+        const bool sa = m.in_flight && describe_in_flight &&
+                        describe_in_flight(m.address).rfind("systolic array", 0) == 0;
+        const char* what = "";
+        switch (m.kind(sa)) {
+        case memcheck_info::kind_t::invalid_free:
+            what = "memcheck: invalid free (freed already, or not allocated) of ";
+            break;
+        case memcheck_info::kind_t::heap_overflow:
+            what = engine ? "memcheck: heap overflow: destination in a heap block's header or padding at "
+                          : "memcheck: heap overflow: store into a heap block's header or padding at ";
+            break;
+        case memcheck_info::kind_t::freed_store:
+            what = engine ? "memcheck: destination in a freed heap block at "
+                          : "memcheck: store into a freed heap block at ";
+            break;
+        case memcheck_info::kind_t::buffer_in_use: what = "memcheck: write into a buffer in use at "; break;
+        case memcheck_info::kind_t::stack_crossing:
+            what = "memcheck: DMA destination crosses a stack's bound at ";
+            break;
+        case memcheck_info::kind_t::stack_overflow:
+            what = engine ? (m.is_write ? "memcheck: stack overflow: DMA destination below the stack limit at "
+                                        : "memcheck: stack overflow: DMA source below the stack limit at ")
+                   : m.is_write ? "memcheck: stack overflow: store below the stack limit at "
+                                : "memcheck: stack overflow: load below the stack limit at ";
+            break;
+        case memcheck_info::kind_t::sa_result_read:
+            what = "memcheck: read of a systolic-array result before the job ended at ";
+            break;
+        case memcheck_info::kind_t::dma_destination_read:
+            what = "memcheck: read of a DMA destination before the transfer wrote it at ";
+            break;
+        case memcheck_info::kind_t::zeroed_read:
+            what = "memcheck: read of data never loaded (only zeroed at startup) at ";
+            break;
+        case memcheck_info::kind_t::unwritten_read: what = "memcheck: read of never-written memory at "; break;
+        }
         request_stop(exit_code::memcheck_error,
                      std::string(what) + buf + " by " + (m.who ? m.who->name : std::string("?")));
     }

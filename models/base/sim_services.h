@@ -106,6 +106,33 @@ struct memcheck_info {
     // byte, `access`/`size` the store, `context` names the block.
     bool heap_overflow = false;
     std::string context;
+
+    // What the finding is: the first of its flags set, in this order (the
+    // producers set one). `sa_result`: the in-flight writer is a running SA
+    // job (sim_services::describe_in_flight), not a DMA transfer.
+    enum class kind_t : unsigned char {
+        invalid_free,
+        heap_overflow,
+        freed_store,
+        buffer_in_use,
+        stack_crossing,
+        stack_overflow,
+        sa_result_read,
+        dma_destination_read,
+        zeroed_read,
+        unwritten_read,
+    };
+    kind_t kind(bool sa_result) const {
+        return double_free      ? kind_t::invalid_free
+               : heap_overflow  ? kind_t::heap_overflow
+               : freed_store    ? kind_t::freed_store
+               : in_use         ? kind_t::buffer_in_use
+               : stack_crossing ? kind_t::stack_crossing
+               : stack_overflow ? kind_t::stack_overflow
+               : in_flight      ? (sa_result ? kind_t::sa_result_read : kind_t::dma_destination_read)
+               : zeroed_only    ? kind_t::zeroed_read
+                                : kind_t::unwritten_read;
+    }
 };
 
 // A hart's call stack as its pc and return addresses, captured during a
