@@ -180,14 +180,9 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     svc.first_redzone = [this](std::uint64_t lo, std::uint64_t hi) -> std::optional<std::uint64_t> {
         // Ranges are a header and a block's padding: at most 20 bytes long.
         for (auto r = redzone_ranges_.lower_bound(lo >= 32 ? lo - 32 : 0); r != redzone_ranges_.end() && r->first < hi;
-             ++r) {
-            const std::uint64_t a = std::max(lo, r->first), b = std::min(hi, r->second);
-            if (a >= b) continue;
-            memory::memory* m = memory_at(a, b - a);
-            if (!m) continue;
-            const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
-            if (const std::uint64_t f = m->first_marked(off, b - a, base::shadow_redzone); f != UINT64_MAX) return a + (f - off);
-        }
+             ++r)
+            if (const auto f = first_marked(std::max(lo, r->first), std::min(hi, r->second), base::shadow_redzone))
+                return f;
         return std::nullopt;
     };
     // The shadow is scanned only where a freed range meets [lo, hi): a DMA
@@ -195,13 +190,9 @@ soc::soc(sc_core::sc_module_name nm, const cfg::config& cfg, base::log_level lev
     svc.first_freed = [this](std::uint64_t lo, std::uint64_t hi) -> std::optional<std::uint64_t> {
         std::optional<std::uint64_t> first;
         for (const auto& r : freed_ranges_) {
-            const std::uint64_t a = std::max(lo, r.first), b = std::min(hi, r.second);
-            if (a >= b || (first && *first <= a)) continue;
-            memory::memory* m = memory_at(a, b - a);
-            if (!m) continue;
-            const std::uint64_t off = map_.lookup(initiator_class::loader, a).offset;
-            const std::uint64_t f = m->first_marked(off, b - a, base::shadow_freed);
-            if (f != UINT64_MAX) first = a + (f - off);
+            const std::uint64_t a = std::max(lo, r.first);
+            if (first && *first <= a) continue;
+            if (const auto f = first_marked(a, std::min(hi, r.second), base::shadow_freed)) first = f;
         }
         return first;
     };
@@ -347,11 +338,7 @@ void soc::load(const elf_image& image) {
              sym.name == "l1_init" || sym.name == "next_block"))
             services.heap_code.emplace_back(sym.address, sym.address + sym.size);
     {
-        const auto sym = [&image](const char* name) {
-            auto v = image.absolute_symbol(name);
-            return v ? v : image.symbol_address(name);
-        };
-        const auto lo = sym("__l1_noinit_end"), hi = sym("__stacks_bottom");
+        const auto lo = linker_symbol(image, "__l1_noinit_end"), hi = linker_symbol(image, "__stacks_bottom");
         l1_heap_lo_ = l1_heap_hi_ = 0;
         if (lo && hi && (*lo + 7) / 8 * 8 < (*hi & ~std::uint64_t{7})) {
             l1_heap_lo_ = (*lo + 7) / 8 * 8;
@@ -532,11 +519,24 @@ std::string soc::heap_redzone_text(std::uint32_t a) {
     return "";
 }
 
+std::optional<std::uint64_t> soc::first_marked(std::uint64_t lo, std::uint64_t hi, unsigned char bit) {
+    if (lo >= hi) return std::nullopt;
+    memory::memory* m = memory_at(lo, hi - lo);
+    if (!m) return std::nullopt;
+    const std::uint64_t off = map_.lookup(initiator_class::loader, lo).offset;
+    const std::uint64_t f = m->first_marked(off, hi - lo, bit);
+    if (f == UINT64_MAX) return std::nullopt;
+    return lo + (f - off);
+}
+
+std::optional<std::uint64_t> soc::linker_symbol(const elf_image& image, const char* name) {
+    auto v = image.absolute_symbol(name);
+    if (v) return v;
+    return image.symbol_address(name);
+}
+
 void soc::install_stack_guards(const elf_image& image) {
-    const auto sym = [&image](const char* name) {
-        auto v = image.absolute_symbol(name);
-        return v ? v : image.symbol_address(name);
-    };
+    const auto sym = [&image](const char* name) { return linker_symbol(image, name); };
     const auto top = sym("__stack_top"), size = sym("__npu_stack_size"), bottom = sym("__stacks_bottom");
     stacks_.clear();
     if (!top || !size || !bottom || !*size || *bottom >= *top) return;

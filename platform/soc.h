@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -167,6 +168,11 @@ private:
     // The heap block a redzone byte at `a` guards, as a report line's text
     // ("4 bytes past the end of the npu_l1_malloc block ..."), "" if none.
     std::string heap_redzone_text(std::uint32_t a);
+    // The first address of [lo, hi) whose memcheck shadow has `bit`, if any
+    // (the freed and redzone indexes' scan of the memory behind them).
+    std::optional<std::uint64_t> first_marked(std::uint64_t lo, std::uint64_t hi, unsigned char bit);
+    // A linker-script symbol's value: absolute, or a section symbol's address.
+    static std::optional<std::uint64_t> linker_symbol(const elf_image& image, const char* name);
     // A hart's call stack at a call into the runtime, unwound with
     // chain_capture_ while it is live and symbolised only when a report
     // needs it: symbolising a new call chain reads the ELF's DWARF, and
