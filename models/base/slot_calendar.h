@@ -616,7 +616,15 @@ public:
         const std::uint16_t bit = static_cast<std::uint16_t>(1u << resource);
         for (std::uint64_t lap = cycle >> lap_shift_;; ++lap) {
             const Slot t = tag_of(lap);
-            for (std::uint64_t i = cycle & mask_; i <= mask_; ++i) {
+            std::uint64_t i = cycle & mask_;
+#if NPU_HOST_AVX512
+            // A DMA word or a core's access behind an SA tile's stream walks
+            // tens of taken cycles: 16 at a time, to the first one free
+            // for this resource (then booked below, as one by one).
+            if constexpr (sizeof(Slot) == 2)
+                if (use_avx512bw) i = first_free_avx512(ring_.data(), i, mask_ + 1, bit, t);
+#endif
+            for (; i <= mask_; ++i) {
                 cell& c = ring_[i];
                 if (c.tag != t) {
                     c.tag = t, c.mask = bit;
@@ -815,6 +823,25 @@ private:
         return n;
     }
 #if NPU_HOST_AVX512
+    // The first of cells [i, end) whose tag is not `t` or whose mask lacks
+    // `bit` (free for that resource), whole steps of 16 only: at most 15
+    // before `end` are left to the caller's loop, which also books it.
+    __attribute__((target("avx512f,avx512bw"))) static std::uint64_t first_free_avx512(const cell* c, std::uint64_t i,
+                                                                                      std::uint64_t end,
+                                                                                      std::uint16_t bit, Slot t) {
+        const __m512i tags = _mm512_set1_epi32(0xFFFF);
+        const __m512i tv = _mm512_set1_epi32(static_cast<int>(t));
+        const __m512i want = _mm512_set1_epi32(static_cast<int>(std::uint32_t{bit} << 16));
+        for (; i + 16 <= end; i += 16) {
+            const __m512i v = _mm512_loadu_si512(c + i);
+            // Taken: this lap's tag and the resource's bit.
+            const __mmask16 taken =
+                _mm512_mask_test_epi32_mask(_mm512_cmpeq_epi32_mask(_mm512_and_si512(v, tags), tv), v, want);
+            if (taken != 0xFFFF) return i + static_cast<unsigned>(__builtin_ctz(~static_cast<unsigned>(taken)));
+        }
+        return i;
+    }
+
     // reserve_pairs16's cycles 16 at a time, the last fewer than 16 under a
     // mask (a 64-byte burst of fp32 rows is 8 cycles), while none of them
     // has a taken bank: how many cycles it booked (at most `cycles`; where

@@ -363,6 +363,46 @@ TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn16BanksWithoutAvx512) {
 }
 #endif
 
+#if NPU_HOST_AVX512
+// mask_ring::reserve's walk past taken cycles, 16 cells a step on AVX-512,
+// books the cycle the portable walk books, from every start and resource:
+// two calendars given the same bookings, one by each path, with blocks of
+// every bank (an SA tile's stream) long enough for walks of several steps,
+// across laps of the ring.
+TEST(SlotCalendar, ReserveWalksPastTakenCyclesAsThePortableWalk) {
+    if (!npu::base::use_avx512bw) GTEST_SKIP() << "this host has no AVX-512BW: one path only";
+    const bool had = npu::base::use_avx512bw;
+    npu::base::slot_calendar wide, portable;
+    wide.init(16, 1024);
+    portable.init(16, 1024);
+    std::mt19937_64 rng(17);
+    std::uint64_t walks = 0, long_walks = 0;
+    for (std::uint64_t k = 0; k < 200000; ++k) {
+        const std::uint64_t base = k / 4;  // about 200 laps of the ring
+        const std::uint64_t cycle = base + rng() % 400;
+        if (rng() % 16 == 0) {
+            const std::uint64_t n = 1 + rng() % 80;
+            npu::base::use_avx512bw = true;
+            const bool a = wide.reserve_block_if_free(cycle, n);
+            npu::base::use_avx512bw = false;
+            ASSERT_EQ(a, portable.reserve_block_if_free(cycle, n)) << "block at " << cycle << " of " << n;
+            continue;
+        }
+        const unsigned r = static_cast<unsigned>(rng() % 16);
+        npu::base::use_avx512bw = true;
+        const std::uint64_t a = wide.reserve(r, cycle);
+        npu::base::use_avx512bw = false;
+        ASSERT_EQ(a, portable.reserve(r, cycle)) << "bank " << r << " from cycle " << cycle;
+        walks += a != cycle;
+        long_walks += a - cycle >= 32;
+    }
+    npu::base::use_avx512bw = had;
+    // Both kinds of walk were compared.
+    EXPECT_GT(walks, 10000u);
+    EXPECT_GT(long_walks, 1000u);
+}
+#endif
+
 TEST(SlotCalendar, RunsAndBlocksBookAsOneByOneOn8Banks) {
     // The mask ring's walk for any count of resources (no pairs path).
     npu::base::slot_calendar cal;
