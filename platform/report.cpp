@@ -284,19 +284,28 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
     if (m.heap_overflow) {
         // No symbol on the access: the bytes are no block's (a freed block's
         // name may still cover them); the block line says whose they guard.
-        const bool engine = m.who && m.who->hart < 0;  // a DMA transfer's destination row or an SA job's C row
-        std::string out = engine ? "*** memcheck: heap overflow: destination in a heap block's header or padding ***\n"
-                                 : "*** memcheck: heap overflow: store into a heap block's header or padding ***\n";
+        // An engine's: a DMA transfer's destination row or an SA job's C row
+        // (at the push or start), or the bytes a DMA burst or an SA operand
+        // row reads; a core's: its store or load.
+        const bool engine = m.who && m.who->hart < 0;
+        const char* const what = engine ? (m.is_write ? "destination in" : "source in")
+                                 : m.is_write ? "store into"
+                                              : "load from";
+        std::string out = fmt::format("*** memcheck: heap overflow: {} a heap block's header or padding ***\n", what);
         out += fmt::format("  initiator : {}\n", who_text(m.who));
-        out += fmt::format("  {}: {}{} at 0x{:08x}{}\n", engine ? "row       " : "access    ", engine ? "" : "store of ",
+        out += fmt::format("  {}: {}{} at 0x{:08x}{}\n", engine && m.is_write ? "row       " : "access    ",
+                           engine ? (m.is_write ? "" : "read of ") : m.is_write ? "store of " : "load of ",
                            bytes_text(m.size), m.access,
                            m.address == m.access ? std::string()
                                                  : fmt::format(", header or padding from 0x{:08x}", m.address));
         if (m.has_pc) out += fmt::format("  pc        : {}\n", pc_text(svc_, m.pc));
         out += m.context;
-        out += "  hint      : npu_l1_malloc's blocks sit next to each other, each after a 4-byte header: a store "
-               "past a block's requested size (a count or an index one too large, an allocation too small) "
-               "overwrites the next header, and the allocator's list with it\n";
+        out += m.is_write ? "  hint      : npu_l1_malloc's blocks sit next to each other, each after a 4-byte header: "
+                            "a store past a block's requested size (a count or an index one too large, an "
+                            "allocation too small) overwrites the next header, and the allocator's list with it\n"
+                          : "  hint      : npu_l1_malloc's blocks sit next to each other, each after a 4-byte header: "
+                            "a read past a block's requested size (a count or a length one too large, a tile "
+                            "larger than its buffer) reads the next header or padding, not the program's data\n";
         return out;
     }
     if (m.freed_store) {

@@ -12,7 +12,10 @@
  * block took whole with the free block it came from (HEAP_OVERFLOW_ABSORBED),
  * and by the C library's memset, named with the program's call
  * (HEAP_OVERFLOW_MEMSET); a DMA transfer or an SA job whose destination runs
- * past a block is one at its push or start (HEAP_OVERFLOW_DMA, _SA);
+ * past a block is one at its push or start (HEAP_OVERFLOW_DMA, _SA); a
+ * read past a block's end, by a core's load (HEAP_OVERREAD), a DMA
+ * transfer's source (HEAP_OVERREAD_DMA) or an SA job's A (HEAP_OVERREAD_SA),
+ * is one at the read;
  * a block freed twice (DOUBLE_FREE) is a
  * finding at the second npu_l1_free (it set a bit in whatever reused the
  * memory: one word of `big` here). Without either, the same allocations,
@@ -89,6 +92,38 @@ int main(void) {
         const int8_t *ab = (const int8_t *)q;
         npu_sa_matmul_i8(ab, ab, c, 2, 2, 4, 0);
         if (npu_sa_wait()) return 4;
+    }
+#endif
+#ifdef HEAP_OVERREAD
+    {
+        /* 10 words asked for, an 11th read: the next block's header. */
+        int32_t *w = npu_l1_malloc(40);
+        if (!w) return 3;
+        for (int i = 0; i < 10; ++i) w[i] = i;
+        printf("one past the end: %ld\n", (long)read_word(&w[10]));
+        npu_l1_free(w);
+    }
+#endif
+#ifdef HEAP_OVERREAD_DMA
+    {
+        static int32_t out[12]; /* 48 bytes copied out of a 40-byte block */
+        int32_t *src = npu_l1_malloc(40);
+        if (!src) return 3;
+        for (int i = 0; i < 10; ++i) src[i] = i;
+        if (npu_dma_wait(npu_dma_copy_1d(out, src, sizeof out))) return 4;
+        npu_l1_free(src);
+    }
+#endif
+#ifdef HEAP_OVERREAD_SA
+    {
+        /* A: 2x4 int8 (8 bytes) from a 4-byte block; B from q's. */
+        int8_t *a = npu_l1_malloc(4);
+        int32_t c[4];
+        if (!a) return 3;
+        for (int i = 0; i < 4; ++i) a[i] = (int8_t)i;
+        npu_sa_matmul_i8(a, (const int8_t *)q, c, 2, 2, 4, 0);
+        if (npu_sa_wait()) return 4;
+        npu_l1_free(a);
     }
 #endif
 #ifdef PADDING_AFTER_REUSE

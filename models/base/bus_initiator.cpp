@@ -191,6 +191,7 @@ void bus_initiator::report_uninit(const dmi_window& w, std::uint64_t addr, unsig
     m.has_pc = ext_.has_pc;
     m.address = addr + first;
     m.size = size;
+    heap_overflow_read(m, w.shadow[addr - w.start + first], *svc_);
     svc_->memcheck_finding(m);
 }
 

@@ -183,8 +183,12 @@ public:
             // Never written, or a DMA in flight has yet to write it.
             if (const auto i = static_cast<unsigned>(first_not_written(s, size)); i < size) {
                 report_uninit(w, addr, i, size, (s[i] & 2) != 0, s[i] == shadow_zeroed);
-                // Reported once: later reads of the same bytes stay quiet.
-                std::memset(w.shadow + (addr - w.start), 1, size);
+                // Reported once: later reads of the same bytes stay quiet. A
+                // heap header's or padding's mark stays (a store there is
+                // still an overflow).
+                unsigned char* const m = w.shadow + (addr - w.start);
+                for (unsigned k = 0; k < size; ++k)
+                    m[k] = static_cast<unsigned char>(shadow_written | (m[k] & shadow_redzone));
             }
         }
     }

@@ -50,6 +50,17 @@ void sim_services::bus_error(const bus_error_info& e) {
                                            " at " + buf + " by " + (e.who ? e.who->name : std::string("?")));
 }
 
+void heap_overflow_read(memcheck_info& m, unsigned char shadow, const sim_services& svc) {
+    if (!(shadow & shadow_redzone)) return;
+    m.heap_overflow = true;
+    m.is_write = false;
+    m.in_flight = m.zeroed_only = false;
+    // The bytes of the read from the first in the header or padding on.
+    m.unwritten = static_cast<unsigned>(m.access + m.size - m.address);
+    if (svc.heap_redzone)
+        if (const std::string b = svc.heap_redzone(m.address); !b.empty()) m.context += "  block     : " + b + "\n";
+}
+
 void sim_services::memcheck_finding(const memcheck_info& m) {
     if (memcheck_ == memcheck_mode::off || stopped_) return;
     if (m.in_flight && in_flight_ended && in_flight_ended(m.address)) return;
@@ -68,8 +79,10 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
             what = "memcheck: invalid free (freed already, or not allocated) of ";
             break;
         case memcheck_info::kind_t::heap_overflow:
-            what = engine ? "memcheck: heap overflow: destination in a heap block's header or padding at "
-                          : "memcheck: heap overflow: store into a heap block's header or padding at ";
+            what = engine ? (m.is_write ? "memcheck: heap overflow: destination in a heap block's header or padding at "
+                                        : "memcheck: heap overflow: source in a heap block's header or padding at ")
+                   : m.is_write ? "memcheck: heap overflow: store into a heap block's header or padding at "
+                                : "memcheck: heap overflow: load from a heap block's header or padding at ";
             break;
         case memcheck_info::kind_t::freed_store:
             what = engine ? "memcheck: destination in a freed heap block at "

@@ -101,9 +101,11 @@ struct memcheck_info {
     // allocated again (a stale pointer's write): `address` is its first
     // freed byte, `access`/`size` the store.
     bool freed_store = false;
-    // Not a read either: a core's store into an L1 heap block's header or
-    // past its requested size (shadow_redzone): `address` is the first such
-    // byte, `access`/`size` the store, `context` names the block.
+    // A core's store into an L1 heap block's header or past its requested
+    // size (shadow_redzone), a DMA or SA destination row there (is_write),
+    // or a read of such bytes: a core's load wholly there, a DMA burst's or
+    // an SA operand row's bytes (heap_overflow_read): `address` is the first
+    // such byte, `access`/`size` the access or row, `context` names the block.
     bool heap_overflow = false;
     std::string context;
 
@@ -134,6 +136,14 @@ struct memcheck_info {
                                 : kind_t::unwritten_read;
     }
 };
+
+class sim_services;
+// A read's first bad byte `shadow` (of m.address) in a heap block's header
+// or padding (shadow_redzone): the read runs past a block (an SA operand
+// row or a DMA burst longer than its buffer). Makes `m` that finding, with
+// the block (sim_services::heap_redzone), instead of a read of memory never
+// written; leaves any other `m` as it is.
+void heap_overflow_read(memcheck_info& m, unsigned char shadow, const sim_services& svc);
 
 // A hart's call stack as its pc and return addresses, captured during a
 // bus access (sim_services::capture_call_chain) and symbolised only when a

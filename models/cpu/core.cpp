@@ -73,9 +73,10 @@ inline bool any_unwritten(const unsigned char* s) {
     static_assert(sizeof(word) == N, "a 1, 2 or 4-byte access");
     word v;
     std::memcpy(&v, s, N);
-    // A heap header's redzone mark (base::shadow_redzone) is for stores: the
-    // allocator reads its headers.
-    return (v & static_cast<word>(0xefefefefu)) != static_cast<word>(0x01010101u);
+    // A heap header's or padding's redzone mark (base::shadow_redzone) too:
+    // the slow path tells the allocator's reads of its headers from a read
+    // past a block (uninitialised_read).
+    return v != static_cast<word>(0x01010101u);
 }
 
 // Bytes of an n-byte shadow run in a freed heap block (base::shadow_freed)
@@ -338,6 +339,24 @@ struct core::bus_memory {
     // memcheck=error stops the run: end the batch instead of running on to the quantum's end.
     __attribute__((noinline)) void uninitialised_read(const window& w, std::uint32_t a, unsigned size,
                                                       std::uint32_t pc, std::uint64_t cyc) {
+        // A load all of whose bytes are a heap block's header or padding
+        // (base::shadow_redzone) reads past a block (an index one too large,
+        // a memcpy too long): a heap overflow, unless it is the allocator's
+        // own read of a header. A load only partly there (a word at a
+        // block's end over its padding: C library string routines read
+        // whole words) is judged by its other bytes, as before.
+        const unsigned char* const s = w.shadow + (a - w.start);
+        unsigned redzone = 0;
+        bool bad = false;
+        for (unsigned i = 0; i < size; ++i) {
+            redzone += (s[i] & base::shadow_redzone) != 0;
+            bad |= (s[i] & ~base::shadow_redzone) != base::shadow_written;
+        }
+        if (redzone == size && !svc.in_heap_code(pc)) {
+            heap_finding(a, size, pc, cyc, s, base::shadow_redzone, false);
+            return;
+        }
+        if (redzone && !bad) return;  // written bytes (a header the allocator reads)
         // memcheck=strict: bytes the startup code only zeroed are C's
         // zero-initialised scalars (counters, flags, pointers) to an integer
         // load, but never-loaded data to a floating-point one (weights).
@@ -439,11 +458,18 @@ struct core::bus_memory {
         unsigned char bit = base::shadow_redzone;
         unsigned first = 0;
         while (first < size && !(shadow[first] & bit)) ++first;
-        if (first == size) {
-            bit = base::shadow_freed;
-            first = 0;
-            while (first < size && !(shadow[first] & bit)) ++first;
-        }
+        if (first == size) bit = base::shadow_freed;
+        heap_finding(a, size, pc, cyc, shadow, bit, true);
+        return false;
+    }
+
+    // The finding of a core's store (is_write) into a freed block or a
+    // block's header or padding, or its load from a header or padding: the
+    // bytes with `bit` (base::shadow_freed or base::shadow_redzone) set.
+    void heap_finding(std::uint32_t a, unsigned size, std::uint32_t pc, std::uint64_t cyc, const unsigned char* shadow,
+                      unsigned char bit, bool is_write) {
+        unsigned first = 0;
+        while (first < size && !(shadow[first] & bit)) ++first;
         unsigned freed = 0;
         for (unsigned i = first; i < size; ++i) freed += (shadow[i] & bit) != 0;
         base::memcheck_info m;
@@ -454,7 +480,7 @@ struct core::bus_memory {
         m.access = a;
         m.size = size;
         m.unwritten = freed;
-        m.is_write = true;
+        m.is_write = is_write;
         m.freed_store = bit == base::shadow_freed;
         m.heap_overflow = bit == base::shadow_redzone;
         if (m.heap_overflow && svc.heap_redzone)
@@ -467,8 +493,7 @@ struct core::bus_memory {
             svc.capture_call_chain(h.hart_id, chain);
             if (const std::string cl = svc.caller_of(chain); !cl.empty()) m.context += "  caller    : " + cl + "\n";
         }
-        finding_at(m, pc, cyc, "store");
-        return false;
+        finding_at(m, pc, cyc, is_write ? "store" : "load");
     }
 
     static bool partly_written(const unsigned char* s, unsigned n) {

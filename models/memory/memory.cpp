@@ -394,6 +394,7 @@ tlm::tlm_response_status memory::access(tlm::tlm_command cmd, std::uint64_t offs
             for (std::uint64_t a = bad; a < offset + len; ++a) m.unwritten += shadow_at(a) != base::shadow_written;
             m.in_flight = (shadow_at(bad) & 2) != 0;
             m.zeroed_only = shadow_at(bad) == base::shadow_zeroed;
+            base::heap_overflow_read(m, shadow_at(bad), services());
             services().memcheck_finding(m);
         }
     }
