@@ -350,26 +350,7 @@ void soc::load(const elf_image& image) {
     services.capture_call_chain = [this](int hart, base::call_chain& out) {
         if (hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return;
         // The hart is inside a bus access: its registers and pc are current.
-        // Its stack words are read from the dense memory that holds them
-        // (the bytes the loader's debug read would return) without a debug
-        // transaction through the router per word: a DMA push captures its
-        // chain every time.
-        const target_reader read = [this](std::uint64_t a, void* d, unsigned n) -> unsigned {
-            const auto in_window = [&] {
-                return a >= stack_window_.base && a < stack_window_.end && n <= stack_window_.end - a;
-            };
-            if (!in_window()) {
-                // Another memory than the last word's: its window, if dense.
-                const auto info = map_.lookup(cfg::initiator_class::loader, a);
-                if (info.what == cfg::address_info::status::mapped && !info.via_alias &&
-                    info.target->kind == cfg::region_kind::memory)
-                    if (const memory::memory* m = memory_of(info.target->name); m && m->dense_bytes())
-                        stack_window_ = {a - info.offset, a - info.offset + m->size(), m->dense_bytes()};
-            }
-            if (!in_window()) return loader_->debug_read(a, d, n);
-            std::memcpy(d, stack_window_.host + (a - stack_window_.base), n);
-            return n;
-        };
+        const target_reader read = stack_reader();
         out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
                                              base::call_chain::max_frames);
         out.region = soc_periph_->innermost_region(hart);
@@ -413,11 +394,34 @@ void soc::load(const elf_image& image) {
     };
 }
 
+target_reader soc::stack_reader() {
+    // A hart's stack words, read from the dense memory that holds them (the
+    // bytes the loader's debug read would return) without a debug
+    // transaction through the router per word: a DMA push, an SA start and
+    // every npu_l1_malloc/npu_l1_free capture a chain.
+    return [this](std::uint64_t a, void* d, unsigned n) -> unsigned {
+        const auto in_window = [&] {
+            return a >= stack_window_.base && a < stack_window_.end && n <= stack_window_.end - a;
+        };
+        if (!in_window()) {
+            // Another memory than the last word's: its window, if dense.
+            const auto info = map_.lookup(cfg::initiator_class::loader, a);
+            if (info.what == cfg::address_info::status::mapped && !info.via_alias &&
+                info.target->kind == cfg::region_kind::memory)
+                if (const memory::memory* m = memory_of(info.target->name); m && m->dense_bytes())
+                    stack_window_ = {a - info.offset, a - info.offset + m->size(), m->dense_bytes()};
+        }
+        if (!in_window()) return loader_->debug_read(a, d, n);
+        std::memcpy(d, stack_window_.host + (a - stack_window_.base), n);
+        return n;
+    };
+}
+
 bool soc::capture_runtime_stack(int hart, runtime_stack& out) {
     if (!image_ || hart < 0 || static_cast<std::size_t>(hart) >= cores_.size()) return false;
     // The hart is inside a bus access: its registers and pc (the access's)
     // are current.
-    const target_reader read = [this](std::uint64_t a, void* d, unsigned n) { return loader_->debug_read(a, d, n); };
+    const target_reader read = stack_reader();
     out.frames = chain_capture_->capture(cores_[static_cast<std::size_t>(hart)]->state(), read, out.pc,
                                          runtime_stack::max_frames);
     return true;

@@ -184,6 +184,8 @@ private:
     };
     // False (out untouched) when no image is loaded or `hart` is no core.
     bool capture_runtime_stack(int hart, runtime_stack& out);
+    // Reads a hart's stack words for the call-chain captures.
+    std::function<unsigned(std::uint64_t, void*, unsigned)> stack_reader();  // a target_reader (fault_context.h)
     // Where the stack called into the runtime, as user_call_site, with
     // `image`'s debug information. Each distinct call chain of the loaded
     // image is symbolised once: the runtime is called from a few sites many
