@@ -288,10 +288,8 @@ std::string report::format_memcheck(const base::memcheck_info& m) const {
         // (at the push or start), or the bytes a DMA burst or an SA operand
         // row reads; a core's: its store or load.
         const bool engine = m.who && m.who->hart < 0;
-        const char* const what = engine ? (m.is_write ? "destination in" : "source in")
-                                 : m.is_write ? "store into"
-                                              : "load from";
-        std::string out = fmt::format("*** memcheck: heap overflow: {} a heap block's header or padding ***\n", what);
+        std::string out = fmt::format("*** memcheck: heap overflow: {} a heap block's header or padding ***\n",
+                                      base::heap_overflow_access(m));
         out += fmt::format("  initiator : {}\n", who_text(m.who));
         out += fmt::format("  {}: {}{} at 0x{:08x}{}\n", engine && m.is_write ? "row       " : "access    ",
                            engine ? (m.is_write ? "" : "read of ") : m.is_write ? "store of " : "load of ",

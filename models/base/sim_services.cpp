@@ -50,6 +50,16 @@ void sim_services::bus_error(const bus_error_info& e) {
                                            " at " + buf + " by " + (e.who ? e.who->name : std::string("?")));
 }
 
+const char* by_access(const memcheck_info& m, const char* engine_write, const char* engine_read,
+                      const char* core_write, const char* core_read) {
+    const bool engine = m.who && m.who->hart < 0;
+    return engine ? (m.is_write ? engine_write : engine_read) : m.is_write ? core_write : core_read;
+}
+
+const char* heap_overflow_access(const memcheck_info& m) {
+    return by_access(m, "destination in", "source in", "store into", "load from");
+}
+
 void heap_overflow_read(memcheck_info& m, unsigned char shadow, const sim_services& svc) {
     if (!(shadow & shadow_redzone)) return;
     m.heap_overflow = true;
@@ -74,15 +84,15 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
         const bool sa = m.in_flight && describe_in_flight &&
                         describe_in_flight(m.address).rfind("systolic array", 0) == 0;
         const char* what = "";
+        std::string heap;  // a heap overflow's name, by its access
         switch (m.kind(sa)) {
         case memcheck_info::kind_t::invalid_free:
             what = "memcheck: invalid free (freed already, or not allocated) of ";
             break;
         case memcheck_info::kind_t::heap_overflow:
-            what = engine ? (m.is_write ? "memcheck: heap overflow: destination in a heap block's header or padding at "
-                                        : "memcheck: heap overflow: source in a heap block's header or padding at ")
-                   : m.is_write ? "memcheck: heap overflow: store into a heap block's header or padding at "
-                                : "memcheck: heap overflow: load from a heap block's header or padding at ";
+            heap = std::string("memcheck: heap overflow: ") + heap_overflow_access(m) +
+                   " a heap block's header or padding at ";
+            what = heap.c_str();
             break;
         case memcheck_info::kind_t::freed_store:
             what = engine ? "memcheck: destination in a freed heap block at "
@@ -93,10 +103,10 @@ void sim_services::memcheck_finding(const memcheck_info& m) {
             what = "memcheck: DMA destination crosses a stack's bound at ";
             break;
         case memcheck_info::kind_t::stack_overflow:
-            what = engine ? (m.is_write ? "memcheck: stack overflow: DMA destination below the stack limit at "
-                                        : "memcheck: stack overflow: DMA source below the stack limit at ")
-                   : m.is_write ? "memcheck: stack overflow: store below the stack limit at "
-                                : "memcheck: stack overflow: load below the stack limit at ";
+            what = by_access(m, "memcheck: stack overflow: DMA destination below the stack limit at ",
+                             "memcheck: stack overflow: DMA source below the stack limit at ",
+                             "memcheck: stack overflow: store below the stack limit at ",
+                             "memcheck: stack overflow: load below the stack limit at ");
             break;
         case memcheck_info::kind_t::sa_result_read:
             what = "memcheck: read of a systolic-array result before the job ended at ";

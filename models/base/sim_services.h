@@ -138,6 +138,13 @@ struct memcheck_info {
 };
 
 class sim_services;
+// One of four texts by the access's initiator and direction: an engine's
+// (a DMA channel, the SA: no hart) write or read, a hart's store or load.
+const char* by_access(const memcheck_info& m, const char* engine_write, const char* engine_read,
+                      const char* core_write, const char* core_read);
+// A heap overflow's access in its finding's name: "destination in",
+// "source in", "store into" or "load from" (a heap block's header or padding).
+const char* heap_overflow_access(const memcheck_info& m);
 // A read's first bad byte `shadow` (of m.address) in a heap block's header
 // or padding (shadow_redzone): the read runs past a block (an SA operand
 // row or a DMA burst longer than its buffer). Makes `m` that finding, with
